@@ -1,0 +1,73 @@
+// swift-tools-version: 6.0
+// The entitlement broker: carries what a user paid for from an app to its widgets and its watch,
+// through a shared property-list file, on Linux, with the Swift toolchain alone.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "EntitlementBroker",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "EntitlementModel", targets: ["EntitlementModel"]),
+        .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
+        .library(name: "FileWatch", targets: ["FileWatch"]),
+        .library(name: "WidgetTimeline", targets: ["WidgetTimeline"]),
+        .library(name: "WatchExtension", targets: ["WatchExtension"]),
+        .library(name: "Broker", targets: ["Broker"]),
+        .executable(name: "entitlementd", targets: ["entitlementd"]),
+        .executable(name: "entitlementctl", targets: ["entitlementctl"]),
+        .executable(name: "widget-renderer", targets: ["widget-renderer"]),
+        .executable(name: "entitlement-demo", targets: ["entitlement-demo"]),
+    ],
+    targets: [
+        // Pure values: property-list values and their codecs. No file I/O.
+        .target(name: "PropertyList", swiftSettings: strict),
+        // Pure values and the engine: catalog, transactions, snapshot, feature gate. Time is passed in.
+        .target(name: "EntitlementModel", dependencies: ["PropertyList"], swiftSettings: strict),
+        // Typed wrappers over Glibc: descriptors, errno, locks, atomic replace. Package-internal API.
+        .target(name: "SystemShims", swiftSettings: strict),
+        // The App Group UserDefaults stand-in: one property-list file per suite.
+        .target(name: "SharedDefaults", dependencies: ["PropertyList", "SystemShims", "EntitlementModel"], swiftSettings: strict),
+        // inotify on a directory, filtered by name, as an AsyncSequence.
+        .target(name: "FileWatch", dependencies: ["SystemShims"], swiftSettings: strict),
+        // Signals as an AsyncSequence, a service protocol and graceful shutdown.
+        .target(name: "ServiceRuntime", dependencies: ["SystemShims"], swiftSettings: strict),
+        // The daemon's library: lock, inbox, journal, publish, transition timers.
+        .target(name: "Broker", dependencies: ["EntitlementModel", "SharedDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
+        // WidgetKit-shaped provider, entries, families and text rendering.
+        .target(name: "WidgetTimeline", dependencies: ["EntitlementModel", "SharedDefaults"], swiftSettings: strict),
+        // Watch app-launch gate and complications.
+        .target(name: "WatchExtension", dependencies: ["EntitlementModel", "SharedDefaults", "WidgetTimeline"], swiftSettings: strict),
+        // A small hand-written argument parser, errors and exit codes.
+        .target(name: "CLISupport", swiftSettings: strict),
+        // Every command of every tool; executables are one line each.
+        .target(
+            name: "EntitlementCommands",
+            dependencies: ["CLISupport", "EntitlementModel", "SharedDefaults", "FileWatch", "ServiceRuntime", "Broker", "WidgetTimeline", "WatchExtension", "SystemShims", "PropertyList"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "entitlementd", dependencies: ["EntitlementCommands"], swiftSettings: strict),
+        .executableTarget(name: "entitlementctl", dependencies: ["EntitlementCommands"], swiftSettings: strict),
+        .executableTarget(name: "widget-renderer", dependencies: ["EntitlementCommands"], swiftSettings: strict),
+        .executableTarget(name: "entitlement-demo", dependencies: ["EntitlementCommands"], swiftSettings: strict),
+
+        // Test helpers: temporary directories, running built tools, waiting for conditions.
+        .target(name: "TestSupport", dependencies: ["SystemShims"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], swiftSettings: strict),
+        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "PropertyList"], swiftSettings: strict),
+        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], swiftSettings: strict),
+        .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "PropertyList", "SystemShims"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

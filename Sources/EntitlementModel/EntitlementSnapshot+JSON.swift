@@ -1,0 +1,28 @@
+extension EntitlementStatus {
+    /// The contract's JSON for one entitlement (DESIGN.md, "Inspect").
+    public var json: JSONValue {
+        .object([
+            "active": .bool(active),
+            "state": .string(state.rawValue),
+            "periodType": .string(periodType.rawValue),
+            "expiresAt": .date(expiresAt),
+            "productId": productId.map(JSONValue.string) ?? .null,
+            "willRenew": .bool(willRenew),
+            "ownership": .string(ownership.rawValue),
+        ])
+    }
+}
+
+extension EntitlementSnapshot {
+    /// The contract's JSON: `generation` and `entitlements`, plus `schemaVersion`, `issuedAt` and
+    /// `nextTransition` (ISO 8601 or `null`).
+    public var json: JSONValue {
+        .object([
+            "schemaVersion": .int(Int64(schemaVersion)),
+            "generation": .int(generation),
+            "issuedAt": .date(issuedAt),
+            "nextTransition": .date(nextTransition),
+            "entitlements": .object(entitlements.mapValues(\.json)),
+        ])
+    }
+}

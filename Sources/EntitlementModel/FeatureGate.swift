@@ -1,0 +1,89 @@
+import Foundation
+
+/// Why a feature is locked.
+public enum PaywallReason: String, Sendable, Hashable, CaseIterable {
+    /// The user never had the entitlement.
+    case notEntitled
+    /// The entitlement ended (expiry, trial end, grace end) or was revoked.
+    case expired
+    case revoked
+    /// A free allowance (count or time window) is used up.
+    case limitReached
+    /// No valid snapshot could be read: fail closed.
+    case noSnapshot
+    /// The catalog does not know the feature: fail closed.
+    case unknownFeature
+}
+
+/// A locked feature: the reason plus the copy and the deep link a paywall needs.
+public struct Paywall: Sendable, Hashable {
+    public var feature: String
+    public var reason: PaywallReason
+    public var copy: PaywallCopy
+
+    public init(feature: String, reason: PaywallReason, copy: PaywallCopy) {
+        self.feature = feature
+        self.reason = reason
+        self.copy = copy
+    }
+
+    /// Where a tap on the locked surface leads: `app://paywall?feature=<feature>&reason=<reason>`.
+    public var deepLink: String { "app://paywall?feature=\(feature)&reason=\(reason.rawValue)" }
+}
+
+/// The gate's answer for one feature.
+public enum GateDecision: Sendable, Hashable {
+    /// Unlocked; `remaining` counts free items left when the unlock comes from a free allowance.
+    case unlocked(remaining: Int?)
+    case locked(Paywall)
+
+    public var isUnlocked: Bool { if case .unlocked = self { true } else { false } }
+    public var paywall: Paywall? { if case .locked(let p) = self { p } else { nil } }
+}
+
+/// The feature gate: features, the entitlements that unlock them and the free allowances.
+/// Pure; a check on a loaded snapshot is a dictionary lookup and a comparison.
+public struct FeatureGate: Sendable, Hashable {
+    public var rules: [String: FeatureRule]
+
+    public init(rules: [String: FeatureRule]) { self.rules = rules }
+
+    /// Copy used when a feature is unknown or has no copy of its own.
+    public static let fallbackCopy = PaywallCopy(
+        title: "Upgrade required", message: "This feature is not available.", callToAction: "See plans")
+
+    /// Decides whether `feature` is unlocked.
+    ///
+    /// - Parameters:
+    ///   - snapshot: the last good snapshot, or `nil` when none could be read (locks every paid feature).
+    ///   - wallClock: the reader's clock; evaluation uses ``EntitlementSnapshot/effectiveNow(wallClock:)``,
+    ///     so a clock set backwards never extends access.
+    ///   - currentCount: for count-limited features, how many items the user already has.
+    public func check(
+        _ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil
+    ) -> GateDecision {
+        guard let rule = rules[feature] else {
+            return .locked(Paywall(feature: feature, reason: .unknownFeature, copy: Self.fallbackCopy))
+        }
+        guard let entitlement = rule.entitlement else { return .unlocked(remaining: nil) }
+        if let snapshot {
+            let status = snapshot.status(of: entitlement)
+            if status.isActive(at: snapshot.effectiveNow(wallClock: wallClock)) { return .unlocked(remaining: nil) }
+        }
+        if let limit = rule.freeCount, let count = currentCount, count < limit {
+            return .unlocked(remaining: limit - count)
+        }
+        return .locked(Paywall(feature: feature, reason: reason(rule, entitlement, snapshot), copy: rule.paywall))
+    }
+
+    private func reason(_ rule: FeatureRule, _ entitlement: String, _ snapshot: EntitlementSnapshot?) -> PaywallReason {
+        guard let snapshot else { return .noSnapshot }
+        if rule.freeCount != nil { return .limitReached }
+        let status = snapshot.status(of: entitlement)
+        switch status.state {
+        case .notPurchased: return .notEntitled
+        case .revoked: return .revoked
+        default: return .expired
+        }
+    }
+}

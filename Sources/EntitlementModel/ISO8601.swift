@@ -1,0 +1,115 @@
+import Foundation
+
+/// ISO 8601 instants in the one form the contract prints: `2026-11-22T01:34:49Z`, with
+/// milliseconds (`.123`) only when the instant has them. Pure arithmetic: no formatter, no locale,
+/// no time zone database, safe from any thread.
+public enum ISO8601 {
+    /// Formats `date` in UTC. Millisecond precision; a fraction below that is truncated.
+    public static func string(from date: Date) -> String {
+        let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let (days, millisOfDay) = floorDivMod(totalMillis, 86_400_000)
+        let (year, month, day) = civil(fromDays: days)
+        let seconds = millisOfDay / 1000, millis = millisOfDay % 1000
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        text += pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
+        if millis != 0 { text += "." + pad(millis, 3) }
+        return text + "Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` for anything else, including
+    /// out-of-range fields. A date alone (`YYYY-MM-DD`) means midnight UTC.
+    public static func date(from text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ width: Int) -> Int64? {
+            guard index + width <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[index..<index + width] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+            }
+            index += width
+            return value
+        }
+        func expect(_ character: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == character else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        var secondsOfDay: Int64 = 0, fraction = 0.0, offset: Int64 = 0
+        if index < bytes.count {
+            guard expect(0x54) || expect(0x74), let hour = number(2), expect(0x3A), let minute = number(2), expect(0x3A),
+                  let second = number(2), hour < 24, minute < 60, second < 60
+            else { return nil }
+            secondsOfDay = hour * 3600 + minute * 60 + second
+            if expect(0x2E) {
+                var scale = 0.1, digits = 0
+                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                    fraction += Double(bytes[index] - 0x30) * scale
+                    scale /= 10
+                    index += 1
+                    digits += 1
+                }
+                guard digits > 0 else { return nil }
+            }
+            if expect(0x5A) || expect(0x7A) {
+                offset = 0
+            } else if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D {
+                let sign: Int64 = bytes[index] == 0x2D ? -1 : 1
+                index += 1
+                guard let oh = number(2), expect(0x3A), let om = number(2), oh < 24, om < 60 else { return nil }
+                offset = sign * (oh * 3600 + om * 60)
+            } else {
+                return nil
+            }
+        }
+        guard index == bytes.count else { return nil }
+        let seconds = days(fromYear: year, month: month, day: day) * 86_400 + secondsOfDay - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func floorDivMod(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
+        let q = a / b, r = a % b
+        return r < 0 ? (q - 1, r + b) : (q, r)
+    }
+
+    private static func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's days_from_civil / civil_from_days.
+    private static func days(fromYear y0: Int64, month m: Int64, day d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

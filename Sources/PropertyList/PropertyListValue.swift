@@ -1,0 +1,44 @@
+import Foundation
+
+/// One value of a property list, as `UserDefaults` and `plutil` know them.
+///
+/// A closed, `Sendable` enum in place of `Any`, so that values can cross isolation domains and be
+/// compared. Integers are 64-bit signed; dates are absolute instants (a property list stores them
+/// as seconds since 2001-01-01 00:00:00 UTC, so sub-microsecond precision is not kept).
+public enum PropertyListValue: Sendable, Hashable {
+    case string(String)
+    case integer(Int64)
+    case real(Double)
+    case boolean(Bool)
+    case date(Date)
+    case data([UInt8])
+    case array([PropertyListValue])
+    case dictionary([String: PropertyListValue])
+}
+
+extension PropertyListValue {
+    public var stringValue: String? { if case .string(let v) = self { v } else { nil } }
+    public var boolValue: Bool? { if case .boolean(let v) = self { v } else { nil } }
+    public var dateValue: Date? { if case .date(let v) = self { v } else { nil } }
+    public var dataValue: [UInt8]? { if case .data(let v) = self { v } else { nil } }
+    public var arrayValue: [PropertyListValue]? { if case .array(let v) = self { v } else { nil } }
+    public var dictionaryValue: [String: PropertyListValue]? { if case .dictionary(let v) = self { v } else { nil } }
+
+    /// The value as an integer: an `.integer`, or a `.real` that is a whole number in range.
+    public var integerValue: Int64? {
+        switch self {
+        case .integer(let v): return v
+        case .real(let v) where v.rounded() == v && abs(v) < 9.2e18: return Int64(v)
+        default: return nil
+        }
+    }
+
+    /// The value as a floating-point number: a `.real` or an `.integer`.
+    public var realValue: Double? {
+        switch self {
+        case .real(let v): return v
+        case .integer(let v): return Double(v)
+        default: return nil
+        }
+    }
+}
