@@ -1,0 +1,101 @@
+import Foundation
+
+/// Reads and writes property lists as bytes.
+///
+/// Today both directions go through Foundation's `PropertyListSerialization` (the reference
+/// implementation); a purpose-built `bplist00` codec may replace the binary path later without
+/// changing this API. The Linux bridging quirks are handled here: booleans come back as `Bool`
+/// (never as the integers 0/1), whole-number reals stay `.real`, and integers outside `Int64`
+/// are refused rather than wrapped.
+public enum PropertyListCodec {
+    /// The on-disk format to write.
+    public enum Format: Sendable, Hashable {
+        /// `bplist00`, what iOS writes for `UserDefaults`.
+        case binary
+        /// The XML plist (`<?xml …?><plist version="1.0">`), for people and diffs.
+        case xml
+    }
+
+    /// Decodes binary (`bplist00`) or XML property-list bytes.
+    ///
+    /// - Throws: ``PropertyListError/malformed(reason:)`` for garbage or truncated input (never a
+    ///   crash), ``PropertyListError/unsupportedValue(path:type:)`` for values with no case.
+    public static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        guard !bytes.isEmpty else { throw .malformed(reason: "empty input") }
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        } catch {
+            throw .malformed(reason: String(describing: error).flattenedToOneLine)
+        }
+        return try value(from: object, path: "")
+    }
+
+    /// Encodes `value`; binary by default, as iOS does.
+    ///
+    /// - Throws: ``PropertyListError/encodingFailed(reason:)`` if serialization refuses the value
+    ///   (for example a non-finite date).
+    public static func encode(_ value: PropertyListValue, format: Format = .binary) throws(PropertyListError) -> [UInt8] {
+        let serializationFormat: PropertyListSerialization.PropertyListFormat = format == .binary ? .binary : .xml
+        do {
+            let data = try PropertyListSerialization.data(fromPropertyList: object(from: value), format: serializationFormat, options: 0)
+            return [UInt8](data)
+        } catch {
+            throw .encodingFailed(reason: String(describing: error).flattenedToOneLine)
+        }
+    }
+
+    private static func object(from value: PropertyListValue) -> Any {
+        switch value {
+        case .string(let v): v
+        case .integer(let v): NSNumber(value: v)
+        case .real(let v): NSNumber(value: v)
+        case .boolean(let v): v
+        case .date(let v): v
+        case .data(let v): Data(v)
+        case .array(let v): v.map(object(from:))
+        case .dictionary(let v): v.mapValues(object(from:))
+        }
+    }
+
+    private static func value(from object: Any, path: String) throws(PropertyListError) -> PropertyListValue {
+        // `Bool` first: on Linux an NSNumber 0/1 would also cast to Bool.
+        if type(of: object) == Bool.self, let bool = object as? Bool { return .boolean(bool) }
+        if let number = object as? NSNumber { return try value(from: number, path: path) }
+        if let string = object as? String { return .string(string) }
+        if let date = object as? Date { return .date(date) }
+        if let data = object as? Data { return .data([UInt8](data)) }
+        if let array = object as? [Any] {
+            var values: [PropertyListValue] = []
+            values.reserveCapacity(array.count)
+            for (index, element) in array.enumerated() {
+                values.append(try value(from: element, path: "\(path)[\(index)]"))
+            }
+            return .array(values)
+        }
+        if let dictionary = object as? [AnyHashable: Any] {
+            var values: [String: PropertyListValue] = [:]
+            values.reserveCapacity(dictionary.count)
+            for (key, element) in dictionary {
+                guard let key = key.base as? String else {
+                    throw .unsupportedValue(path: path, type: "dictionary key \(type(of: key.base))")
+                }
+                values[key] = try value(from: element, path: path.isEmpty ? key : "\(path).\(key)")
+            }
+            return .dictionary(values)
+        }
+        throw .unsupportedValue(path: path, type: String(describing: type(of: object)))
+    }
+
+    private static func value(from number: NSNumber, path: String) throws(PropertyListError) -> PropertyListValue {
+        switch String(cString: number.objCType) {
+        case "c", "B": return .boolean(number.boolValue)
+        case "f", "d": return .real(number.doubleValue)
+        case "Q", "L", "I", "S", "C":
+            let unsigned = number.uint64Value
+            guard unsigned <= UInt64(Int64.max) else { throw .unsupportedValue(path: path, type: "integer \(unsigned) above Int64.max") }
+            return .integer(Int64(unsigned))
+        default: return .integer(number.int64Value)
+        }
+    }
+}

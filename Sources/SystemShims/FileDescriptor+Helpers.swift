@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#else
+#error("Unsupported Platform")
+#endif
+
+/// Why ``FileDescriptor/readAll(limit:)`` failed.
+package enum ReadAllError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file holds more than `limit` bytes; nothing is returned.
+    case exceedsLimit(limit: Int)
+    /// `read(2)` failed.
+    case system(Errno)
+
+    package var description: String {
+        switch self {
+        case .exceedsLimit(let limit): "file is larger than the limit of \(limit) bytes"
+        case .system(let errno): errno.description
+        }
+    }
+}
+
+extension FileDescriptor {
+    /// Runs `body` with this descriptor, then closes it. A close error is thrown only if `body`
+    /// succeeded; if `body` threw, its error wins and the close error is dropped.
+    package func closeAfter<R>(_ body: () throws(Errno) -> R) throws(Errno) -> R {
+        let result: R
+        do {
+            result = try body()
+        } catch {
+            try? close()
+            throw error
+        }
+        try close()
+        return result
+    }
+
+    /// Writes every byte, looping over short writes.
+    package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
+        let array = Array(bytes)
+        var offset = 0
+        while offset < array.count {
+            offset += try write(array[offset...])
+        }
+    }
+
+    /// Reads from the current offset to end of file.
+    ///
+    /// - Parameter limit: the most bytes the caller accepts; one byte more fails with
+    ///   ``ReadAllError/exceedsLimit(limit:)`` (so a file that grows while being read is caught).
+    package func readAll(limit: Int) throws(ReadAllError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        while true {
+            let want = max(1, min(64 * 1024, limit + 1 - bytes.count))
+            let chunk: [UInt8]
+            do { chunk = try read(upTo: want) } catch { throw .system(error) }
+            if chunk.isEmpty { return bytes }
+            bytes += chunk
+            if bytes.count > limit { throw .exceedsLimit(limit: limit) }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#else
+#error("Unsupported Platform")
+#endif
+
+/// An advisory `flock(2)` on a separate lock file that is never renamed or deleted.
+///
+/// The lock belongs to this object's open file description: two `FileLock`s on the same path
+/// exclude each other even inside one process, while two threads sharing one `FileLock` do not.
+/// Closing (in `deinit`) releases it. The lock is **never** to be held across an `await`: it
+/// blocks a thread, and a suspended task could hold it indefinitely; use it only in synchronous
+/// code.
+package final class FileLock {
+    package enum Kind: Sendable { case shared, exclusive }
+
+    /// The lock file's path.
+    package let path: String
+    private let descriptor: FileDescriptor
+
+    /// Opens (creating if needed, mode 0640 exactly when this process owns it) the lock file.
+    /// Opened `O_WRONLY|O_CREAT|O_CLOEXEC|O_NOFOLLOW`: a symlink in its place is refused.
+    package init(path: String, permissions: UInt32 = 0o640) throws(Errno) {
+        self.path = path
+        let fd = try FileDescriptor.open(
+            path, .writeOnly, options: [.create, .closeOnExec, .noFollow], permissions: permissions)
+        do {
+            let status = try fd.status()
+            if status.userID == geteuid() && status.permissions != permissions {
+                try fd.changeMode(permissions)
+            }
+        } catch {
+            try? fd.close()
+            throw error
+        }
+        descriptor = fd
+    }
+
+    deinit { try? descriptor.close() }
+
+    /// Waits (blocking the thread) until the lock is held.
+    package func lock(_ kind: Kind = .exclusive) throws(Errno) {
+        let operation = kind == .shared ? LOCK_SH : LOCK_EX
+        _ = try valueOrErrno { flock(descriptor.rawValue, operation) }
+    }
+
+    /// Takes the lock if it is free. Returns `false` when another holder has it (`EWOULDBLOCK`).
+    package func tryLock(_ kind: Kind = .exclusive) throws(Errno) -> Bool {
+        let operation = (kind == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB
+        do {
+            _ = try valueOrErrno { flock(descriptor.rawValue, operation) }
+            return true
+        } catch .wouldBlock {
+            return false
+        }
+    }
+
+    /// Releases the lock.
+    package func unlock() throws(Errno) {
+        _ = try valueOrErrno { flock(descriptor.rawValue, LOCK_UN) }
+    }
+
+    /// Holds the lock for the duration of `body` (synchronous by design) and releases it after,
+    /// even when `body` throws.
+    package func withLock<R, E: Error>(_ kind: Kind = .exclusive, _ body: () throws(E) -> R) throws(FileLockError<E>) -> R {
+        do { try lock(kind) } catch { throw .lock(error) }
+        defer { try? unlock() }
+        do { return try body() } catch { throw .body(error) }
+    }
+}
+
+/// A failure of ``FileLock/withLock(_:_:)``: taking the lock, or the body's own error.
+package enum FileLockError<Failure: Error>: Error {
+    case lock(Errno)
+    case body(Failure)
+}

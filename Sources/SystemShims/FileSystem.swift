@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#else
+#error("Unsupported Platform")
+#endif
+
+/// Path-based file operations (the ones that do not need an open descriptor).
+package enum FileSystem {
+    /// The status of the file at `path`: `stat(2)` when `followSymlinks`, else `lstat(2)` (which
+    /// describes a symbolic link itself).
+    package static func status(atPath path: String, followSymlinks: Bool = true) throws(Errno) -> FileStatus {
+        var buffer = stat()
+        if followSymlinks {
+            _ = try valueOrErrno { stat(path, &buffer) }
+        } else {
+            _ = try valueOrErrno { Glibc.lstat(path, &buffer) }
+        }
+        return FileStatus(buffer)
+    }
+
+    /// Renames `source` to `destination`, atomically replacing an existing destination (`rename(2)`).
+    package static func rename(_ source: String, to destination: String) throws(Errno) {
+        _ = try valueOrErrno { Glibc.rename(source, destination) }
+    }
+
+    /// Removes the name `path` (`unlink(2)`); not for directories.
+    package static func unlink(_ path: String) throws(Errno) {
+        _ = try valueOrErrno { Glibc.unlink(path) }
+    }
+
+    /// Sets the permission bits of `path` exactly (`chmod(2)`, follows symlinks).
+    package static func changeMode(_ path: String, _ permissions: UInt32) throws(Errno) {
+        _ = try valueOrErrno { Glibc.chmod(path, mode_t(permissions)) }
+    }
+
+    /// Creates `path` and every missing parent. Each directory this call creates gets exactly
+    /// `mode` (applied with `chmod` after `mkdir`, so the umask does not matter); directories that
+    /// already exist are left as they are. A component that exists and is not a directory fails
+    /// with `ENOTDIR`.
+    package static func makeDirectories(path: String, mode: UInt32) throws(Errno) {
+        guard !path.isEmpty else { throw .noSuchFileOrDirectory }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
+            if Glibc.mkdir(prefix, mode_t(mode)) == 0 {
+                try changeMode(prefix, mode)
+                continue
+            }
+            let error = Errno.current
+            guard error == .exists else { throw error }
+            guard try status(atPath: prefix).type == .directory else { throw .notDirectory }
+        }
+    }
+}
+
+/// `stat`/`lstat` as a free function; see ``FileSystem/status(atPath:followSymlinks:)``.
+package func fileStatus(atPath path: String, followSymlinks: Bool = true) throws(Errno) -> FileStatus {
+    try FileSystem.status(atPath: path, followSymlinks: followSymlinks)
+}
