@@ -12,21 +12,27 @@ public enum PropertyListCodec {
     public enum Format: Sendable, Hashable {
         /// `bplist00`, what iOS writes for `UserDefaults`.
         case binary
-        /// The XML plist (`<?xml …?><plist version="1.0">`), for people and diffs.
+        /// The XML plist (`<?xml …?><plist version="1.0">`), for people and diffs. XML stores
+        /// dates as whole seconds: a fraction of a second is lost.
         case xml
     }
 
-    /// Decodes binary (`bplist00`) or XML property-list bytes.
+    /// Decodes binary (`bplist00`) or XML property-list bytes. The old OpenStep text format is
+    /// refused (Foundation would read almost any text, such as a truncated header, as a string).
     ///
     /// - Throws: ``PropertyListError/malformed(reason:)`` for garbage or truncated input (never a
     ///   crash), ``PropertyListError/unsupportedValue(path:type:)`` for values with no case.
     public static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
         guard !bytes.isEmpty else { throw .malformed(reason: "empty input") }
         let object: Any
+        var format = PropertyListSerialization.PropertyListFormat.openStep
         do {
-            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: &format)
         } catch {
             throw .malformed(reason: String(describing: error).flattenedToOneLine)
+        }
+        guard format == .binary || format == .xml else {
+            throw .malformed(reason: "neither a binary (bplist00) nor an XML property list")
         }
         return try value(from: object, path: "")
     }
