@@ -1,0 +1,63 @@
+import PropertyList
+import SystemShims
+
+extension SharedDefaults {
+    /// What identifies one version of the suite file, as `lstat` sees it. The directory's times
+    /// are left out on purpose: other suites in the same directory change them.
+    struct FileIdentity: Hashable {
+        var directoryDevice: UInt64
+        var directoryInode: UInt64
+        var directoryMode: UInt32
+        var directoryOwner: UInt32
+        var file: FileStatus
+
+        init(directory: FileStatus, file: FileStatus) {
+            directoryDevice = directory.device
+            directoryInode = directory.inode
+            directoryMode = directory.mode
+            directoryOwner = directory.userID
+            self.file = file
+        }
+    }
+
+    /// Everything an instance remembers between calls, behind its mutex.
+    struct State: ~Copyable {
+        /// The last good dictionary read from the file (empty when the file is missing).
+        var contents: [String: PropertyListValue] = [:]
+        var registered: [String: PropertyListValue] = [:]
+        /// The file `contents` came from.
+        var goodIdentity: FileIdentity?
+        /// The file last refused, so an unchanged bad file is not read again.
+        var rejectedIdentity: FileIdentity?
+        var lastError: SharedDefaultsError?
+        /// The last good file, kept open so that its inode cannot be reused by a new file that
+        /// would then compare equal to `goodIdentity`.
+        var pinnedFile: FileDescriptor?
+        var decodeCount = 0
+
+        /// Adopts a newly read good file.
+        mutating func accept(_ dictionary: [String: PropertyListValue], identity: FileIdentity, descriptor: FileDescriptor) {
+            if let pinnedFile { try? pinnedFile.close() }
+            pinnedFile = descriptor
+            contents = dictionary
+            goodIdentity = identity
+            rejectedIdentity = nil
+            lastError = nil
+        }
+
+        /// The file is gone: serve an empty dictionary.
+        mutating func becomeMissing() {
+            forgetFile()
+            contents = [:]
+        }
+
+        /// Drops everything tied to the current file and closes the pinned descriptor.
+        mutating func forgetFile() {
+            if let pinnedFile { try? pinnedFile.close() }
+            pinnedFile = nil
+            goodIdentity = nil
+            rejectedIdentity = nil
+            lastError = nil
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import PropertyList
+import SystemShims
+
+extension SharedDefaults {
+    /// Changes the suite in one locked read-modify-write and one atomic replace.
+    ///
+    /// Under the exclusive lock the current file is re-read with the reader's validation, so
+    /// keys other processes wrote are kept. A file refused for safety (symlink, foreign owner,
+    /// not a regular file, world-writable file or directory) or for size makes this throw and
+    /// nothing is written. A safe file whose contents merely do not decode, or whose root is not
+    /// a dictionary, is **replaced**: `body` starts from an empty dictionary. A missing
+    /// `Library/Preferences` is created (mode 0750, parents too) and the file gets mode 0640,
+    /// whatever the umask.
+    ///
+    /// - Parameter body: edits the dictionary; runs with the file lock held, so it must be quick
+    ///   and must not write to the same suite (that would wait for the lock forever); getters are
+    ///   fine. If it throws, nothing is written and the error is wrapped in
+    ///   ``SharedDefaultsError/updateFailed(path:reason:)``.
+    /// - Returns: what `body` returned.
+    @discardableResult
+    public func update<T>(_ body: (inout [String: PropertyListValue]) throws -> T) throws(SharedDefaultsError) -> T {
+        try ensureDirectoryExists()
+        let lock: FileLock
+        do { lock = try FileLock(path: lockFilePath, permissions: 0o640) } catch {
+            throw .system(path: lockFilePath, operation: "open lock file", errno: error)
+        }
+        do { try lock.lock(.exclusive) } catch { throw .system(path: lockFilePath, operation: "flock", errno: error) }
+        defer { try? lock.unlock() }
+
+        var dictionary = try currentContentsForWriting()
+        let result: T
+        do { result = try body(&dictionary) } catch { throw .updateFailed(path: path, reason: String(describing: error)) }
+
+        let bytes: [UInt8]
+        do { bytes = try PropertyListCodec.encode(.dictionary(dictionary), format: .binary) } catch {
+            throw .encodingFailed(path: path, reason: error.description)
+        }
+        guard bytes.count <= options.maxFileSize else {
+            throw .tooLarge(path: path, size: Int64(bytes.count), limit: options.maxFileSize)
+        }
+        do {
+            try AtomicFile.replace(directory: directoryPath, name: fileName, bytes: bytes, mode: 0o640, durable: options.durable)
+        } catch {
+            throw .system(path: path, operation: "atomic replace", errno: error)
+        }
+        return result
+    }
+
+    /// Stores `value` under `key`, or removes the key when `value` is `nil`.
+    public func set(_ value: PropertyListValue?, forKey key: String) throws(SharedDefaultsError) {
+        try update { dictionary in
+            if let value { dictionary[key] = value } else { dictionary.removeValue(forKey: key) }
+        }
+    }
+
+    /// Stores a boolean.
+    public func set(_ value: Bool, forKey key: String) throws(SharedDefaultsError) { try set(.boolean(value), forKey: key) }
+    /// Stores an integer (as a 64-bit property-list integer).
+    public func set(_ value: Int, forKey key: String) throws(SharedDefaultsError) { try set(.integer(Int64(value)), forKey: key) }
+    /// Stores a floating-point number.
+    public func set(_ value: Double, forKey key: String) throws(SharedDefaultsError) { try set(.real(value), forKey: key) }
+    /// Stores a string.
+    public func set(_ value: String, forKey key: String) throws(SharedDefaultsError) { try set(.string(value), forKey: key) }
+    /// Stores a date (kept to the precision of a binary property list, about a microsecond).
+    public func set(_ value: Date, forKey key: String) throws(SharedDefaultsError) { try set(.date(value), forKey: key) }
+
+    /// Removes `key` from the file. Registered defaults are not affected.
+    public func removeObject(forKey key: String) throws(SharedDefaultsError) { try set(nil, forKey: key) }
+
+    /// Creates `Library/Preferences` (and parents) with mode 0750 if it is missing.
+    private func ensureDirectoryExists() throws(SharedDefaultsError) {
+        do {
+            _ = try fileStatus(atPath: directoryPath, followSymlinks: false)
+        } catch .noSuchFileOrDirectory {
+            do { try FileSystem.makeDirectories(path: directoryPath, mode: 0o750) } catch {
+                throw .system(path: directoryPath, operation: "create directory", errno: error)
+            }
+        } catch {
+            throw .system(path: directoryPath, operation: "lstat", errno: error)
+        }
+    }
+
+    /// The dictionary a write starts from: the validated current file, empty when it is missing
+    /// or merely undecodable. Called with the file lock held.
+    private func currentContentsForWriting() throws(SharedDefaultsError) -> [String: PropertyListValue] {
+        try state.withLock { state throws(SharedDefaultsError) in
+            do throws(SharedDefaultsError) {
+                return try refresh(&state) == .missing ? [:] : state.contents
+            } catch where error.isContentRejection {
+                return [:]
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import PropertyList
+import Synchronization
+import SystemShims
+
+/// The App Group `UserDefaults` stand-in: one suite is one property-list file,
+/// `<container>/Library/Preferences/<suiteName>.plist`, with a dictionary at its root.
+///
+/// ## Reading
+/// Every getter first checks, with two `lstat` calls, whether the file (or its directory) changed
+/// since the last read: device, inode, size, modification and change times in nanoseconds, mode
+/// and owner. If not, the cached dictionary is served without decoding. Otherwise the file is
+/// opened relative to the directory (`openat`, `O_NOFOLLOW|O_NONBLOCK`) and validated; see
+/// ``SharedDefaultsError`` for each refusal. A refused file never replaces what was read before:
+/// the getters keep serving the last good dictionary and ``lastError`` says why. A missing file
+/// reads as an empty dictionary. The last good file stays open, so its inode cannot be reused by
+/// a later file that might then look unchanged (one descriptor per instance).
+///
+/// ## Writing, locking and durability
+/// Each write is one read-modify-write under an exclusive `flock` on
+/// `.<suiteName>.plist.lock` (a separate file that is never renamed), ending in one atomic
+/// replace (temporary file in the same directory, `fsync`, `rename`, `fsync` of the directory;
+/// the two `fsync`s are skipped when ``Options/durable`` is false, which keeps atomicity but not
+/// crash durability). Keys written by other processes are kept. The lock blocks the calling
+/// thread and is released before the call returns; it is never held across an `await`. Writers
+/// that do not take the lock (another program editing the file) can still lose updates, as with
+/// `UserDefaults`.
+///
+/// All methods are safe to call from any thread; file I/O happens on the calling thread.
+public final class SharedDefaults: Sendable {
+    /// Limits and policies of one instance.
+    public struct Options: Sendable {
+        /// Whether writes `fsync` the file and its directory before returning.
+        public var durable: Bool
+        /// The largest file, in bytes, that is read or written.
+        public var maxFileSize: Int
+        /// The user IDs that may own the suite file; any other owner is refused.
+        public var allowedOwners: Set<UInt32>
+
+        /// `[geteuid()]`: only files this process's user owns are trusted (the default).
+        public static var effectiveUserOnly: Set<UInt32> { [ProcessIdentity.effectiveUserID] }
+
+        public init(
+            durable: Bool = true, maxFileSize: Int = 1 << 20,
+            allowedOwners: Set<UInt32> = Options.effectiveUserOnly
+        ) {
+            self.durable = durable
+            self.maxFileSize = maxFileSize
+            self.allowedOwners = allowedOwners
+        }
+    }
+
+    /// The suite's name (`group.com.example.app`).
+    public let suiteName: String
+    /// The app-group container directory.
+    public let container: String
+    public let options: Options
+    /// `<container>/Library/Preferences`.
+    public let directoryPath: String
+    /// `<suiteName>.plist`.
+    public let fileName: String
+    /// The suite file's full path.
+    public let path: String
+    /// The lock file's full path: `<directoryPath>/.<suiteName>.plist.lock`.
+    public let lockFilePath: String
+
+    let state: Mutex<State>
+
+    /// The suite file as a URL.
+    public var fileURL: URL { URL(fileURLWithPath: path) }
+
+    /// Describes the suite; nothing touches the file system until the first read or write.
+    public init(suiteName: String, container: String, options: Options = .init()) {
+        self.suiteName = suiteName
+        self.container = container
+        self.options = options
+        let trimmed = container.count > 1 && container.hasSuffix("/") ? String(container.dropLast()) : container
+        directoryPath = trimmed + "/Library/Preferences"
+        fileName = suiteName + ".plist"
+        path = directoryPath + "/" + fileName
+        lockFilePath = directoryPath + "/." + fileName + ".lock"
+        state = Mutex(State())
+    }
+
+    deinit {
+        state.withLock { $0.forgetFile() }
+    }
+
+    // MARK: Reading
+
+    /// The value for `key`: from the file, else from the registered defaults, else `nil`.
+    public func object(forKey key: String) -> PropertyListValue? {
+        state.withLock { state in
+            _ = try? refresh(&state)
+            return state.contents[key] ?? state.registered[key]
+        }
+    }
+
+    /// `true` for a boolean `true`, a non-zero number, or the strings `true`/`yes`/`1` (any case);
+    /// `false` otherwise, including when the key is absent.
+    public func bool(forKey key: String) -> Bool {
+        switch object(forKey: key) {
+        case .boolean(let value): value
+        case .integer(let value): value != 0
+        case .real(let value): value != 0
+        case .string(let value): ["true", "yes", "1"].contains(value.lowercased())
+        default: false
+        }
+    }
+
+    /// The integer for `key`: an integer, a whole real in range, a boolean as 1/0, or a string
+    /// that parses as an integer; 0 otherwise.
+    public func integer(forKey key: String) -> Int {
+        switch object(forKey: key) {
+        case .integer(let value): Int(value)
+        case .real(let value) where value.isFinite && abs(value) < 9.2e18: Int(value)
+        case .boolean(let value): value ? 1 : 0
+        case .string(let value): Int(value) ?? 0
+        default: 0
+        }
+    }
+
+    /// The number for `key`: a real, an integer, a boolean as 1/0, or a string that parses; 0
+    /// otherwise.
+    public func double(forKey key: String) -> Double {
+        switch object(forKey: key) {
+        case .real(let value): value
+        case .integer(let value): Double(value)
+        case .boolean(let value): value ? 1 : 0
+        case .string(let value): Double(value) ?? 0
+        default: 0
+        }
+    }
+
+    /// The string for `key`, or `nil` if absent or not a string.
+    public func string(forKey key: String) -> String? { object(forKey: key)?.stringValue }
+    /// The bytes for `key`, or `nil` if absent or not data.
+    public func data(forKey key: String) -> [UInt8]? { object(forKey: key)?.dataValue }
+    /// The array for `key`, or `nil` if absent or not an array.
+    public func array(forKey key: String) -> [PropertyListValue]? { object(forKey: key)?.arrayValue }
+    /// The dictionary for `key`, or `nil` if absent or not a dictionary.
+    public func dictionary(forKey key: String) -> [String: PropertyListValue]? { object(forKey: key)?.dictionaryValue }
+    /// The date for `key`, or `nil` if absent or not a date.
+    public func date(forKey key: String) -> Date? { object(forKey: key)?.dateValue }
+
+    /// Every key: the registered defaults overlaid with the file's contents.
+    public func dictionaryRepresentation() -> [String: PropertyListValue] {
+        state.withLock { state in
+            _ = try? refresh(&state)
+            return state.registered.merging(state.contents) { _, fromFile in fromFile }
+        }
+    }
+
+    /// Adds fallback values for keys the file does not have. In memory only, never written, and
+    /// later registrations of a key replace earlier ones, as with `UserDefaults`.
+    public func register(defaults: [String: PropertyListValue]) {
+        state.withLock { $0.registered.merge(defaults) { _, new in new } }
+    }
+
+    /// Checks the file now and says what was found.
+    ///
+    /// - Throws: why the current file was refused. The getters keep serving the last good
+    ///   dictionary, and a refused file that has not changed is refused again without re-reading.
+    public func reload() throws(SharedDefaultsError) -> ReloadResult {
+        try state.withLock { state throws(SharedDefaultsError) in try refresh(&state) }
+    }
+
+    /// Like ``reload()``, and also returns the dictionary read from the file (without registered
+    /// defaults), both from one look at the file.
+    func reloadWithContents() throws(SharedDefaultsError) -> (ReloadResult, [String: PropertyListValue]) {
+        try state.withLock { state throws(SharedDefaultsError) in (try refresh(&state), state.contents) }
+    }
+
+    /// Why the last look at the file refused it, or `nil` if it was good or missing.
+    public var lastError: SharedDefaultsError? { state.withLock { $0.lastError } }
+
+    /// How many times this instance decoded the file (for tests of the unchanged fast path).
+    package var decodeCount: Int { state.withLock { $0.decodeCount } }
+}
