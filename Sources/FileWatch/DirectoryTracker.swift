@@ -1,0 +1,125 @@
+import Glibc
+
+/// Decides which directory the inotify instance watches: the target directory when it exists, otherwise
+/// its nearest existing ancestor, descending as path components appear.
+///
+/// Exactly one watch is held at a time. Events for any other watch descriptor (for example the
+/// `IN_IGNORED` that follows a watch this tracker removed) are ignored.
+struct DirectoryTracker {
+    /// The paths from the root (or `.` for a relative path) down to the target, inclusive.
+    let levels: [String]
+    /// The name of the component below each level; `nil` for the target.
+    private let nextComponent: [String?]
+    /// The names to report; `nil` reports every name.
+    let names: Set<String>?
+
+    /// The one watch in place, and the index in ``levels`` of the directory it watches.
+    private(set) var watch: (descriptor: CInt, level: Int)?
+    /// Whether `armed` has been reported; later arrivals of the target are `rearmed`.
+    private(set) var hasArmed = false
+
+    var targetLevel: Int { levels.count - 1 }
+
+    init(directory: String, names: Set<String>?) {
+        let isAbsolute = directory.hasPrefix("/")
+        let components = directory.split(separator: "/").map(String.init).filter { $0 != "." }
+        var levels = [isAbsolute ? "/" : "."]
+        var prefix = isAbsolute ? "" : "."
+        for component in components {
+            prefix += "/" + component
+            levels.append(prefix)
+        }
+        self.levels = levels
+        self.nextComponent = components.map(Optional.some) + [nil]
+        self.names = names
+    }
+
+    /// Puts the watch on the deepest existing directory of the path, then keeps descending while the next
+    /// component exists (it may have appeared before the watch was added), and records in `changes` whether
+    /// the target was armed, removed or rearmed by this step.
+    ///
+    /// - Throws: ``FileWatchError`` for failures other than a missing component (ENOENT, ENOTDIR), such as
+    ///   EACCES or ENOSPC; also ENOENT when not even the root level (`/` or `.`) exists.
+    mutating func arm(using inotify: borrowing Inotify, into changes: inout PendingChanges) throws(FileWatchError) {
+        let previous = watch
+        var level = targetLevel
+        var descriptor: CInt
+        // Up: the deepest level that exists now.
+        while true {
+            do {
+                descriptor = try inotify.addWatch(path: levels[level], mask: mask(for: level))
+                break
+            } catch where Self.meansMissing(error) && level > 0 {
+                level -= 1
+            }
+        }
+        // Down: a component created before the watch above was added raised no event, so look again.
+        while level < targetLevel {
+            let deeper: CInt
+            do {
+                deeper = try inotify.addWatch(path: levels[level + 1], mask: mask(for: level + 1))
+            } catch where Self.meansMissing(error) {
+                break
+            }
+            if deeper != descriptor { inotify.removeWatch(descriptor) }
+            descriptor = deeper
+            level += 1
+        }
+        if let previous, previous.descriptor != descriptor {
+            inotify.removeWatch(previous.descriptor)
+        }
+        watch = (descriptor, level)
+
+        let wasTarget = previous?.level == targetLevel
+        let isTarget = level == targetLevel
+        switch (wasTarget, isTarget) {
+        case (_, true) where !hasArmed:
+            hasArmed = true
+            changes.noteArmed()
+        case (true, true) where previous?.descriptor != descriptor:
+            // A different directory now sits at the path (found after an overflow).
+            changes.noteRemoved()
+            changes.noteRearmed()
+        case (false, true):
+            changes.noteRearmed()
+        case (true, false):
+            changes.noteRemoved()
+        default:
+            break
+        }
+    }
+
+    /// Applies one kernel event.
+    mutating func handle(_ event: InotifyEvent, using inotify: borrowing Inotify, into changes: inout PendingChanges) throws(FileWatchError) {
+        if event.mask.contains(.queueOverflow) {
+            changes.noteOverflow()
+            // Lost events may include the target's removal or the appearance of a missing component.
+            try arm(using: inotify, into: &changes)
+            return
+        }
+        guard let watch, event.watchDescriptor == watch.descriptor else {
+            return  // A watch this tracker already gave up; its IN_IGNORED and stragglers mean nothing now.
+        }
+        if !event.mask.isDisjoint(with: .watchEnded) {
+            if !event.mask.contains(.ignored) { inotify.removeWatch(watch.descriptor) }
+            self.watch = nil
+            if watch.level == targetLevel, hasArmed { changes.noteRemoved() }
+            try arm(using: inotify, into: &changes)
+            return
+        }
+        if watch.level == targetLevel {
+            guard !event.name.isEmpty, !event.mask.isDisjoint(with: .nameChanges) else { return }
+            if names?.contains(event.name) ?? true { changes.noteChanged(event.name) }
+        } else if event.name == nextComponent[watch.level], !event.mask.isDisjoint(with: [.create, .movedTo]) {
+            try arm(using: inotify, into: &changes)
+        }
+    }
+
+    private func mask(for level: Int) -> InotifyMask {
+        level == targetLevel ? .targetWatch : .ancestorWatch
+    }
+
+    private static func meansMissing(_ error: FileWatchError) -> Bool {
+        error.errno == ENOENT || error.errno == ENOTDIR
+    }
+}

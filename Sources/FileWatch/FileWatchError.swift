@@ -1,0 +1,55 @@
+import Glibc
+
+/// A system call of the watcher failed.
+///
+/// Carries the `errno` value unchanged, the path involved and the operation, so callers can match on
+/// ``errno`` (for example `error.errno == ENOSPC`). The description names the kernel limit to raise when the
+/// failure is one of inotify's per-user limits.
+public struct FileWatchError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The operation that failed; the raw value is the C function's name.
+    public enum Operation: String, Sendable, Hashable {
+        /// Creating the inotify instance (`inotify_init1`).
+        case createInstance = "inotify_init1"
+        /// Creating the descriptor that wakes the reader for cancellation (`eventfd`).
+        case createWakeup = "eventfd"
+        /// Adding a watch on a directory (`inotify_add_watch`).
+        case addWatch = "inotify_add_watch"
+        /// Waiting for events (`poll`).
+        case wait = "poll"
+        /// Reading events (`read`).
+        case read = "read"
+    }
+
+    /// The `errno` value reported by the failing call.
+    public let errno: Int32
+    /// The path the failing call was about: the directory (or ancestor) being watched.
+    public let path: String
+    /// The call that failed.
+    public let operation: Operation
+
+    /// Makes an error from an `errno` value, the path concerned and the failing operation.
+    public init(errno: Int32, path: String, operation: Operation) {
+        self.errno = errno
+        self.path = path
+        self.operation = operation
+    }
+
+    /// `"<operation> <path>: <strerror> (errno N)"`, followed by the `/proc/sys/fs/inotify` limit to raise
+    /// when the failure is ENOSPC while adding a watch or EMFILE while creating an instance.
+    public var description: String {
+        var text = "\(operation.rawValue) \(path): \(String(cString: strerror(errno))) (errno \(errno))"
+        if let limit = exhaustedLimit {
+            text += "; the inotify limit \(limit) is exhausted, raise it or stop other watchers"
+        }
+        return text
+    }
+
+    /// The kernel limit that this error means was reached, if any.
+    var exhaustedLimit: String? {
+        switch (operation, errno) {
+        case (.addWatch, ENOSPC): "/proc/sys/fs/inotify/max_user_watches"
+        case (.createInstance, EMFILE): "/proc/sys/fs/inotify/max_user_instances"
+        default: nil
+        }
+    }
+}

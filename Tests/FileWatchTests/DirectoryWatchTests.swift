@@ -1,0 +1,246 @@
+import FileWatch
+import Foundation
+import Glibc
+import Testing
+
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct DirectoryWatchTests {
+    @Test func reportsCreateReplaceAndDeleteOfWatchedNamesOnly() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withRecordedWatch(directory: directory, names: ["state.plist"]) { log in
+                #expect(await log.wait { !$0.isEmpty })
+                #expect(log.events.first == .armed, "got: \(log.events)")
+
+                let beforeCreate = log.events.count
+                try writeFile(directory + "/state.plist", "1")
+                #expect(await log.wait { $0.reports("state.plist", from: beforeCreate) }, "created: got \(log.events)")
+
+                let beforeReplace = log.events.count
+                try replaceAtomically(directory: directory, name: "state.plist", contents: "2")
+                #expect(await log.wait { $0.reports("state.plist", from: beforeReplace) }, "replaced: got \(log.events)")
+
+                // Names outside the filter: written first, then a watched name as a marker. Kernel events
+                // arrive in order, so once the marker is seen the others have been processed.
+                let beforeOther = log.events.count
+                try writeFile(directory + "/other", "x")
+                try writeFile(directory + "/state.plist", "3")
+                #expect(await log.wait { $0.reports("state.plist", from: beforeOther) })
+
+                let beforeDelete = log.events.count
+                #expect(unlink(directory + "/state.plist") == 0)
+                #expect(await log.wait { $0.reports("state.plist", from: beforeDelete) }, "deleted: got \(log.events)")
+
+                let reported = log.events.reduce(into: Set<String>()) { $0.formUnion($1.changedNames) }
+                #expect(reported == ["state.plist"], "the temporary and other names must be filtered out")
+            }
+        }
+    }
+
+    @Test func reportsEveryNameWithoutFilter() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withRecordedWatch(directory: directory, names: nil) { log in
+                #expect(await log.wait { $0.first == .armed })
+                try replaceAtomically(directory: directory, name: "a", contents: "1")
+                #expect(await log.wait { $0.reports("a") && $0.reports(".a.tmp") }, "got: \(log.events)")
+            }
+        }
+    }
+
+    @Test func burstOfReplacesCoalescesAndEndsOnTheLastState() async throws {
+        try await withTemporaryDirectory { directory in
+            let gate = Gate()
+            let replaces = 1_000
+            try await withRecordedWatch(directory: directory, names: ["state"], holdAfterFirstEvent: gate) { log in
+                #expect(await log.wait { $0.first == .armed })
+                // The consumer is busy (held) during the burst, as a slow widget would be.
+                for generation in 1...replaces {
+                    try replaceAtomically(directory: directory, name: "state", contents: "\(generation)")
+                }
+                gate.open()
+                #expect(await log.wait { $0.reports("state") })
+                let changes = log.events.filter { !$0.changedNames.isEmpty }
+                #expect(changes.count < replaces / 10, "expected coalescing, got \(changes.count) events")
+                let last = try String(contentsOfFile: directory + "/state", encoding: .utf8)
+                #expect(last == "\(replaces)")
+            }
+        }
+    }
+
+    @Test func kernelQueueOverflowIsReportedAndTheWatchGoesOn() async throws {
+        let limitText = try String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8)
+        let queueLimit = try #require(Int(limitText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        try await withTemporaryDirectory { directory in
+            let gate = Gate()
+            try await withRecordedWatch(directory: directory, names: ["x"], holdAfterFirstEvent: gate) { log in
+                #expect(await log.wait { $0.first == .armed })
+                // A pending change makes the reader leave new events in the kernel queue until it is taken.
+                try writeFile(directory + "/x", "1")
+                // Three events per round (create, close-write, delete): about twice the queue's capacity.
+                for round in 0..<(queueLimit * 2 / 3 + 100) {
+                    let path = directory + "/churn\(round)"
+                    let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+                    try #require(descriptor >= 0)
+                    close(descriptor)
+                    unlink(path)
+                }
+                gate.open()
+                #expect(await log.wait { $0.contains(.overflow) }, "got: \(log.events)")
+
+                let mark = log.events.count
+                try writeFile(directory + "/x", "2")
+                #expect(await log.wait { $0.reports("x", from: mark) }, "after overflow: got \(log.events)")
+            }
+        }
+    }
+
+    @Test func removedDirectoryIsReportedAndRearmedWhenRecreated() async throws {
+        try await withTemporaryDirectory { root in
+            let directory = root + "/Preferences"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            try writeFile(directory + "/group.plist", "1")
+            try await withRecordedWatch(directory: directory, names: ["group.plist"]) { log in
+                #expect(await log.wait { $0.first == .armed })
+
+                try FileManager.default.removeItem(atPath: directory)
+                #expect(await log.wait { $0.contains(.directoryRemoved) }, "got: \(log.events)")
+                #expect(await eventually { ProcessResources.isWatched(root) }, "falls back to the parent")
+
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+                #expect(await log.wait { $0.contains(.rearmed) }, "got: \(log.events)")
+                let removedAt = try #require(log.events.firstIndex(of: .directoryRemoved))
+                let rearmedAt = try #require(log.events.firstIndex(of: .rearmed))
+                #expect(removedAt < rearmedAt)
+
+                let mark = log.events.count
+                try replaceAtomically(directory: directory, name: "group.plist", contents: "2")
+                #expect(await log.wait { $0.reports("group.plist", from: mark) }, "got: \(log.events)")
+            }
+        }
+    }
+
+    @Test func movedAwayDirectoryIsReportedAndRearmed() async throws {
+        try await withTemporaryDirectory { root in
+            let directory = root + "/watched"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            try await withRecordedWatch(directory: directory, names: nil) { log in
+                #expect(await log.wait { $0.first == .armed })
+                #expect(rename(directory, root + "/elsewhere") == 0)
+                #expect(await log.wait { $0.contains(.directoryRemoved) }, "got: \(log.events)")
+                // Changes in the moved directory are no longer ours.
+                try writeFile(root + "/elsewhere/stray", "x")
+                #expect(rename(root + "/elsewhere", directory) == 0)
+                #expect(await log.wait { $0.contains(.rearmed) }, "got: \(log.events)")
+                let mark = log.events.count
+                try writeFile(directory + "/back", "x")
+                #expect(await log.wait { $0.reports("back", from: mark) })
+                #expect(!log.events.reports("stray"), "got: \(log.events)")
+            }
+        }
+    }
+
+    @Test func missingDirectoryAndParentsAreAwaitedThenArmed() async throws {
+        try await withTemporaryDirectory { root in
+            let directory = root + "/Library/Preferences"
+            try await withRecordedWatch(directory: directory, names: ["group.plist"]) { log in
+                #expect(await eventually { ProcessResources.isWatched(root) }, "watches the nearest ancestor")
+                try FileManager.default.createDirectory(atPath: root + "/Library", withIntermediateDirectories: false)
+                #expect(await eventually { ProcessResources.isWatched(root + "/Library") }, "descends")
+                #expect(log.events.isEmpty, "nothing before the directory exists: \(log.events)")
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+                #expect(await log.wait { $0.first == .armed }, "got: \(log.events)")
+
+                let mark = log.events.count
+                try replaceAtomically(directory: directory, name: "group.plist", contents: "1")
+                #expect(await log.wait { $0.reports("group.plist", from: mark) }, "got: \(log.events)")
+            }
+        }
+    }
+
+    @Test func wholeMissingTreeCreatedAtOnceIsArmed() async throws {
+        try await withTemporaryDirectory { root in
+            let directory = root + "/a/b/c/d"
+            try await withRecordedWatch(directory: directory, names: nil) { log in
+                #expect(await eventually { ProcessResources.isWatched(root) })
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                #expect(await log.wait { $0.first == .armed }, "got: \(log.events)")
+                try writeFile(directory + "/f", "1")
+                #expect(await log.wait { $0.reports("f") }, "got: \(log.events)")
+            }
+        }
+    }
+
+    @Test func cancellingTheConsumerEndsPromptlyAndReleasesEverything() async throws {
+        try await withTemporaryDirectory { directory in
+            let descriptorsBefore = ProcessResources.openDescriptorCount
+            let threadsBefore = ProcessResources.threadCount
+            for round in 0..<50 {
+                let log = EventLog()
+                let consumer = Task {
+                    for try await event in DirectoryWatch(directory: directory, names: nil) { log.append(event) }
+                }
+                #expect(await log.wait { $0.first == .armed }, "round \(round)")
+                let clock = ContinuousClock()
+                let cancelledAt = clock.now
+                consumer.cancel()
+                let finishedInTime = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask {
+                        _ = await consumer.result
+                        return true
+                    }
+                    group.addTask {
+                        try? await Task.sleep(for: .seconds(1))  // the deadline
+                        return false
+                    }
+                    let first = await group.next() ?? false
+                    group.cancelAll()
+                    return first
+                }
+                #expect(finishedInTime, "round \(round): still running \(clock.now - cancelledAt) after cancel")
+                try #require(finishedInTime)
+            }
+            // A leak would be 100 descriptors and 50 threads; other suites may run in parallel.
+            let noise = 10
+            #expect(await eventually { ProcessResources.openDescriptorCount <= descriptorsBefore + noise },
+                    "descriptors: \(descriptorsBefore) before, \(ProcessResources.openDescriptorCount) after")
+            #expect(await eventually { ProcessResources.threadCount <= threadsBefore + noise },
+                    "threads: \(threadsBefore) before, \(ProcessResources.threadCount) after")
+        }
+    }
+
+    @Test func droppingTheIteratorStopsTheReader() async throws {
+        try await withTemporaryDirectory { directory in
+            let descriptorsBefore = ProcessResources.openDescriptorCount
+            do {
+                var iterator = DirectoryWatch(directory: directory, names: nil).makeAsyncIterator()
+                let first = try await iterator.next()
+                #expect(first == .armed)
+                #expect(ProcessResources.openDescriptorCount >= descriptorsBefore + 2, "inotify and eventfd open")
+            }
+            #expect(await eventually { ProcessResources.openDescriptorCount <= descriptorsBefore })
+        }
+    }
+
+    @Test func nothingStartsBeforeIteration() async throws {
+        try await withTemporaryDirectory { directory in
+            let descriptorsBefore = ProcessResources.openDescriptorCount
+            let watch = DirectoryWatch(directory: directory, names: nil)
+            let iterator = watch.makeAsyncIterator()
+            #expect(ProcessResources.openDescriptorCount == descriptorsBefore)
+            #expect(!ProcessResources.isWatched(directory))
+            _ = iterator
+        }
+    }
+
+    @Test func aRegularFileAtThePathIsWaitedOutUntilADirectoryReplacesIt() async throws {
+        try await withTemporaryDirectory { root in
+            let directory = root + "/dir"
+            try writeFile(directory, "not a directory")
+            try await withRecordedWatch(directory: directory, names: nil) { log in
+                #expect(await eventually { ProcessResources.isWatched(root) })
+                #expect(unlink(directory) == 0)
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+                #expect(await log.wait { $0.first == .armed }, "got: \(log.events)")
+            }
+        }
+    }
+}

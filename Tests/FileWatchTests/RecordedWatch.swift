@@ -1,0 +1,32 @@
+import FileWatch
+
+/// Runs a ``DirectoryWatch`` in a child task that records every event in an ``EventLog`` while `body` runs,
+/// then cancels it.
+///
+/// - Parameter holdAfterFirstEvent: if given, the consumer records the first event and then stops calling
+///   `next()` until the gate opens, so that the test can act while nobody is reading.
+func withRecordedWatch<T: Sendable>(
+    directory: String,
+    names: Set<String>?,
+    holdAfterFirstEvent gate: Gate? = nil,
+    _ body: @Sendable (EventLog) async throws -> T
+) async throws -> T {
+    let log = EventLog()
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+            do throws(FileWatchError) {
+                var isFirst = true
+                for try await event in DirectoryWatch(directory: directory, names: names) {
+                    log.append(event)
+                    if isFirst, let gate { await gate.wait() }
+                    isFirst = false
+                }
+                log.end(failure: nil)
+            } catch {
+                log.end(failure: error)
+            }
+        }
+        defer { group.cancelAll() }
+        return try await body(log)
+    }
+}
