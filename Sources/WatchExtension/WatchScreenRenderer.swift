@@ -33,17 +33,17 @@ public struct WatchScreenRenderer: Sendable {
         var body: [String]
         switch launch {
         case .unlocked:
-            body = [text(content.title), ""] + wrap(content.summary, width) + wrap(content.streak, width) + [""]
+            body = [text(content.title)] + wrap(content.summary, width) + wrap(content.streak, width) + [""]
             for habit in content.habits {
                 body += wrap("\(habit.doneToday ? glyphs.done : glyphs.notDone) \(habit.name)", width, maxLines: 1)
             }
         case .paywall(let paywall):
             let title = wrap("\(glyphs.lock) \(paywall.copy.title)", width, maxLines: 2)
-            let action = wrap("\(glyphs.arrow) \(paywall.copy.callToAction)", width, maxLines: 1)
-            let reason = wrap("reason: \(paywall.reason.rawValue)", width, maxLines: 1)
-            let room = budget - title.count - action.count - reason.count - 3
+            let action = wrap("\(glyphs.arrow) \(paywall.copy.callToAction)", width, maxLines: 2)
+            let reason = wrap("reason: \(paywall.reason.rawValue)", width, maxLines: 2)
+            let room = budget - title.count - action.count - reason.count - 2
             let message = room > 0 ? wrap(paywall.copy.message, width, maxLines: room) : []
-            body = title + [""] + message + (message.isEmpty ? [] : [""]) + action + [""] + reason
+            body = title + [""] + message + (message.isEmpty ? [] : [""]) + action + reason
         }
         if body.count > budget {
             body = Array(body.prefix(max(0, budget)))

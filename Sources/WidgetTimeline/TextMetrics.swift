@@ -25,7 +25,13 @@ package enum TextMetrics {
         guard limit > 0 else { return "" }
         if width(text) <= limit { return text }
         let mark = width(ellipsis) <= limit ? ellipsis : ""
-        return prefix(text, cells: limit - width(mark)) + mark
+        return trailingSpaceTrimmed(prefix(text, cells: limit - width(mark))) + mark
+    }
+
+    private static func trailingSpaceTrimmed(_ text: String) -> String {
+        var text = text
+        while text.last == " " { text.removeLast() }
+        return text
     }
 
     /// The longest prefix of `text` that fits in `cells`.
@@ -66,10 +72,11 @@ package enum TextMetrics {
     }
 
     /// `text` shortened as needed so that `ellipsis` fits after it within `limit`, then `ellipsis`:
-    /// marks a line after which something was left out.
+    /// marks a line after which something was left out. A `text` already ending in `ellipsis` is returned as is.
     package static func withEllipsis(_ text: String, limit: Int, ellipsis: String) -> String {
         guard width(ellipsis) <= limit else { return prefix(text, cells: limit) }
-        return prefix(text, cells: limit - width(ellipsis)) + ellipsis
+        if text.hasSuffix(ellipsis) { return text }
+        return trailingSpaceTrimmed(prefix(text, cells: limit - width(ellipsis))) + ellipsis
     }
 
     /// `text` centred in `limit` cells (extra space goes right), truncated first if too wide.

@@ -121,8 +121,8 @@ public struct TimelineTextRenderer: Sendable {
             let showMessage = family != .systemSmall
             let showLink = family == .systemLarge || family == .systemExtraLarge
             let title = wrap("\(glyphs.lock) \(paywall.copy.title)", width, maxLines: 2)
-            let action = wrap("\(glyphs.arrow) \(paywall.copy.callToAction)", width, maxLines: 1)
-            let link = showLink ? wrap(paywall.deepLink, width, maxLines: 1) : []
+            let action = wrap("\(glyphs.arrow) \(paywall.copy.callToAction)", width, maxLines: 2)
+            let link = showLink ? wrapLink(paywall.deepLink, width, maxLines: 3) : []
             let room = budget - title.count - action.count - link.count - 2
             let message = showMessage && room > 0 ? wrap(paywall.copy.message, width, maxLines: room) : []
             body = title + (message.isEmpty ? [] : [""] + message)
@@ -140,7 +140,7 @@ public struct TimelineTextRenderer: Sendable {
         case .locked(let paywall):
             body = [text("\(glyphs.lock) \(paywall.copy.title)"), text("\(glyphs.arrow) \(paywall.copy.callToAction)")]
         }
-        return fit(body, footer: staleFooter(entry, width: width), rows: rows, width: width)
+        return fit(body, footer: staleFooter(entry, width: width), rows: rows, width: width, markCut: false)
     }
 
     private func compactLines(_ entry: EntitlementEntry, width: Int, rows: Int) -> [String] {
@@ -150,23 +150,52 @@ public struct TimelineTextRenderer: Sendable {
         case .unlocked(let content): body = [content.progress, "\(content.streakDays)d"]
         case .locked(let paywall): body = [glyphs.lock, text(paywall.copy.title)]
         }
-        return fit(body, footer: staleFooter(entry, width: width), rows: rows, width: width)
+        return fit(body, footer: staleFooter(entry, width: width), rows: rows, width: width, markCut: false)
     }
 
     private func inlineLine(_ entry: EntitlementEntry, width: Int) -> String {
-        let main: String
+        let forms: [String]
         switch entry.state {
         case .placeholder: return String(repeating: glyphs.bar, count: max(1, width * 3 / 5))
         case .unlocked(let content):
-            main = text("\(content.title): \(content.progress) done \(glyphs.separator) \(content.streakDays)d streak")
+            forms = [
+                "\(content.title) \(content.progress) \(glyphs.separator) \(content.streakDays)d streak",
+                "\(content.title) \(content.progress)",
+            ]
         case .locked(let paywall):
-            main = text("\(glyphs.lock) \(paywall.copy.title) \(glyphs.separator) \(paywall.copy.callToAction)")
+            forms = [
+                "\(glyphs.lock) \(paywall.copy.title) \(glyphs.separator) \(paywall.copy.callToAction)",
+                "\(glyphs.lock) \(paywall.copy.title)",
+            ]
         }
-        guard let footer = staleFooter(entry, width: width / 2) else {
-            return TextMetrics.truncate(main, to: width, ellipsis: glyphs.ellipsis)
+        // The stale mark gets what is left after six cells of content and a space.
+        let footer = staleFooter(entry, width: width - 7)
+        let room = footer.map { width - TextMetrics.width($0) - 1 } ?? width
+        let main = forms.map(text).first { TextMetrics.width($0) <= room }
+            ?? TextMetrics.truncate(text(forms[forms.count - 1]), to: room, ellipsis: glyphs.ellipsis)
+        return footer.map { main + " " + $0 } ?? main
+    }
+
+    /// `link` broken before `?` and `&` where it must be, at most `maxLines` lines.
+    private func wrapLink(_ link: String, _ width: Int, maxLines: Int) -> [String] {
+        var segments: [String] = [], current = ""
+        for character in text(link) {
+            if (character == "?" || character == "&"), !current.isEmpty { segments.append(current); current = "" }
+            current.append(character)
         }
-        let room = width - TextMetrics.width(footer) - 1
-        return TextMetrics.truncate(main, to: room, ellipsis: glyphs.ellipsis) + " " + footer
+        if !current.isEmpty { segments.append(current) }
+        var lines: [String] = [], line = ""
+        for segment in segments {
+            if TextMetrics.width(line + segment) <= width { line += segment; continue }
+            if !line.isEmpty { lines.append(line) }
+            line = segment
+        }
+        if !line.isEmpty { lines.append(line) }
+        let hard = lines.flatMap { TextMetrics.wrap($0, to: width, ellipsis: glyphs.ellipsis) }
+        guard hard.count > maxLines, maxLines > 0 else { return hard }
+        var kept = Array(hard.prefix(maxLines))
+        kept[maxLines - 1] = TextMetrics.withEllipsis(kept[maxLines - 1], limit: width, ellipsis: glyphs.ellipsis)
+        return kept
     }
 
     // MARK: - Pieces
@@ -179,12 +208,13 @@ public struct TimelineTextRenderer: Sendable {
         return forms.first { TextMetrics.width($0) <= width } ?? TextMetrics.prefix(forms[3], cells: width)
     }
 
-    /// Exactly `rows` lines: `body` (cut with an ellipsis when too long) and `footer` on the last row.
-    private func fit(_ body: [String], footer: String?, rows: Int, width: Int) -> [String] {
+    /// Exactly `rows` lines: `body` and `footer` on the last row. When `body` is too long its last
+    /// kept line ends with an ellipsis if `markCut` (prose); compact layouts drop whole lines.
+    private func fit(_ body: [String], footer: String?, rows: Int, width: Int, markCut: Bool = true) -> [String] {
         guard rows > 0 else { return [] }
         let room = rows - (footer == nil ? 0 : 1)
         var lines = Array(body.prefix(max(0, room)))
-        if body.count > room, let last = lines.indices.last {
+        if markCut, body.count > room, let last = lines.indices.last {
             lines[last] = TextMetrics.withEllipsis(lines[last], limit: width, ellipsis: glyphs.ellipsis)
         }
         lines += Array(repeating: "", count: max(0, room - lines.count))
