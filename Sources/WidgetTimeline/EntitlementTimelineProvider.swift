@@ -1,0 +1,111 @@
+import EntitlementModel
+import Foundation
+
+/// A WidgetKit-shaped timeline provider for one gated feature.
+///
+/// Pure: the caller passes the snapshot it read (`nil` when none could be read, which fails
+/// closed), and the instant to evaluate at. Nothing here reads a file or the clock.
+///
+/// ## Timeline rules
+/// - One entry dated `now`, evaluated through the gate at
+///   ``EntitlementSnapshot/effectiveNow(wallClock:)`` (so a clock wound back before `issuedAt`
+///   evaluates at `issuedAt` and cannot bring access back).
+/// - One more entry at every future transition inside ``horizon``: the `expiresAt` of the
+///   entitlement that unlocks the feature (when it is active), the snapshot's `nextTransition`,
+///   and the end of `validUntil` when the caller passes one. Each entry is evaluated by the gate
+///   *at its own date*, so the entry at expiry is locked and the widget locks at the right second
+///   with no process running.
+/// - Policy: `.after(t)` where `t` is the earliest pending transition (even one beyond the
+///   horizon, so a yearly subscription still gets a reload at its expiry); `.never` when nothing is
+///   pending (lifetime access, locked with nothing to wait for, or no snapshot at all: a new
+///   snapshot arrives through the file watcher, which asks for a reload). `.atEnd` is never
+///   produced: because every transition already has its own entry, `.after(first transition)`
+///   reloads at least as early as `.atEnd` would and equals it when there is one future entry.
+/// - Staleness: an entry is stale when its date is after the snapshot's `nextTransition` (the
+///   daemon publishes at every transition, so by then a newer snapshot should exist). Stale entries
+///   still lock at the snapshot's own expiry dates; they are shown "as of" `issuedAt`.
+public struct EntitlementTimelineProvider: Sendable {
+    public var gate: FeatureGate
+    public var feature: String
+    public var content: WidgetContent
+    /// How far ahead entries are precomputed. Default 7 days.
+    public var horizon: TimeInterval
+
+    public init(
+        gate: FeatureGate, feature: String = "widgets", content: WidgetContent = .sample,
+        horizon: TimeInterval = 7 * 86_400
+    ) {
+        self.gate = gate
+        self.feature = feature
+        self.content = content
+        self.horizon = horizon
+    }
+
+    /// The redacted entry WidgetKit shows before anything is known. Its date is
+    /// `Date.distantPast`, since this call gets no clock; it is never selected against a real one.
+    public func placeholder(in context: TimelineProviderContext) -> EntitlementEntry {
+        EntitlementEntry(date: .distantPast, state: .placeholder)
+    }
+
+    /// The single entry for a transient display. In a preview context (the widget gallery) that is
+    /// sample, unlocked content whatever the snapshot says; otherwise the timeline's entry for `now`.
+    public func snapshot(
+        for snapshot: EntitlementSnapshot?, in context: TimelineProviderContext, now: Date
+    ) -> EntitlementEntry {
+        if context.isPreview { return EntitlementEntry(date: now, state: .unlocked(content)) }
+        return entry(at: now, snapshot: snapshot, validUntil: nil)
+    }
+
+    /// The timeline from `now` (see the type's documentation for the rules).
+    ///
+    /// - Parameter validUntil: an instant after which the caller no longer trusts the snapshot
+    ///   (the watch's replica age limit). From then on entries are computed as if there were no
+    ///   snapshot: locked with reason `noSnapshot`. `nil` means the snapshot is trusted until its
+    ///   own dates say otherwise.
+    public func timeline(
+        for snapshot: EntitlementSnapshot?, in context: TimelineProviderContext, now: Date, validUntil: Date? = nil
+    ) -> Timeline {
+        let first = entry(at: now, snapshot: snapshot, validUntil: validUntil)
+        guard let snapshot else { return Timeline(entries: [first], policy: .never) }
+        let start = snapshot.effectiveNow(wallClock: now)
+        let pending = transitions(of: snapshot, validUntil: validUntil).filter { $0 > start }.sorted()
+        let end = start.addingTimeInterval(horizon)
+        var entries = [first]
+        for date in pending where date <= end {
+            entries.append(entry(at: date, snapshot: snapshot, validUntil: validUntil))
+        }
+        return Timeline(entries: entries, policy: pending.first.map(TimelineReloadPolicy.after) ?? .never)
+    }
+
+    /// Every instant at which what this provider shows may change, in no particular order.
+    private func transitions(of snapshot: EntitlementSnapshot, validUntil: Date?) -> Set<Date> {
+        var dates = Set<Date>()
+        if let entitlement = gate.rules[feature]?.entitlement {
+            let status = snapshot.status(of: entitlement)
+            if status.active, let expiresAt = status.expiresAt { dates.insert(expiresAt) }
+        }
+        if let next = snapshot.nextTransition { dates.insert(next) }
+        if let validUntil { dates.insert(validUntil) }
+        return dates
+    }
+
+    private func entry(at date: Date, snapshot: EntitlementSnapshot?, validUntil: Date?) -> EntitlementEntry {
+        guard let snapshot else {
+            return EntitlementEntry(date: date, state: state(gate.check(feature, snapshot: nil, wallClock: date)))
+        }
+        let evaluated = snapshot.effectiveNow(wallClock: date)
+        let trusted = validUntil.map { evaluated < $0 } ?? true
+        let decision = gate.check(feature, snapshot: trusted ? snapshot : nil, wallClock: date)
+        let stale = snapshot.nextTransition.map { evaluated > $0 } ?? false
+        return EntitlementEntry(
+            date: date, state: state(decision), snapshotGeneration: snapshot.generation,
+            asOf: snapshot.issuedAt, isStale: stale)
+    }
+
+    private func state(_ decision: GateDecision) -> EntitlementEntry.EntryState {
+        switch decision {
+        case .unlocked: .unlocked(content)
+        case .locked(let paywall): .locked(paywall)
+        }
+    }
+}

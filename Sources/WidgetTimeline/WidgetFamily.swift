@@ -1,0 +1,39 @@
+import Foundation
+
+/// A widget size, named as WidgetKit names it.
+public enum WidgetFamily: String, CaseIterable, Sendable, Hashable {
+    case systemSmall
+    case systemMedium
+    case systemLarge
+    /// iPadOS only.
+    case systemExtraLarge
+    case accessoryCircular
+    case accessoryRectangular
+    case accessoryInline
+    /// watchOS only.
+    case accessoryCorner
+
+    /// Whether this is a Home Screen (`system*`) family rather than a Lock Screen / watch face
+    /// (`accessory*`) family.
+    public var isSystem: Bool { rawValue.hasPrefix("system") }
+
+    /// The family's size in points, as the Human Interface Guidelines list it for a large current
+    /// device (iPhone 14 Pro Max / 15 Plus class for `system*` and the iPhone Lock Screen accessories,
+    /// a 12.9-inch iPad Pro for `systemExtraLarge`, a 45 mm Apple Watch for `accessoryCorner`).
+    ///
+    /// These figures come from the HIG's "Widgets › Specifications" tables as recalled when this was
+    /// written; the tables could not be re-read from this machine, so treat them as representative
+    /// rather than authoritative. Sizes vary by device; only proportions matter to the text renderer.
+    public var displaySize: CGSize {
+        switch self {
+        case .systemSmall: CGSize(width: 170, height: 170)
+        case .systemMedium: CGSize(width: 364, height: 170)
+        case .systemLarge: CGSize(width: 364, height: 382)
+        case .systemExtraLarge: CGSize(width: 715, height: 330)
+        case .accessoryCircular: CGSize(width: 76, height: 76)
+        case .accessoryRectangular: CGSize(width: 172, height: 76)
+        case .accessoryInline: CGSize(width: 257, height: 26)
+        case .accessoryCorner: CGSize(width: 40, height: 40)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import EntitlementModel
+import Foundation
+import Testing
+import WidgetTimeline
+
+@Suite struct TextRenderingTests {
+    /// Every state the text renderer distinguishes, as (label, entry).
+    static let states: [(String, EntitlementEntry)] = [
+        ("unlocked", EntitlementEntry(
+            date: Fixtures.now, state: .unlocked(.sample), snapshotGeneration: 7, asOf: Fixtures.issuedAt)),
+        ("locked", EntitlementEntry(
+            date: Fixtures.expiry, state: .locked(Fixtures.widgetsPaywall), snapshotGeneration: 7, asOf: Fixtures.issuedAt)),
+        ("placeholder", EntitlementTimelineProvider(gate: Fixtures.gate)
+            .placeholder(in: TimelineProviderContext(family: .systemSmall))),
+        ("stale unlocked", EntitlementEntry(
+            date: Fixtures.now, state: .unlocked(.sample), snapshotGeneration: 7, asOf: Fixtures.issuedAt, isStale: true)),
+        ("stale locked", EntitlementEntry(
+            date: Fixtures.expiry, state: .locked(Fixtures.widgetsPaywall), snapshotGeneration: 7,
+            asOf: Fixtures.issuedAt, isStale: true)),
+    ]
+
+    static let cases: [(WidgetFamily, TextCharset)] = WidgetFamily.allCases.flatMap { family in
+        TextCharset.allCases.map { (family, $0) }
+    }
+
+    @Test(arguments: cases)
+    func everyStateMatchesGolden(family: WidgetFamily, charset: TextCharset) throws {
+        let renderer = TimelineTextRenderer(charset: charset)
+        let text = Self.states.map { label, entry in
+            "== \(label)\n" + renderer.render(entry: entry, family: family)
+        }.joined(separator: "\n")
+        try Golden.check(text, named: "\(family.rawValue).\(charset.rawValue).txt")
+    }
+
+    @Test(arguments: cases)
+    func boxesAreInProportionAndTextStaysInside(family: WidgetFamily, charset: TextCharset) {
+        let renderer = TimelineTextRenderer(charset: charset)
+        let (columns, rows) = TimelineTextRenderer.cells(for: family)
+        let long = PaywallCopy(
+            title: "An extraordinarily long paywall title that cannot possibly fit",
+            message: String(repeating: "A message that goes on and on. ", count: 20),
+            callToAction: "A call to action far too long for any widget family at all")
+        let longEntry = EntitlementEntry(
+            date: Fixtures.now, state: .locked(Paywall(feature: "widgets", reason: .notEntitled, copy: long)),
+            asOf: Fixtures.issuedAt, isStale: true)
+        for (label, entry) in Self.states + [("long", longEntry)] {
+            let lines = renderer.render(entry: entry, family: family).split(separator: "\n", omittingEmptySubsequences: false)
+            if family == .accessoryInline {
+                #expect(lines.count == 1, "\(label)")
+                #expect(lines.allSatisfy { TextMetrics.width(String($0)) <= columns }, "\(label): \(lines)")
+            } else {
+                #expect(lines.count == rows, "\(label): \(lines.count) rows, expected \(rows)")
+                // Side edges are the last cell of each line; round frames leave top/bottom corners inset.
+                let widths = lines.dropFirst().dropLast().map { TextMetrics.width(String($0)) }
+                #expect(widths.allSatisfy { $0 == columns }, "\(label): widths \(widths), expected \(columns)")
+            }
+            if charset == .ascii {
+                #expect(lines.allSatisfy { $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } }, "\(label)")
+            }
+        }
+    }
+
+    @Test func cellsFollowHIGProportions() {
+        #expect(TimelineTextRenderer.cells(for: .systemSmall) == (17, 9))
+        #expect(TimelineTextRenderer.cells(for: .systemMedium) == (36, 9))
+        #expect(TimelineTextRenderer.cells(for: .systemLarge) == (36, 19))
+        #expect(TimelineTextRenderer.cells(for: .systemExtraLarge) == (72, 17))
+        #expect(TimelineTextRenderer.cells(for: .accessoryInline) == (26, 1))
+        #expect(TimelineTextRenderer.cells(for: .accessoryCorner) == (8, 4))
+    }
+
+    @Test func staleShowsAsOfAndFreshDoesNot() throws {
+        let renderer = TimelineTextRenderer()
+        let fresh = try #require(Self.states.first { $0.0 == "unlocked" }?.1)
+        let stale = try #require(Self.states.first { $0.0 == "stale unlocked" }?.1)
+        #expect(renderer.render(entry: stale, family: .systemMedium).contains("as of 12:00:00"))
+        #expect(!renderer.render(entry: fresh, family: .systemMedium).contains("as of"))
+    }
+
+    @Test func lockedLargeShowsMessageAndDeepLinkSmallDoesNot() throws {
+        let renderer = TimelineTextRenderer()
+        let locked = try #require(Self.states.first { $0.0 == "locked" }?.1)
+        let large = renderer.render(entry: locked, family: .systemLarge)
+        #expect(large.contains("app://paywall?feature=widgets"))
+        #expect(large.contains("&reason=expired"))
+        #expect(large.contains("Start free trial"))
+        #expect(large.contains("See your habits"))
+        let small = renderer.render(entry: locked, family: .systemSmall)
+        #expect(small.contains("🔒"))
+        #expect(!small.contains("app://"))
+    }
+
+    @Test(arguments: TextCharset.allCases)
+    func timelineMatchesGolden(charset: TextCharset) throws {
+        let timeline = EntitlementTimelineProvider(gate: Fixtures.gate)
+            .timeline(for: Fixtures.subscribed, in: TimelineProviderContext(family: .systemMedium), now: Fixtures.now)
+        let renderer = TimelineTextRenderer(charset: charset)
+        let before = renderer.render(timeline: timeline, family: .systemMedium, now: Fixtures.now)
+        let after = renderer.render(timeline: timeline, family: .systemMedium, now: Fixtures.expiry)
+        try Golden.check(before + "\n\n" + after, named: "timeline.systemMedium.\(charset.rawValue).txt")
+    }
+}
+
+@Suite struct TextMetricsTests {
+    @Test func truncateKeepsWidthAndMarksCut() {
+        #expect(TextMetrics.truncate("Habits", to: 6, ellipsis: "…") == "Habits")
+        #expect(TextMetrics.truncate("Habits Plus", to: 6, ellipsis: "…") == "Habit…")
+        #expect(TextMetrics.truncate("Habits Plus", to: 6, ellipsis: "...") == "Hab...")
+        #expect(TextMetrics.truncate("🔒 Plus", to: 3, ellipsis: "…") == "🔒…")
+        #expect(TextMetrics.truncate("abc", to: 0, ellipsis: "…") == "")
+    }
+
+    @Test func wrapSplitsOnWordsAndMarksLeftovers() {
+        #expect(TextMetrics.wrap("3 habits · 2 done today", to: 13, ellipsis: "…") == ["3 habits · 2", "done today"])
+        #expect(TextMetrics.wrap("one two three four", to: 9, maxLines: 1, ellipsis: "…") == ["one two…"])
+        #expect(TextMetrics.wrap("abcdefghij", to: 4, ellipsis: "…") == ["abcd", "efgh", "ij"])
+    }
+
+    @Test func asciiTransliterates() {
+        #expect(TextMetrics.ascii("a · b … “c” — ✓") == "a - b ... \"c\" - ?")
+    }
+
+    @Test func widthCountsWideAndZeroWidth() {
+        #expect(TextMetrics.width("🔒") == 2)
+        #expect(TextMetrics.width("日本") == 4)
+        #expect(TextMetrics.width("e\u{301}") == 1)
+        #expect(TextMetrics.width("─│") == 2)
+    }
+}

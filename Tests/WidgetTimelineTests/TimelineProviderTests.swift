@@ -1,0 +1,170 @@
+import EntitlementModel
+import Foundation
+import Testing
+import WidgetTimeline
+
+@Suite struct TimelineProviderTests {
+    let provider = EntitlementTimelineProvider(gate: Fixtures.gate)
+    let context = TimelineProviderContext(family: .systemSmall)
+
+    @Test func subscriptionHasEntryNowAndLockedEntryAtExpiry() throws {
+        let timeline = provider.timeline(for: Fixtures.subscribed, in: context, now: Fixtures.now)
+        #expect(timeline.entries.map(\.date) == [Fixtures.now, Fixtures.expiry])
+        #expect(timeline.entries[0].state == .unlocked(.sample))
+        #expect(timeline.entries[1].state == .locked(Fixtures.widgetsPaywall))
+        #expect(timeline.policy == .after(Fixtures.expiry))
+        #expect(timeline.entries.allSatisfy { $0.snapshotGeneration == 7 && $0.asOf == Fixtures.issuedAt && !$0.isStale })
+    }
+
+    @Test func lifetimeIsOneUnlockedEntryThatNeverReloads() {
+        let timeline = provider.timeline(for: Fixtures.lifetime, in: context, now: Fixtures.now)
+        #expect(timeline.entries.count == 1)
+        #expect(timeline.entries.first?.state == .unlocked(.sample))
+        #expect(timeline.policy == .never)
+    }
+
+    @Test func lockedWithNothingPendingNeverReloads() {
+        let timeline = provider.timeline(for: Fixtures.expired, in: context, now: Fixtures.now)
+        #expect(timeline.entries.map(\.paywall?.reason) == [.expired])
+        #expect(timeline.policy == .never)
+    }
+
+    @Test func noSnapshotIsLockedNoSnapshot() {
+        let timeline = provider.timeline(for: nil, in: context, now: Fixtures.now)
+        #expect(timeline.entries.count == 1)
+        let entry = timeline.entries[0]
+        #expect(entry.date == Fixtures.now)
+        #expect(entry.paywall?.reason == .noSnapshot)
+        #expect(entry.snapshotGeneration == nil && entry.asOf == nil && !entry.isStale)
+        #expect(timeline.policy == .never)
+    }
+
+    @Test func woundBackClockEvaluatesAtIssuedAt() {
+        // Expired an hour before the snapshot was issued; the wall clock claims a time before that.
+        let snapshot = Fixtures.snapshot(EntitlementStatus(
+            active: true, state: .subscribed, expiresAt: Fixtures.issuedAt.addingTimeInterval(-3600)))
+        let woundBack = Fixtures.issuedAt.addingTimeInterval(-2 * 86_400)
+        let timeline = provider.timeline(for: snapshot, in: context, now: woundBack)
+        #expect(timeline.entries.map(\.paywall?.reason) == [.expired])
+        #expect(timeline.entries.first?.date == woundBack)
+        #expect(timeline.policy == .never)
+    }
+
+    @Test func woundBackClockKeepsFutureExpiry() {
+        let timeline = provider.timeline(
+            for: Fixtures.subscribed, in: context, now: Fixtures.issuedAt.addingTimeInterval(-86_400))
+        #expect(timeline.entries.map(\.isLocked) == [false, true])
+        #expect(timeline.policy == .after(Fixtures.expiry))
+    }
+
+    @Test func expiryBeyondHorizonGetsReloadButNoEntry() {
+        let far = Fixtures.issuedAt.addingTimeInterval(300 * 86_400)
+        let snapshot = Fixtures.snapshot(
+            EntitlementStatus(active: true, state: .subscribed, expiresAt: far), nextTransition: far)
+        let timeline = provider.timeline(for: snapshot, in: context, now: Fixtures.now)
+        #expect(timeline.entries.count == 1)
+        #expect(timeline.policy == .after(far))
+    }
+
+    @Test func everyTransitionInsideHorizonGetsAnEntry() {
+        // Another entitlement changes first (nextTransition), then plus expires.
+        let next = Fixtures.date("2026-03-02T00:00:00Z")
+        let snapshot = Fixtures.snapshot(Fixtures.subscribed.entitlements["plus"] ?? .notPurchased, nextTransition: next)
+        let timeline = provider.timeline(for: snapshot, in: context, now: Fixtures.now)
+        #expect(timeline.entries.map(\.date) == [Fixtures.now, next, Fixtures.expiry])
+        #expect(timeline.entries.map(\.isLocked) == [false, false, true])
+        #expect(timeline.policy == .after(next))
+        // The daemon should have republished at `next`: entries after it are stale, "as of" issuedAt.
+        #expect(timeline.entries.map(\.isStale) == [false, false, true])
+    }
+
+    @Test func nowPastNextTransitionIsStaleButStillUnlocked() throws {
+        let next = Fixtures.date("2026-03-02T00:00:00Z")
+        let snapshot = Fixtures.snapshot(Fixtures.subscribed.entitlements["plus"] ?? .notPurchased, nextTransition: next)
+        let later = next.addingTimeInterval(60)
+        let entry = try #require(provider.timeline(for: snapshot, in: context, now: later).entries.first)
+        #expect(entry.isStale)
+        #expect(entry.asOf == Fixtures.issuedAt)
+        #expect(entry.state == .unlocked(.sample))
+    }
+
+    @Test func validUntilLocksWithNoSnapshotReason() {
+        let validUntil = Fixtures.date("2026-03-03T12:00:00Z")
+        let timeline = provider.timeline(for: Fixtures.subscribed, in: context, now: Fixtures.now, validUntil: validUntil)
+        #expect(timeline.entries.map(\.date) == [Fixtures.now, validUntil, Fixtures.expiry])
+        #expect(timeline.entries.map(\.paywall?.reason) == [nil, .noSnapshot, .noSnapshot])
+        #expect(timeline.policy == .after(validUntil))
+    }
+
+    @Test func previewShowsSampleContentEvenWithoutSnapshot() {
+        let preview = TimelineProviderContext(family: .systemMedium, isPreview: true)
+        #expect(provider.snapshot(for: nil, in: preview, now: Fixtures.now).state == .unlocked(.sample))
+        #expect(provider.snapshot(for: nil, in: context, now: Fixtures.now).paywall?.reason == .noSnapshot)
+        #expect(provider.snapshot(for: Fixtures.subscribed, in: context, now: Fixtures.now).state == .unlocked(.sample))
+    }
+
+    @Test func placeholderIsRedacted() {
+        #expect(provider.placeholder(in: context).state == .placeholder)
+        #expect(!provider.placeholder(in: context).isLocked)
+    }
+
+    @Test func unknownFeatureFailsClosed() {
+        let timeline = EntitlementTimelineProvider(gate: Fixtures.gate, feature: "nope")
+            .timeline(for: Fixtures.lifetime, in: context, now: Fixtures.now)
+        #expect(timeline.entries.map(\.paywall?.reason) == [.unknownFeature])
+    }
+
+    @Test func contextDefaultsToFamilySize() {
+        #expect(TimelineProviderContext(family: .systemMedium).displaySize == CGSize(width: 364, height: 170))
+        #expect(!TimelineProviderContext(family: .systemMedium).isPreview)
+    }
+}
+
+@Suite struct TimelineEntrySelectionTests {
+    static let timeline = EntitlementTimelineProvider(gate: Fixtures.gate)
+        .timeline(for: Fixtures.subscribed, in: TimelineProviderContext(family: .systemSmall), now: Fixtures.now)
+
+    @Test(arguments: [
+        (Fixtures.now.addingTimeInterval(-1), nil),
+        (Fixtures.now, false),
+        (Fixtures.expiry.addingTimeInterval(-0.001), false),
+        (Fixtures.expiry, true),
+        (Fixtures.expiry.addingTimeInterval(86_400 * 365), true),
+    ] as [(Date, Bool?)])
+    func latestEntryNotAfterDate(date: Date, locked: Bool?) {
+        #expect(Self.timeline.entry(at: date)?.isLocked == locked)
+    }
+
+    @Test func emptyTimelineSelectsNothing() {
+        #expect(Timeline(entries: [], policy: .never).entry(at: Fixtures.now) == nil)
+    }
+}
+
+@Suite struct DeviceProfileTests {
+    @Test func phoneFamilies() {
+        #expect(DeviceProfile.phone.families == [
+            .systemSmall, .systemMedium, .systemLarge, .accessoryCircular, .accessoryRectangular, .accessoryInline,
+        ])
+    }
+
+    @Test func tabletFamilies() {
+        #expect(DeviceProfile.tablet.families == [
+            .systemSmall, .systemMedium, .systemLarge, .systemExtraLarge,
+            .accessoryCircular, .accessoryRectangular, .accessoryInline,
+        ])
+    }
+
+    @Test func watchFamilies() {
+        #expect(DeviceProfile.watch.families == [.accessoryCircular, .accessoryRectangular, .accessoryInline, .accessoryCorner])
+        #expect(!DeviceProfile.watch.supports(.systemSmall))
+    }
+
+    @Test(arguments: [
+        (WidgetFamily.systemSmall, 170.0, 170.0), (.systemMedium, 364, 170), (.systemLarge, 364, 382),
+        (.systemExtraLarge, 715, 330), (.accessoryCircular, 76, 76), (.accessoryRectangular, 172, 76),
+        (.accessoryInline, 257, 26), (.accessoryCorner, 40, 40),
+    ])
+    func displaySizes(family: WidgetFamily, width: Double, height: Double) {
+        #expect(family.displaySize == CGSize(width: width, height: height))
+    }
+}
