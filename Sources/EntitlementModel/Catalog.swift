@@ -10,8 +10,11 @@ public struct Catalog: Sendable, Hashable {
     public var storeKitPath: String
     /// Every product in the `.storekit` file, by product identifier.
     public var products: [String: CatalogProduct]
-    /// Entitlement identifier -> the products that grant it.
-    public var entitlements: [String: Set<String>]
+    /// Entitlement identifier -> the products that grant it. Setting it rebuilds
+    /// ``entitlementsByProduct``.
+    public var entitlements: [String: Set<String>] {
+        didSet { entitlementsByProduct = Self.reverse(entitlements) }
+    }
     /// Product identifier -> the entitlements it grants (the reverse of ``entitlements``).
     public private(set) var entitlementsByProduct: [String: Set<String>]
     public var featureGate: FeatureGate
@@ -30,14 +33,18 @@ public struct Catalog: Sendable, Hashable {
         self.entitlements = entitlements
         self.featureGate = featureGate
         self.introductoryOfferPolicy = introductoryOfferPolicy
+        self.entitlementsByProduct = Self.reverse(entitlements)
+    }
+
+    private static func reverse(_ entitlements: [String: Set<String>]) -> [String: Set<String>] {
         var reverse: [String: Set<String>] = [:]
         for (entitlement, productIds) in entitlements {
             for productId in productIds { reverse[productId, default: []].insert(entitlement) }
         }
-        self.entitlementsByProduct = reverse
+        return reverse
     }
 
-    /// The product identifiers of subscription group `groupId`.
+    /// The products of subscription group `groupId`, sorted by product identifier.
     public func products(inGroup groupId: String) -> [CatalogProduct] {
         products.values.filter { if case .autoRenewable(groupId, _) = $0.kind { true } else { false } }
             .sorted { $0.id < $1.id }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementModel
 
-@Suite struct CatalogTests {
+@Suite(.timeLimit(.minutes(1))) struct CatalogTests {
     @Test func loadsTheSampleCatalog() throws {
         let catalog = try Fixtures.catalog()
         #expect(catalog.bundleId == "com.irenews.geko")
@@ -24,6 +24,13 @@ import Testing
         #expect(catalog.featureGate.rules["history"]?.freeDays == 30)
         #expect(catalog.featureGate.rules["widgets"]?.paywall.title == "Widgets need Geko Plus")
         #expect(Set(catalog.featureGate.rules.keys) == ["habits", "widgets", "watchApp", "history"])
+    }
+
+    @Test func reverseMapFollowsEntitlements() throws {
+        var catalog = try Fixtures.catalog()
+        catalog.entitlements["lifetimeOnly"] = [Fixtures.lifetime]
+        #expect(catalog.entitlementsByProduct[Fixtures.lifetime] == ["plus", "lifetimeOnly"])
+        #expect(catalog.products(inGroup: "21400001").map(\.id) == [Fixtures.annual, Fixtures.monthly])
     }
 
     @Test func missingFileNamesThePath() {

@@ -182,7 +182,7 @@ let engineCases: [EngineCase] = [
     ], now: "2025-01-10T00:00:00Z", expected: .notPurchased),
 ]
 
-@Suite struct EngineTests {
+@Suite(.timeLimit(.minutes(1))) struct EngineTests {
     @Test(arguments: engineCases)
     func plusEntitlement(_ row: EngineCase) throws {
         let engine = EntitlementEngine(catalog: try Fixtures.catalog())

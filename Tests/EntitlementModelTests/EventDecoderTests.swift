@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementModel
 
-@Suite struct EventDecoderTests {
+@Suite(.timeLimit(.minutes(1))) struct EventDecoderTests {
     @Test func decodesApplesXcodeSampleTransaction() throws {
         let events = try EventDecoder.decode(line: Fixtures.xcodeSample)
         guard case .transaction(let t) = try #require(events.first), events.count == 1 else {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementModel
 
-@Suite struct FactStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct FactStoreTests {
     private typealias F = Fixtures
 
     @Test func replayIsIdempotent() throws {

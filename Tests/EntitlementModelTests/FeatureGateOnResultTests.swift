@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementModel
 
-@Suite struct FeatureGateOnResultTests {
+@Suite(.timeLimit(.minutes(1))) struct FeatureGateOnResultTests {
     struct Row: Sendable, CustomStringConvertible {
         var name: String
         var lines: [String]
