@@ -83,7 +83,7 @@ public enum ISO8601 {
 
     private static func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -92,7 +92,7 @@ public enum ISO8601 {
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days.
-    private static func days(fromYear y0: Int64, month m: Int64, day d: Int64) -> Int64 {
+    static func days(fromYear y0: Int64, month m: Int64, day d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -101,7 +101,7 @@ public enum ISO8601 {
         return era * 146_097 + doe - 719_468
     }
 
-    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -1,0 +1,144 @@
+import Foundation
+
+extension Catalog {
+    /// Decodes a catalog from the bytes of `Catalog.json` and of the `.storekit` file it names.
+    /// Pure: no file is read (``load(path:)`` reads both files and calls this).
+    ///
+    /// - Parameters:
+    ///   - catalogPath: how to name the catalog file in errors; the `.storekit` file is named by
+    ///     its path resolved against this one's directory.
+    /// - Throws: ``CatalogError`` naming the file and key path of the first problem: invalid JSON,
+    ///   a missing or mistyped key, an unknown environment, an entitlement or feature naming a
+    ///   product or entitlement that does not exist, a non-renewing subscription without a duration.
+    public init(catalogJSON: Data, storeKitJSON: Data, catalogPath: String) throws(CatalogError) {
+        let root = try Self.parse(catalogJSON, file: catalogPath)
+        let storeKitPath = try Self.storeKitPath(in: root, catalogPath: catalogPath)
+        let storeKitFile = Self.resolve(storeKitPath, relativeTo: catalogPath)
+        let storeKitRoot = try Self.parse(storeKitJSON, file: storeKitFile)
+        var products: [String: CatalogProduct]
+        do { products = try StoreKitConfiguration.products(from: storeKitRoot) } catch {
+            throw CatalogError(file: storeKitFile, keyPath: error.path, problem: error.problem)
+        }
+        do {
+            self = try Self.decodeCatalog(root, storeKitPath: storeKitPath, storeKitFile: storeKitFile, products: &products)
+        } catch {
+            throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem)
+        }
+    }
+
+    /// The path of the `.storekit` file a catalog names, resolved against the catalog's directory
+    /// (an absolute `storekit` value is returned unchanged). Pure string arithmetic.
+    public static func storeKitPath(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> String {
+        let root = try parse(catalogJSON, file: catalogPath)
+        return resolve(try storeKitPath(in: root, catalogPath: catalogPath), relativeTo: catalogPath)
+    }
+
+    static func resolve(_ path: String, relativeTo catalogPath: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let slash = catalogPath.lastIndex(of: "/") else { return path }
+        return String(catalogPath[...slash]) + path
+    }
+
+    private static func parse(_ data: Data, file: String) throws(CatalogError) -> JSONCursor {
+        let value: JSONInput
+        do { value = try JSONInput.parse(data) } catch { throw CatalogError(file: file, keyPath: "", problem: error.description) }
+        guard case .object = value else { throw CatalogError(file: file, keyPath: "", problem: "not a JSON object") }
+        return JSONCursor(value)
+    }
+
+    private static func storeKitPath(in root: JSONCursor, catalogPath: String) throws(CatalogError) -> String {
+        do throws(JSONPathError) {
+            let cursor = try root.required("storekit")
+            let path = try cursor.string()
+            guard !path.isEmpty else { throw cursor.fail("is empty") }
+            return path
+        } catch { throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem) }
+    }
+
+    private static func decodeCatalog(
+        _ root: JSONCursor, storeKitPath: String, storeKitFile: String, products: inout [String: CatalogProduct]
+    ) throws(JSONPathError) -> Catalog {
+        let bundleCursor = try root.required("bundleId")
+        let bundleId = try bundleCursor.string()
+        guard !bundleId.isEmpty else { throw bundleCursor.fail("is empty") }
+
+        let environmentCursor = try root.required("environment")
+        let environment = StoreEnvironment(rawValue: try environmentCursor.string())
+        guard StoreEnvironment.known.contains(environment) else {
+            throw environmentCursor.fail("'\(environment.rawValue)' is not Production, Sandbox, Xcode or LocalTesting")
+        }
+
+        if let durations = try root.optional("durations") {
+            for (productId, cursor) in try durations.entries() {
+                guard let duration = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
+                guard let product = products[productId] else { throw cursor.fail("product '\(productId)' is not in \(storeKitFile)") }
+                guard case .nonRenewing = product.kind else { throw cursor.fail("product '\(productId)' is not a non-renewing subscription") }
+                products[productId]?.kind = .nonRenewing(duration: duration)
+            }
+        }
+
+        var entitlements: [String: Set<String>] = [:]
+        for (entitlement, cursor) in try root.required("entitlements").entries() {
+            var granted: Set<String> = []
+            for item in try cursor.required("products").array() {
+                let productId = try item.string()
+                guard let product = products[productId] else { throw item.fail("product '\(productId)' is not in \(storeKitFile)") }
+                if case .nonRenewing(nil) = product.kind {
+                    throw item.fail("non-renewing subscription '\(productId)' has no entry in durations")
+                }
+                granted.insert(productId)
+            }
+            entitlements[entitlement] = granted
+        }
+
+        var rules: [String: FeatureRule] = [:]
+        if let features = try root.optional("features") {
+            for (feature, cursor) in try features.entries() {
+                rules[feature] = try decodeRule(cursor, entitlements: entitlements)
+            }
+        }
+
+        var policy = IntroductoryOfferPolicy.newSubscribersOnly
+        if let cursor = try root.optional("introductoryOffer") {
+            let raw = try cursor.string()
+            guard let parsed = IntroductoryOfferPolicy(rawValue: raw) else {
+                throw cursor.fail("'\(raw)' is not newSubscribersOnly or oncePerGroup")
+            }
+            policy = parsed
+        }
+
+        return Catalog(
+            bundleId: bundleId, environment: environment, storeKitPath: storeKitPath, products: products,
+            entitlements: entitlements, featureGate: FeatureGate(rules: rules), introductoryOfferPolicy: policy)
+    }
+
+    private static func decodeRule(_ cursor: JSONCursor, entitlements: [String: Set<String>]) throws(JSONPathError) -> FeatureRule {
+        _ = try cursor.object()
+        var entitlement: String?
+        if let entitlementCursor = try cursor.optional("entitlement") {
+            let name = try entitlementCursor.string()
+            guard entitlements[name] != nil else { throw entitlementCursor.fail("entitlement '\(name)' is not in entitlements") }
+            entitlement = name
+        }
+        var freeCount: Int?, freeDays: Int?
+        if let limit = try cursor.optional("freeLimit") {
+            _ = try limit.object()
+            if let count = try limit.optional("count") {
+                freeCount = try count.integer()
+                guard let value = freeCount, value >= 0 else { throw count.fail("negative") }
+            }
+            if let days = try limit.optional("days") {
+                freeDays = try days.integer()
+                guard let value = freeDays, value >= 0 else { throw days.fail("negative") }
+            }
+        }
+        var copy = FeatureGate.fallbackCopy
+        if let paywall = try cursor.optional("paywall") {
+            copy = PaywallCopy(
+                title: try paywall.required("title").string(),
+                message: try paywall.required("message").string(),
+                callToAction: try paywall.optionalString("callToAction") ?? FeatureGate.fallbackCopy.callToAction)
+        }
+        return FeatureRule(entitlement: entitlement, freeCount: freeCount, freeDays: freeDays, paywall: copy)
+    }
+}

@@ -1,0 +1,26 @@
+extension Catalog {
+    /// Refuses an event for another app or environment than this catalog's.
+    ///
+    /// A transaction must carry this catalog's `bundleId` and `environment` when it names them;
+    /// renewal info has no bundle identifier, so only its environment (if present) is checked.
+    /// Absent fields are accepted: without signature verification a forger could write any value
+    /// anyway, so this check guards against mix-ups, not attacks.
+    /// - Throws: ``EventDecodingError/foreign(field:expected:found:)`` naming the field and both values.
+    public func validate(_ event: StoreEvent) throws(EventDecodingError) {
+        switch event {
+        case .transaction(let transaction):
+            if let bundle = transaction.bundleId, bundle != bundleId {
+                throw .foreign(field: "bundleId", expected: bundleId, found: bundle)
+            }
+            try check(transaction.environment)
+        case .renewalInfo(let info):
+            try check(info.environment)
+        }
+    }
+
+    private func check(_ found: StoreEnvironment?) throws(EventDecodingError) {
+        if let found, found != environment {
+            throw .foreign(field: "environment", expected: environment.rawValue, found: found.rawValue)
+        }
+    }
+}

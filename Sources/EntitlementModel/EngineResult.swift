@@ -1,0 +1,40 @@
+import Foundation
+
+/// What the engine concluded at ``effectiveNow``.
+public struct EngineResult: Sendable, Hashable {
+    /// One status for every entitlement in the catalog (``EntitlementStatus/notPurchased`` where
+    /// nothing applies).
+    public var entitlements: [String: EntitlementStatus]
+    /// The earliest instant after ``effectiveNow`` at which some entitlement changes by the
+    /// passage of time alone (expiry, trial end, grace end); `nil` when none will.
+    public var nextTransition: Date?
+    /// The instant evaluated: the caller's clock raised to the clock floor (see
+    /// ``EntitlementEngine/evaluate(_:now:floor:)``).
+    public var effectiveNow: Date
+    /// Subscription group id -> whether the user may still redeem the group's introductory offer,
+    /// under the catalog's ``IntroductoryOfferPolicy``. Every group of the catalog is present.
+    public var introductoryOfferEligibility: [String: Bool]
+
+    public init(
+        entitlements: [String: EntitlementStatus], nextTransition: Date?, effectiveNow: Date,
+        introductoryOfferEligibility: [String: Bool] = [:]
+    ) {
+        self.entitlements = entitlements
+        self.nextTransition = nextTransition
+        self.effectiveNow = effectiveNow
+        self.introductoryOfferEligibility = introductoryOfferEligibility
+    }
+
+    /// The snapshot to publish.
+    ///
+    /// - Parameters:
+    ///   - generation: the publish counter (the caller keeps it strictly increasing).
+    ///   - issuedAt: defaults to ``effectiveNow``; an earlier value is raised to it, because the
+    ///     statuses were computed at ``effectiveNow`` and a snapshot must not claim an earlier time.
+    public func snapshot(generation: Int64, issuedAt: Date? = nil) -> EntitlementSnapshot {
+        let issued = max(issuedAt ?? effectiveNow, effectiveNow)
+        return EntitlementSnapshot(
+            generation: generation, issuedAt: issued, nextTransition: nextTransition.flatMap { $0 > issued ? $0 : nil },
+            entitlements: entitlements)
+    }
+}

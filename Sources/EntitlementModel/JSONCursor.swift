@@ -1,0 +1,120 @@
+import Foundation
+
+/// A problem at a key path inside a JSON document: `entitlements.plus.products[1]`, `not a string`.
+struct JSONPathError: Error, Sendable, Hashable {
+    /// The key path, or the document's label (`transaction`) for the root.
+    var path: String
+    var problem: String
+    var message: String { path.isEmpty ? problem : "\(path): \(problem)" }
+}
+
+/// A JSON value together with where it sits, so every accessor can name the key path in its error.
+struct JSONCursor: Sendable {
+    let value: JSONInput
+    /// The key path from the document root; empty at the root.
+    let path: String
+    /// What to call the root in messages (`transaction`, `renewal info`); used when `path` is empty.
+    let rootLabel: String
+
+    init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
+        self.value = value
+        self.path = path
+        self.rootLabel = rootLabel
+    }
+
+    private var displayPath: String { path.isEmpty ? rootLabel : path }
+
+    func fail(_ problem: String) -> JSONPathError { JSONPathError(path: displayPath, problem: problem) }
+
+    func childPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    // MARK: Structure
+
+    var members: [String: JSONInput]? { if case .object(let m) = value { m } else { nil } }
+
+    func object() throws(JSONPathError) -> [String: JSONInput] {
+        guard let members else { throw fail("not an object (found \(value.typeName))") }
+        return members
+    }
+
+    func has(_ key: String) -> Bool { members?[key] != nil }
+
+    /// The member `key`, or `nil` when absent or `null` (optional fields may be written as `null`).
+    func optional(_ key: String) throws(JSONPathError) -> JSONCursor? {
+        let members = try object()
+        guard let child = members[key] else { return nil }
+        if case .null = child { return nil }
+        return JSONCursor(child, path: childPath(key), rootLabel: rootLabel)
+    }
+
+    func required(_ key: String) throws(JSONPathError) -> JSONCursor {
+        guard let child = try optional(key) else { throw fail("missing \(key)") }
+        return child
+    }
+
+    func array() throws(JSONPathError) -> [JSONCursor] {
+        guard case .array(let items) = value else { throw fail("not an array (found \(value.typeName))") }
+        return items.enumerated().map { JSONCursor($1, path: "\(path)[\($0)]", rootLabel: rootLabel) }
+    }
+
+    /// Each member of an object, keys in sorted order so errors are deterministic.
+    func entries() throws(JSONPathError) -> [(key: String, cursor: JSONCursor)] {
+        let members = try object()
+        return members.keys.sorted().map { key in (key, JSONCursor(members[key] ?? .null, path: childPath(key), rootLabel: rootLabel)) }
+    }
+
+    // MARK: Scalars
+
+    func string() throws(JSONPathError) -> String {
+        guard case .string(let s) = value else { throw fail("not a string") }
+        return s
+    }
+
+    func bool() throws(JSONPathError) -> Bool {
+        guard case .bool(let b) = value else { throw fail("not a boolean") }
+        return b
+    }
+
+    func double() throws(JSONPathError) -> Double {
+        guard case .number(let text) = value, let number = Double(text), number.isFinite else {
+            throw fail("not a finite number")
+        }
+        return number
+    }
+
+    func integer() throws(JSONPathError) -> Int {
+        guard case .number(let text) = value else { throw fail("not an integer") }
+        if let exact = Int(text) { return exact }
+        guard let number = Double(text), number.isFinite, number == number.rounded(), abs(number) < 9.0e15 else {
+            throw fail("not an integer")
+        }
+        return Int(number)
+    }
+
+    /// A string, or an integral number written without quotes (identifiers in hand-written input).
+    func identifier() throws(JSONPathError) -> String {
+        switch value {
+        case .string(let s) where !s.isEmpty: return s
+        case .number(let text) where Int64(text) != nil: return text
+        default: throw fail("not an identifier string")
+        }
+    }
+
+    /// A boolean, or 0 / 1 (StoreKit writes `autoRenewStatus` as a number).
+    func flag() throws(JSONPathError) -> Bool {
+        switch value {
+        case .bool(let b): return b
+        case .number(let text) where Double(text) == 0: return false
+        case .number(let text) where Double(text) == 1: return true
+        default: throw fail("not a boolean or 0/1")
+        }
+    }
+}
+
+extension JSONCursor {
+    func optionalString(_ key: String) throws(JSONPathError) -> String? { try optional(key)?.string() }
+    func optionalInteger(_ key: String) throws(JSONPathError) -> Int? { try optional(key)?.integer() }
+    func optionalBool(_ key: String) throws(JSONPathError) -> Bool? { try optional(key)?.bool() }
+    func optionalFlag(_ key: String) throws(JSONPathError) -> Bool? { try optional(key)?.flag() }
+    func optionalIdentifier(_ key: String) throws(JSONPathError) -> String? { try optional(key)?.identifier() }
+}

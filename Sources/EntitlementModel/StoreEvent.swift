@@ -1,0 +1,15 @@
+import Foundation
+
+/// One fact the engine learns from: a transaction (a version of one) or a renewal info.
+public enum StoreEvent: Sendable, Hashable {
+    case transaction(StoreTransaction)
+    case renewalInfo(RenewalInfo)
+
+    /// When Apple signed the fact, if it says.
+    public var signedDate: Date? {
+        switch self {
+        case .transaction(let t): t.signedDate
+        case .renewalInfo(let r): r.signedDate
+        }
+    }
+}
