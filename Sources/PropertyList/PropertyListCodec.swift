@@ -29,7 +29,7 @@ public enum PropertyListCodec {
         do {
             object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: &format)
         } catch {
-            throw .malformed(reason: String(describing: error).flattenedToOneLine)
+            throw .malformed(reason: Self.reason(error))
         }
         guard format == .binary || format == .xml else {
             throw .malformed(reason: "neither a binary (bplist00) nor an XML property list")
@@ -47,8 +47,15 @@ public enum PropertyListCodec {
             let data = try PropertyListSerialization.data(fromPropertyList: object(from: value), format: serializationFormat, options: 0)
             return [UInt8](data)
         } catch {
-            throw .encodingFailed(reason: String(describing: error).flattenedToOneLine)
+            throw .encodingFailed(reason: Self.reason(error))
         }
+    }
+
+    /// Foundation's message for `error` on one line: its debug description when it has one.
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        let text = nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? nsError.localizedDescription
+        return text.flattenedToOneLine
     }
 
     private static func object(from value: PropertyListValue) -> Any {

@@ -69,7 +69,7 @@ extension SharedDefaults {
         }
         do {
             let status: FileStatus
-            do { status = try file.status() } catch { throw SharedDefaultsError.system(path: path, operation: "fstat", errno: error) }
+            do { status = try file.fstat() } catch { throw SharedDefaultsError.system(path: path, operation: "fstat", errno: error) }
             try validate(file: status)
             let bytes: [UInt8]
             do {
@@ -113,7 +113,7 @@ extension SharedDefaults {
         }
         do {
             let status: FileStatus
-            do { status = try directory.status() } catch { throw SharedDefaultsError.system(path: directoryPath, operation: "fstat", errno: error) }
+            do { status = try directory.fstat() } catch { throw SharedDefaultsError.system(path: directoryPath, operation: "fstat", errno: error) }
             guard status.type == .directory else { throw SharedDefaultsError.notADirectory(path: directoryPath, type: status.type.rawValue) }
             guard !status.isWorldWritable else { throw SharedDefaultsError.directoryWorldWritable(path: directoryPath) }
             return directory

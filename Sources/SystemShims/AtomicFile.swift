@@ -30,7 +30,7 @@ package enum AtomicFile {
                 try file.closeAfter { () throws(Errno) in
                     try file.changeMode(mode)
                     try file.writeAll(bytes)
-                    if durable { try file.sync() }
+                    if durable { try file.fsync() }
                 }
                 _ = try valueOrErrno {
                     renameat(directoryFD.rawValue, temporaryName, directoryFD.rawValue, name)
@@ -39,7 +39,7 @@ package enum AtomicFile {
                 _ = unlinkat(directoryFD.rawValue, temporaryName, 0)
                 throw error
             }
-            if durable { try directoryFD.sync() }
+            if durable { try directoryFD.fsync() }
         }
     }
 }

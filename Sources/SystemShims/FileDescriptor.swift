@@ -66,12 +66,12 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     }
 
     /// Flushes the file's data and metadata to stable storage (`fsync(2)`).
-    package func sync() throws(Errno) {
+    package func fsync() throws(Errno) {
         _ = try valueOrErrno { Glibc.fsync(rawValue) }
     }
 
     /// The status of the open file (`fstat(2)`).
-    package func status() throws(Errno) -> FileStatus {
+    package func fstat() throws(Errno) -> FileStatus {
         var buffer = stat()
         _ = try valueOrErrno { Glibc.fstat(rawValue, &buffer) }
         return FileStatus(buffer)

@@ -25,7 +25,7 @@ package final class FileLock {
         let fd = try FileDescriptor.open(
             path, .writeOnly, options: [.create, .closeOnExec, .noFollow], permissions: permissions)
         do {
-            let status = try fd.status()
+            let status = try fd.fstat()
             if status.userID == geteuid() && status.permissions != permissions {
                 try fd.changeMode(permissions)
             }

@@ -130,10 +130,10 @@ import Testing
             let writer = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec], permissions: 0o600)
             try writer.closeAfter { () throws(Errno) in
                 try writer.writeAll([UInt8](repeating: 7, count: 100_000))
-                try writer.sync()
+                try writer.fsync()
             }
             let reader = try FileDescriptor.open(path, .readOnly)
-            let status = try reader.status()
+            let status = try reader.fstat()
             #expect(status.size == 100_000 && status.type == .regular && status.userID == ProcessIdentity.effectiveUserID)
             #expect(try reader.readAll(limit: 100_000).count == 100_000)
             try reader.close()
