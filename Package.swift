@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "entitlementctl", targets: ["entitlementctl"]),
         .executable(name: "widget-renderer", targets: ["widget-renderer"]),
         .executable(name: "entitlement-demo", targets: ["entitlement-demo"]),
+        .executable(name: "entitlement-stress", targets: ["entitlement-stress"]),
     ],
     targets: [
         // Pure values: property-list values and their codecs. No file I/O.
@@ -34,13 +35,13 @@ let package = Package(
         // inotify on a directory, filtered by name, as an AsyncSequence.
         .target(name: "FileWatch", dependencies: ["SystemShims"], swiftSettings: strict),
         // Signals as an AsyncSequence, a service protocol and graceful shutdown.
-        .target(name: "ServiceRuntime", dependencies: ["SystemShims"], swiftSettings: strict),
+        .target(name: "ServiceRuntime", swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
         .target(name: "Broker", dependencies: ["EntitlementModel", "SharedDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
-        .target(name: "WidgetTimeline", dependencies: ["EntitlementModel", "SharedDefaults"], swiftSettings: strict),
+        .target(name: "WidgetTimeline", dependencies: ["EntitlementModel"], swiftSettings: strict),
         // Watch app-launch gate and complications.
-        .target(name: "WatchExtension", dependencies: ["EntitlementModel", "SharedDefaults", "WidgetTimeline"], swiftSettings: strict),
+        .target(name: "WatchExtension", dependencies: ["EntitlementModel", "WidgetTimeline"], swiftSettings: strict),
         // A small hand-written argument parser, errors and exit codes.
         .target(name: "CLISupport", swiftSettings: strict),
         // Every command of every tool; executables are one line each.
@@ -53,19 +54,23 @@ let package = Package(
         .executableTarget(name: "entitlementctl", dependencies: ["EntitlementCommands"], swiftSettings: strict),
         .executableTarget(name: "widget-renderer", dependencies: ["EntitlementCommands"], swiftSettings: strict),
         .executableTarget(name: "entitlement-demo", dependencies: ["EntitlementCommands"], swiftSettings: strict),
+        // Tight publish/read loops for the torn-read tests and the torture harness (not in the contract).
+        .executableTarget(name: "entitlement-stress", dependencies: ["EntitlementCommands"], swiftSettings: strict),
 
         // Test helpers: temporary directories, running built tools, waiting for conditions.
-        .target(name: "TestSupport", dependencies: ["SystemShims"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], swiftSettings: strict),
         .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "PropertyList"], swiftSettings: strict),
         .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], swiftSettings: strict),
+        .testTarget(
+            name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], exclude: ["Golden"],
+            swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "PropertyList", "SystemShims"],
+            dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker"],
             swiftSettings: strict
         ),
     ],

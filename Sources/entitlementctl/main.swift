@@ -1,1 +1,3 @@
-print("not yet built")
+import EntitlementCommands
+
+await ToolEntry.main("entitlementctl")

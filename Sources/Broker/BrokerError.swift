@@ -1,0 +1,33 @@
+/// Why a broker operation failed. Each description is one line naming the file and the problem;
+/// ``exitCode`` maps it onto the contract's codes.
+public enum BrokerError: Error, Sendable, CustomStringConvertible {
+    /// Another daemon holds the container (75).
+    case busy(String)
+    /// Input refused: malformed events, wrong bundle or environment, bad catalog (65).
+    case badInput(String)
+    /// A service is missing: no daemon, no snapshot (69).
+    case unavailable(String)
+    /// A system call failed on `path` (75: disk full and the like are temporary); `detail`
+    /// is the errno's name and text.
+    case io(path: String, operation: String, detail: String)
+    /// Waiting ran out of time (75).
+    case timedOut(String)
+    /// The shared defaults store refused or failed a write (75).
+    case store(String)
+
+    public var description: String {
+        switch self {
+        case .busy(let m), .badInput(let m), .unavailable(let m), .timedOut(let m), .store(let m): m
+        case .io(let path, let operation, let detail): "\(path): \(operation) failed: \(detail)"
+        }
+    }
+
+    /// The contract's exit code for this error.
+    public var exitCode: Int32 {
+        switch self {
+        case .badInput: 65
+        case .unavailable: 69
+        case .busy, .io, .timedOut, .store: 75
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import SystemShims
+
+/// What the daemon must remember across restarts beyond the journal: the last generation it
+/// published (so generations keep increasing even if the shared file is lost) and the last
+/// issue time (so a clock wound back never moves evaluation backwards).
+public struct BrokerState: Sendable, Hashable, Codable {
+    public var generation: Int64
+    /// Milliseconds since 1970 of the last published snapshot's `issuedAt`.
+    public var issuedAtMilliseconds: Double
+
+    public init(generation: Int64 = 0, issuedAt: Date = .distantPast) {
+        self.generation = generation
+        self.issuedAtMilliseconds = issuedAt == .distantPast ? 0 : issuedAt.timeIntervalSince1970 * 1000
+    }
+
+    public var issuedAt: Date { Date(timeIntervalSince1970: issuedAtMilliseconds / 1000) }
+
+    /// Loads the state file; a missing file is the initial state, a corrupt one an error.
+    public static func load(path: String) throws(BrokerError) -> BrokerState {
+        guard (try? fileStatus(atPath: path, followSymlinks: false)) != nil else { return BrokerState() }
+        let bytes = try SecureFile.read(path: path, maximumSize: 4096)
+        do {
+            let state = try JSONDecoder().decode(BrokerState.self, from: Data(bytes))
+            guard state.generation >= 0, state.issuedAtMilliseconds.isFinite else { throw BrokerError.badInput("") }
+            return state
+        } catch {
+            throw .badInput("\(path): not a valid broker state file")
+        }
+    }
+
+    /// Atomically replaces the state file.
+    public func save(path: String, durable: Bool) throws(BrokerError) {
+        let url = URL(fileURLWithPath: path)
+        let bytes: [UInt8]
+        do { bytes = Array(try JSONEncoder().encode(self)) } catch { throw .badInput("cannot encode broker state") }
+        do {
+            try AtomicFile.replace(
+                directory: url.deletingLastPathComponent().path, name: url.lastPathComponent, bytes: bytes,
+                mode: ContainerLayout.fileMode, durable: durable)
+        } catch {
+            throw .io(path: path, operation: "write", detail: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// How to run ``EntitlementDaemon``.
+public struct DaemonConfiguration: Sendable {
+    public var layout: ContainerLayout
+    /// Path of the catalog JSON (reloaded on SIGHUP).
+    public var catalogPath: String
+    /// fsync every write (journal, snapshot, state). Off only for benchmarks on tmpfs.
+    public var durable: Bool
+    /// A second container (the watch's) that receives every new snapshot while the link is up.
+    public var watchContainer: String?
+    /// Where one-line log messages go (the daemon passes stderr).
+    public var log: @Sendable (String) -> Void
+
+    public init(
+        layout: ContainerLayout, catalogPath: String, durable: Bool = true, watchContainer: String? = nil,
+        log: @escaping @Sendable (String) -> Void
+    ) {
+        self.layout = layout
+        self.catalogPath = catalogPath
+        self.durable = durable
+        self.watchContainer = watchContainer
+        self.log = log
+    }
+}

@@ -1,0 +1,161 @@
+import EntitlementModel
+import Foundation
+import SharedDefaults
+
+/// The daemon's state and its three operations (drain the inbox, publish, reload the catalog),
+/// free of any concurrency: ``EntitlementDaemon`` calls it from one task only, so an event in
+/// hand is always finished before a signal is looked at.
+final class DaemonCore {
+    let configuration: DaemonConfiguration
+    private(set) var catalog: Catalog
+    private var engine: EntitlementEngine
+    private var facts = FactStore()
+    private let journal: Journal
+    private let inbox: Inbox
+    private let store: SharedDefaults
+    private var state: BrokerState
+    private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?)?
+    private let replica: WatchReplica?
+
+    private var log: @Sendable (String) -> Void { configuration.log }
+    private var layout: ContainerLayout { configuration.layout }
+
+    /// Loads the catalog, replays the journal and recovers the generation and clock floors.
+    init(configuration: DaemonConfiguration) throws(BrokerError) {
+        self.configuration = configuration
+        let layout = configuration.layout
+        catalog = try Self.loadCatalog(configuration.catalogPath)
+        engine = EntitlementEngine(catalog: catalog)
+        inbox = Inbox(directory: layout.inboxDirectory)
+        try inbox.prepare()
+        journal = Journal(path: layout.journalPath)
+        store = SharedDefaults(
+            suiteName: layout.group, container: layout.container, options: .init(durable: configuration.durable))
+        replica = configuration.watchContainer.map {
+            WatchReplica(container: $0, group: layout.group, linkPath: layout.watchLinkPath, durable: configuration.durable)
+        }
+        state = try BrokerState.load(path: layout.statePath)
+        let reader = SnapshotReader(suiteName: layout.group, container: layout.container)
+        if let current = reader.refresh().snapshot, current.generation > state.generation {
+            state.generation = current.generation
+            state.issuedAtMilliseconds = max(state.issuedAtMilliseconds, current.issuedAt.timeIntervalSince1970 * 1000)
+        }
+        var replayed = 0
+        for line in try journal.replay() {
+            // Lines were validated before they were journaled; one that no longer decodes
+            // (catalog changed) is skipped, never fatal.
+            guard let events = try? EventLine.decode(line, catalog: catalog) else {
+                log("journal: skipped a line the current catalog refuses")
+                continue
+            }
+            for event in events where facts.insert(event) { replayed += 1 }
+        }
+        log("started: \(replayed) journaled facts, generation \(state.generation), catalog \(configuration.catalogPath)")
+    }
+
+    static func loadCatalog(_ path: String) throws(BrokerError) -> Catalog {
+        do { return try Catalog.load(path: path) } catch { throw .badInput("\(error)") }
+    }
+
+    /// Re-reads the catalog; on error keeps the old one and says why.
+    func reloadCatalog() {
+        do {
+            catalog = try Self.loadCatalog(configuration.catalogPath)
+            engine = EntitlementEngine(catalog: catalog)
+            log("SIGHUP: catalog reloaded from \(configuration.catalogPath)")
+        } catch {
+            log("SIGHUP: kept the previous catalog: \(error)")
+        }
+    }
+
+    /// Applies every queued inbox file: decode, validate, journal (one fsync for the whole
+    /// batch), then delete. A file that cannot be read or holds a refused line is moved to
+    /// `rejected/` with a log line; the good lines of other files are unaffected.
+    /// Returns whether any fact changed.
+    func drainInbox() throws(BrokerError) -> Bool {
+        let names = try inbox.pending()
+        guard !names.isEmpty else { return false }
+        var accepted: [String] = []
+        var done: [String] = []
+        var changed = false
+        for name in names {
+            let lines: [String]
+            do { lines = try inbox.read(name) } catch {
+                log("inbox: refused \(name): \(error)")
+                try inbox.quarantine(name, into: layout.rejectedDirectory)
+                continue
+            }
+            var decoded: [(String, [StoreEvent])] = []
+            var refusal: String?
+            for (number, line) in lines.enumerated() {
+                do { decoded.append((line, try EventLine.decode(line, catalog: catalog))) } catch {
+                    refusal = "line \(number + 1): \(error)"
+                    break
+                }
+            }
+            if let refusal {
+                log("inbox: refused \(name): \(refusal)")
+                try inbox.quarantine(name, into: layout.rejectedDirectory)
+                continue
+            }
+            for (line, events) in decoded {
+                var lineChanged = false
+                for event in events where facts.insert(event) { lineChanged = true }
+                if lineChanged { accepted.append(line) }
+                log("accepted \(Self.describe(events))\(lineChanged ? "" : " (duplicate)")")
+                changed = changed || lineChanged
+            }
+            done.append(name)
+        }
+        try journal.append(accepted, durable: configuration.durable)
+        if changed { try publish(now: Date()) }
+        for name in done { try inbox.remove(name) }
+        return changed
+    }
+
+    /// Evaluates at `now` and publishes a new generation if any status or the next transition
+    /// changed (or `force`). Returns the next transition to wake up for.
+    @discardableResult
+    func publish(now: Date, force: Bool = false) throws(BrokerError) -> Date? {
+        let result = engine.evaluate(facts, now: now, floor: state.issuedAt)
+        if !force, let published, published.entitlements == result.entitlements,
+            published.nextTransition == result.nextTransition
+        {
+            return result.nextTransition
+        }
+        let snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
+        do { try store.publish(snapshot) } catch { throw .store("\(error)") }
+        state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt)
+        published = (result.entitlements, result.nextTransition)
+        log("published generation \(snapshot.generation): \(Self.describe(snapshot))")
+        try state.save(path: layout.statePath, durable: configuration.durable)
+        replica?.offer(snapshot, log: log)
+        return result.nextTransition
+    }
+
+    /// The watch link changed (up or down): deliver the latest snapshot if it is now up.
+    func watchLinkChanged() {
+        replica?.linkChanged(log: log)
+    }
+
+    static func describe(_ snapshot: EntitlementSnapshot) -> String {
+        let parts = snapshot.entitlements.keys.sorted().map { id -> String in
+            let status = snapshot.entitlements[id]!
+            var text = "\(id)=\(status.state.rawValue)"
+            if status.periodType != .normal { text += "(\(status.periodType.rawValue))" }
+            if let expiresAt = status.expiresAt { text += " until \(ISO8601.string(from: expiresAt))" }
+            return text
+        }
+        let next = snapshot.nextTransition.map { ", next transition \(ISO8601.string(from: $0))" } ?? ""
+        return parts.joined(separator: ", ") + next
+    }
+
+    static func describe(_ events: [StoreEvent]) -> String {
+        events.map { event in
+            switch event {
+            case .transaction(let t): "transaction \(t.transactionId) (\(t.productId))"
+            case .renewalInfo(let r): "renewal info for \(r.originalTransactionId)"
+            }
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import SystemShims
+
+/// The single-writer lock of a container (the caller keeps the returned `FileLock` alive and unlocks it on exit): an exclusive `flock` on
+/// `Library/Broker/entitlementd.lock`, held for the daemon's lifetime, with the holder's pid
+/// written into the file for the error message of a second instance.
+enum DaemonLock {
+
+    /// Takes the lock without blocking (retrying for up to 0.5 s to ride out a concurrent probe).
+    /// Throws ``BrokerError/busy(_:)`` naming the container and the holder's pid.
+    static func acquire(path: String, container: String) throws(BrokerError) -> FileLock {
+        let directory = (path as NSString).deletingLastPathComponent
+        do { try FileSystem.makeDirectories(path: directory, mode: ContainerLayout.directoryMode) } catch {
+            throw .io(path: directory, operation: "create directory", detail: "\(error)")
+        }
+        let lock: FileLock
+        do { lock = try FileLock(path: path) } catch { throw .io(path: path, operation: "open lock", detail: "\(error)") }
+        let deadline = Date().addingTimeInterval(0.5)
+        while true {
+            let acquired: Bool
+            do { acquired = try lock.tryLock(.exclusive) } catch { throw .io(path: path, operation: "flock", detail: "\(error)") }
+            if acquired { break }
+            if Date() > deadline {
+                let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                throw .busy("another entitlementd (pid \(holder ?? "unknown")) holds \(container)")
+            }
+            usleep(20_000)
+        }
+        try? "\(getpid())\n".write(toFile: path, atomically: false, encoding: .utf8)
+        return lock
+    }
+
+    /// Whether a daemon currently holds the lock at `path` (probes with a shared, non-blocking flock).
+    static func isHeld(path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path), let lock = try? FileLock(path: path) else { return false }
+        guard let acquired = try? lock.tryLock(.shared) else { return false }
+        if acquired { try? lock.unlock() }
+        return !acquired
+    }
+}

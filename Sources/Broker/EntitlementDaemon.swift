@@ -1,0 +1,113 @@
+import EntitlementModel
+import FileWatch
+import Foundation
+import ServiceRuntime
+import SystemShims
+
+/// The single writer of a container: holds its lock, drains the inbox into the journal,
+/// publishes snapshots on every change and at every transition time, and stops cleanly.
+///
+/// Lifecycle: ``run()`` returns normally after SIGTERM or SIGINT, once the event in hand is
+/// finished; SIGHUP reloads the catalog. It throws ``BrokerError/busy(_:)`` when another
+/// daemon holds the container, and other ``BrokerError``s when it cannot start.
+public struct EntitlementDaemon: Sendable {
+    public let configuration: DaemonConfiguration
+
+    public init(configuration: DaemonConfiguration) { self.configuration = configuration }
+
+    private enum Wakeup: Sendable {
+        case inbox, transition, watchLink
+        case signal(UnixSignal)
+        case watcherFailed(String)
+    }
+
+    /// Longest the daemon sleeps between evaluations, so a wall clock that jumps forward is
+    /// noticed within this many seconds.
+    static let maximumSleep: Double = 60
+
+    public func run() async throws(BrokerError) {
+        let layout = configuration.layout
+        let log = configuration.log
+        let lock = try DaemonLock.acquire(path: layout.daemonLockPath, container: layout.container)
+        defer { try? lock.unlock() }
+        let core = try DaemonCore(configuration: configuration)
+
+        let signals = await SignalSequence.make([.terminate, .interrupt, .hangup])
+        let (wakeups, wake) = AsyncStream.makeStream(of: Wakeup.self, bufferingPolicy: .unbounded)
+        var next = try core.publish(now: Date(), force: true)
+        _ = try core.drainInbox()
+        next = try core.publish(now: Date())
+        core.watchLinkChanged()
+
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await signal in signals { wake.yield(.signal(signal)) }
+            }
+            group.addTask {
+                await Self.watch(directory: layout.inboxDirectory, names: nil, wake: wake, as: .inbox)
+            }
+            if configuration.watchContainer != nil {
+                group.addTask {
+                    await Self.watch(directory: layout.brokerDirectory, names: ["watch-link"], wake: wake, as: .watchLink)
+                }
+            }
+            var timer = Self.scheduleTimer(at: next, wake: wake)
+            loop: for await wakeup in wakeups {
+                do {
+                    switch wakeup {
+                    case .inbox:
+                        _ = try core.drainInbox()
+                    case .transition:
+                        break
+                    case .watchLink:
+                        core.watchLinkChanged()
+                    case .watcherFailed(let message):
+                        log(message)
+                    case .signal(let signal) where signal == .hangup:
+                        core.reloadCatalog()
+                        _ = try core.publish(now: Date())
+                    case .signal(let signal):
+                        log("\(signal): stopping")
+                        break loop
+                    }
+                    next = try core.publish(now: Date())
+                } catch {
+                    // Keep serving: the inbox file stays queued and is retried on the next wake-up.
+                    log("error: \(error)")
+                }
+                timer.cancel()
+                timer = Self.scheduleTimer(at: next, wake: wake)
+            }
+            timer.cancel()
+            wake.finish()
+            group.cancelAll()
+        }
+        log("stopped")
+    }
+
+    /// Wakes the loop at `date` (or after ``maximumSleep``, whichever is first).
+    private static func scheduleTimer(at date: Date?, wake: AsyncStream<Wakeup>.Continuation) -> Task<Void, Never> {
+        let delay = min(maximumSleep, max(0, (date ?? .distantFuture).timeIntervalSinceNow + 0.001))
+        return Task {
+            do { try await Task.sleep(for: .seconds(delay)) } catch { return }
+            wake.yield(.transition)
+        }
+    }
+
+    /// Forwards every change in `directory` as `wakeup`. If inotify fails (watch limits), says so
+    /// and falls back to checking once a second, which still works.
+    private static func watch(
+        directory: String, names: Set<String>?, wake: AsyncStream<Wakeup>.Continuation, as wakeup: Wakeup
+    ) async {
+        do {
+            for try await _ in DirectoryWatch(directory: directory, names: names) { wake.yield(wakeup) }
+        } catch {
+            if Task.isCancelled { return }
+            wake.yield(.watcherFailed("watch \(directory): \(error); falling back to a 1 s poll"))
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .seconds(1)) } catch { return }
+                wake.yield(wakeup)
+            }
+        }
+    }
+}

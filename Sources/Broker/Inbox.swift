@@ -1,0 +1,86 @@
+import Foundation
+import SystemShims
+
+/// The durable spool between `entitlementctl ingest` and the daemon.
+///
+/// Each enqueue is one file written with ``AtomicFile/replace(directory:name:bytes:mode:durable:)``
+/// (temp file, fsync, rename, directory fsync), so a file is either absent or complete, and once
+/// `enqueue` returns the events survive `kill -9` of any process and a power cut. The daemon
+/// deletes a file only after its events are in the journal. Names sort by enqueue time.
+public struct Inbox: Sendable {
+    public let directory: String
+    /// Largest inbox file accepted (bytes).
+    public static let maximumFileSize = 16 << 20
+
+    public init(directory: String) { self.directory = directory }
+
+    /// Creates the inbox (mode 0750) if needed.
+    public func prepare() throws(BrokerError) {
+        do { try FileSystem.makeDirectories(path: directory, mode: ContainerLayout.directoryMode) } catch {
+            throw .io(path: directory, operation: "create directory", detail: "\(error)")
+        }
+    }
+
+    /// Durably queues `lines` (JSON Lines, already validated) as one file; returns its name.
+    public func enqueue(_ lines: [String]) throws(BrokerError) -> String {
+        try prepare()
+        let name = Self.newName()
+        let bytes = Array(lines.joined(separator: "\n").utf8) + [0x0A]
+        do {
+            try AtomicFile.replace(directory: directory, name: name, bytes: bytes, mode: ContainerLayout.fileMode, durable: true)
+        } catch {
+            throw .io(path: directory + "/" + name, operation: "write", detail: "\(error)")
+        }
+        return name
+    }
+
+    /// Names of queued files, oldest first. Temp files (leading dot) are skipped.
+    public func pending() throws(BrokerError) -> [String] {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+            if !FileManager.default.fileExists(atPath: directory) { return [] }
+            throw .io(path: directory, operation: "list", detail: "cannot read the directory")
+        }
+        return names.filter { !$0.hasPrefix(".") && $0.hasSuffix(Self.suffix) }.sorted()
+    }
+
+    /// Whether `name` is still queued.
+    public func contains(_ name: String) -> Bool {
+        (try? fileStatus(atPath: directory + "/" + name, followSymlinks: false)) != nil
+    }
+
+    /// Reads a queued file's lines after checking that it is a regular file owned by this user,
+    /// not a symlink, and at most ``maximumFileSize`` bytes.
+    public func read(_ name: String) throws(BrokerError) -> [String] {
+        let bytes = try SecureFile.read(path: directory + "/" + name, maximumSize: Self.maximumFileSize)
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    /// Deletes a processed file. A file already gone is fine.
+    public func remove(_ name: String) throws(BrokerError) {
+        do { try FileSystem.unlink(directory + "/" + name) } catch {
+            guard error == .noSuchFileOrDirectory else { throw .io(path: directory + "/" + name, operation: "unlink", detail: "\(error)") }
+        }
+    }
+
+    /// Moves a refused file to `rejected` (created if needed) for inspection.
+    public func quarantine(_ name: String, into rejected: String) throws(BrokerError) {
+        do { try FileSystem.makeDirectories(path: rejected, mode: ContainerLayout.directoryMode) } catch {
+            throw .io(path: rejected, operation: "create directory", detail: "\(error)")
+        }
+        do { try FileSystem.rename(directory + "/" + name, to: rejected + "/" + name) } catch {
+            guard error == .noSuchFileOrDirectory else { throw .io(path: directory + "/" + name, operation: "rename", detail: "\(error)") }
+        }
+    }
+
+    static let suffix = ".events"
+
+    private static func newName() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nanos = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+        let digits = String(nanos)
+        let padded = String(repeating: "0", count: max(0, 20 - digits.count)) + digits
+        return "\(padded)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
+    }
+}

@@ -1,0 +1,29 @@
+import SystemShims
+
+/// Reads small files the broker did not necessarily write itself (inbox files, the journal,
+/// the state file) the careful way.
+enum SecureFile {
+    /// Reads `path` whole. Refuses a symlink (O_NOFOLLOW), anything but a regular file (opened
+    /// non-blocking, so a FIFO never hangs), a file owned by another user, and a file larger than
+    /// `maximumSize` bytes. Errors name the path and the problem.
+    static func read(path: String, maximumSize: Int) throws(BrokerError) -> [UInt8] {
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec]) } catch {
+            if error == .tooManySymbolicLinkLevels { throw .badInput("\(path): is a symbolic link") }
+            throw .io(path: path, operation: "open", detail: "\(error)")
+        }
+        defer { try? fd.close() }
+        let status: FileStatus
+        do { status = try fd.fstat() } catch { throw .io(path: path, operation: "fstat", detail: "\(error)") }
+        guard status.type == .regular else { throw .badInput("\(path): is a \(status.type.rawValue), not a regular file") }
+        guard status.userID == geteuid() else { throw .badInput("\(path): owned by uid \(status.userID), not \(geteuid())") }
+        do { return try fd.readAll(limit: maximumSize) } catch {
+            switch error {
+            case .exceedsLimit(let limit): throw .badInput("\(path): larger than the \(limit)-byte limit")
+            case .system(let errno): throw .io(path: path, operation: "read", detail: "\(errno)")
+            }
+        }
+    }
+}
+
+import Glibc

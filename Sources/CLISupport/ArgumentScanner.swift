@@ -1,0 +1,106 @@
+/// A small, strict command-line scanner: `--name value`, `--name=value`, repeated options,
+/// flags, positionals and `--`. Every argument must be consumed; ``finish()`` reports the first
+/// one nobody asked for.
+public struct ArgumentScanner: Sendable {
+    private var remaining: [String?]
+    private var positionalsOnlyFrom: Int
+
+    public init(_ arguments: [String]) {
+        let separator = arguments.firstIndex(of: "--")
+        var items: [String?] = arguments
+        if let separator { items.remove(at: separator) }
+        remaining = items
+        positionalsOnlyFrom = separator ?? items.count
+    }
+
+    /// Whether `-h` or `--help` appears before `--`.
+    public var wantsHelp: Bool {
+        remaining[..<positionalsOnlyFrom].contains { $0 == "-h" || $0 == "--help" }
+    }
+
+    /// Removes and returns every value of the option `name` (repeatable), in order.
+    public mutating func values(_ name: String) throws(UsageError) -> [String] {
+        var found: [String] = []
+        var index = 0
+        while index < positionalsOnlyFrom {
+            guard let argument = remaining[index] else { index += 1; continue }
+            if argument == name {
+                guard index + 1 < positionalsOnlyFrom, let value = remaining[index + 1] else {
+                    throw UsageError("Missing value for '\(name)'")
+                }
+                found.append(value)
+                remaining[index] = nil
+                remaining[index + 1] = nil
+                index += 2
+            } else if argument.hasPrefix(name + "=") {
+                found.append(String(argument.dropFirst(name.count + 1)))
+                remaining[index] = nil
+                index += 1
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
+    /// Removes and returns the option `name`; an error when it is given more than once.
+    public mutating func value(_ name: String) throws(UsageError) -> String? {
+        let all = try values(name)
+        guard all.count <= 1 else { throw UsageError("'\(name)' given more than once") }
+        return all.first
+    }
+
+    /// Removes and returns the option `name` parsed by `parse`; `what` names the expected form in the error.
+    public mutating func value<T>(_ name: String, as what: String, _ parse: (String) -> T?) throws(UsageError) -> T? {
+        guard let text = try value(name) else { return nil }
+        guard let parsed = parse(text) else { throw UsageError("Invalid value '\(text)' for '\(name)': expected \(what)") }
+        return parsed
+    }
+
+    /// Removes the flag `name` and says whether it was present.
+    public mutating func flag(_ name: String) -> Bool {
+        var present = false
+        for index in 0..<positionalsOnlyFrom where remaining[index] == name {
+            remaining[index] = nil
+            present = true
+        }
+        return present
+    }
+
+    /// Removes and returns the remaining arguments that are not options. Call after all options
+    /// and flags; an unknown option (`-x`, `--xyz`) is an error, except `-` (standard input).
+    public mutating func positionals() throws(UsageError) -> [String] {
+        var result: [String] = []
+        for index in remaining.indices {
+            guard let argument = remaining[index] else { continue }
+            if index < positionalsOnlyFrom, argument.hasPrefix("-"), argument != "-" {
+                throw UsageError("Unknown option '\(argument)'")
+            }
+            result.append(argument)
+            remaining[index] = nil
+        }
+        return result
+    }
+
+    /// Removes and returns the first remaining argument if it is not an option (a subcommand name).
+    public mutating func subcommand() -> String? {
+        for index in 0..<positionalsOnlyFrom {
+            guard let argument = remaining[index] else { continue }
+            if argument.hasPrefix("-") { return nil }
+            remaining[index] = nil
+            return argument
+        }
+        return nil
+    }
+
+    /// Fails on the first argument nobody consumed.
+    public func finish() throws(UsageError) {
+        for (index, argument) in remaining.enumerated() {
+            guard let argument else { continue }
+            if index < positionalsOnlyFrom, argument.hasPrefix("-"), argument != "-" {
+                throw UsageError("Unknown option '\(argument)'")
+            }
+            throw UsageError("Unexpected argument '\(argument)'")
+        }
+    }
+}

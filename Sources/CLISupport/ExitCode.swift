@@ -1,0 +1,18 @@
+/// A process exit status, with the codes the public contract names (DESIGN.md, "Exit codes").
+public struct ExitCode: Error, RawRepresentable, Hashable, Sendable {
+    public var rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let success = ExitCode(0)
+    /// `check`: the feature is locked.
+    public static let locked = ExitCode(1)
+    /// The command line is wrong (`EX_USAGE`).
+    public static let usage = ExitCode(64)
+    /// Input data is malformed or refused (`EX_DATAERR`).
+    public static let dataError = ExitCode(65)
+    /// A service the command needs is not there (`EX_UNAVAILABLE`).
+    public static let unavailable = ExitCode(69)
+    /// Busy or temporarily failing; trying again later may work (`EX_TEMPFAIL`).
+    public static let temporaryFailure = ExitCode(75)
+}

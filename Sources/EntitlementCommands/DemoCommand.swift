@@ -1,0 +1,74 @@
+import Broker
+import CLISupport
+import EntitlementModel
+import Foundation
+import ServiceRuntime
+import SharedDefaults
+
+/// `entitlement-demo`: the whole product in under a minute, on the built-in defaults.
+///
+/// Starts `entitlementd`, a widget follower and a watch follower as child processes (this same
+/// binary, run as each tool) on temporary containers, then plays: free → free trial starts
+/// (unlocked) → trial ends (locked at the second, with no event) → lifetime purchase (unlocked) →
+/// refund (locked). Every child is stopped and every file removed before it exits.
+public struct DemoCommand: Command {
+    public static let configuration = CommandConfiguration(
+        commandName: "entitlement-demo",
+        abstract: "Play free → trial → trial ends → lifetime → refund through the daemon, a widget and a watch.",
+        usage: "entitlement-demo [--catalog <file>] [--trial-seconds <n>] [--ascii]",
+        discussion: """
+            Needs no set-up: containers are temporary and removed at the end. Also a multi-call binary: \
+            'entitlement-demo entitlementd|entitlementctl|widget-renderer ARGS…' runs that tool.
+            """,
+        options: [
+            .init("--catalog <file>", "Catalog JSON (env ENTITLEMENTS_CATALOG; default \(CommonOptions.defaultCatalog))."),
+            .init("--trial-seconds <n>", "How long the demo's free trial lasts (default 5)."),
+            .init("--ascii", "Draw the widgets with ASCII only."),
+        ])
+
+    var catalogPath: String
+    var trialSeconds: Double
+    var ascii: Bool
+
+    public init(parsing scanner: inout ArgumentScanner) throws {
+        catalogPath = try scanner.value("--catalog") ?? ProcessInfo.processInfo.environment["ENTITLEMENTS_CATALOG"] ?? CommonOptions.defaultCatalog
+        trialSeconds = try scanner.value("--trial-seconds", as: "a number of seconds from 1 to 60") { Double($0).flatMap { (1...60).contains($0) ? $0 : nil } } ?? 5
+        ascii = scanner.flag("--ascii")
+        let extra = try scanner.positionals()
+        guard extra.isEmpty else { throw UsageError("Unexpected argument '\(extra[0])'") }
+    }
+
+    public func run() async throws {
+        let catalog = try CatalogLoading.load(catalogPath)
+        let absoluteCatalog = URL(fileURLWithPath: catalogPath).standardizedFileURL.path
+        let root = try Self.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let stage = DemoStage(root: root, catalogPath: absoluteCatalog, catalog: catalog, ascii: ascii)
+        let signals = await SignalSequence.make([.interrupt, .terminate])
+        let outcome: Result<Void, any Error> = await withTaskGroup(of: Result<Void, any Error>?.self) { group in
+            group.addTask {
+                do { try await stage.play(trialSeconds: trialSeconds) } catch { return .failure(error) }
+                return .success(())
+            }
+            group.addTask {
+                for await signal in signals { return .failure(ToolError(.temporaryFailure, "interrupted by \(signal)")) }
+                return nil
+            }
+            var first: Result<Void, any Error>?
+            while first == nil, let next = await group.next() { first = next }
+            group.cancelAll()
+            return first ?? .success(())
+        }
+        await stage.stopAll()
+        try outcome.get()
+    }
+
+    static func makeTemporaryDirectory() throws(ToolError) -> String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/entitlement-demo.XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw ToolError(.temporaryFailure, "\(base): cannot create a temporary directory: \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
+    }
+}

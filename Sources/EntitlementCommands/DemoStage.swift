@@ -1,0 +1,166 @@
+import Broker
+import CLISupport
+import EntitlementModel
+import Foundation
+import ServiceRuntime
+import SharedDefaults
+
+/// The demo's processes and its script. Every wait has a deadline; a missed one fails the demo
+/// with a message instead of hanging.
+actor DemoStage {
+    let phone: ContainerLayout
+    let watch: ContainerLayout
+    let catalogPath: String
+    let catalog: Catalog
+    let ascii: Bool
+    private var children: [(name: String, process: ChildProcess)] = []
+    private var serial = 0
+
+    init(root: String, catalogPath: String, catalog: Catalog, ascii: Bool) {
+        phone = ContainerLayout(container: root + "/phone", group: CommonOptions.defaultGroup)
+        watch = ContainerLayout(container: root + "/watch", group: CommonOptions.defaultGroup)
+        self.catalogPath = catalogPath
+        self.catalog = catalog
+        self.ascii = ascii
+    }
+
+    static let deadline: Duration = .seconds(15)
+
+    func play(trialSeconds: Double) async throws {
+        say("Containers: phone \(phone.container), watch \(watch.container)")
+        say("Shared file: \(phone.sharedFilePath)")
+        let common = ["--group", phone.group, "--catalog", catalogPath]
+        let style = ascii ? ["--ascii"] : []
+        try start("daemon", ["entitlementd", "--container", phone.container, "--watch-container", watch.container] + common)
+        try start("widget", ["widget-renderer", "--follow", "--container", phone.container, "--family", "systemSmall", "--family", "accessoryInline"] + common + style)
+        try start("watch", ["widget-renderer", "--follow", "--device", "watch", "--container", watch.container, "--family", "accessoryInline"] + common + style)
+
+        step(1, "A free user: nothing bought, widgets and the watch app are locked.")
+        try await waitForPublished(atLeast: 1, locked: true)
+
+        let now = Date()
+        let trialEnd = now.addingTimeInterval(trialSeconds)
+        step(2, "The user starts the monthly plan's free trial (ends in \(Int(trialSeconds)) s, at \(ISO8601.string(from: trialEnd))).")
+        let trial = try await ingest(transaction(id: "2000000001", product: catalogProduct(monthly: true), purchased: now, expires: trialEnd, trial: true))
+        try await waitForPublished(atLeast: trial, locked: false)
+
+        step(3, "No event arrives. At the trial's end the daemon republishes and the widget relocks on its own timeline.")
+        let beforeExpiry = try currentGeneration()
+        try await waitForPublished(atLeast: beforeExpiry + 1, locked: true, timeout: .seconds(trialSeconds + 10))
+        let lockedAt = Date()
+        say(String(format: "Locked %.3f s after the trial's end.", lockedAt.timeIntervalSince(trialEnd)))
+
+        step(4, "The user buys Geko Plus Lifetime.")
+        let buy = Date()
+        let lifetime = catalogProduct(monthly: false)
+        let bought = try await ingest(transaction(id: "2000000002", product: lifetime, purchased: buy, expires: nil, trial: false))
+        try await waitForPublished(atLeast: bought, locked: false)
+
+        step(5, "Apple refunds the lifetime purchase (same transaction, now with a revocationDate).")
+        let refund = Date().addingTimeInterval(0.001)
+        let refunded = try await ingest(transaction(id: "2000000002", product: lifetime, purchased: buy, expires: nil, trial: false, revoked: refund))
+        try await waitForPublished(atLeast: refunded, locked: true)
+        say("Done: every state reached the widget and the watch.")
+    }
+
+    /// Stops every child with SIGTERM (SIGKILL after 5 s) and reports how each ended.
+    func stopAll() async {
+        for (name, child) in children.reversed() {
+            let status = await child.stop()
+            say("\(name) exited with status \(status.map(String.init) ?? "unknown")")
+        }
+        children.removeAll()
+    }
+
+    // MARK: - Script helpers
+
+    private func say(_ text: String) { StandardStreams.writeOut("demo   │ \(text)\n") }
+
+    private func step(_ number: Int, _ text: String) {
+        StandardStreams.writeOut("\n━━ \(number). \(text)\n")
+    }
+
+    private func start(_ name: String, _ arguments: [String]) throws {
+        let padded = name.padding(toLength: 6, withPad: " ", startingAt: 0)
+        let child = try ChildProcess(executable: "/proc/self/exe", arguments: arguments) { _, line in
+            StandardStreams.writeOut("\(padded) │ \(line)\n")
+        }
+        children.append((name, child))
+    }
+
+    private func catalogProduct(monthly: Bool) -> String {
+        let products = catalog.entitlements["plus"] ?? []
+        let wanted = monthly ? "monthly" : "lifetime"
+        return products.sorted().first { $0.hasSuffix(wanted) } ?? products.sorted().first ?? ""
+    }
+
+    private func transaction(id: String, product: String, purchased: Date, expires: Date?, trial: Bool, revoked: Date? = nil) -> String {
+        func millis(_ date: Date) -> JSONValue { .double((date.timeIntervalSince1970 * 1000).rounded()) }
+        var object: [String: JSONValue] = [
+            "transactionId": .string(id), "originalTransactionId": .string(id), "productId": .string(product),
+            "purchaseDate": millis(purchased), "signedDate": millis(revoked ?? purchased),
+            "type": expires == nil ? "Non-Consumable" : "Auto-Renewable Subscription",
+            "inAppOwnershipType": "PURCHASED", "environment": .string(catalog.environment.rawValue),
+            "bundleId": .string(catalog.bundleId), "quantity": .int(1),
+        ]
+        if let expires { object["expiresDate"] = millis(expires) }
+        if trial {
+            object["offerType"] = .int(1)
+            object["offerDiscountType"] = "FREE_TRIAL"
+        }
+        if let revoked {
+            object["revocationDate"] = millis(revoked)
+            object["revocationReason"] = .int(0)
+        }
+        return JSONValue.object(object).serialized
+    }
+
+    /// Runs `entitlementctl ingest --wait` as a child and returns the generation it reports.
+    private func ingest(_ line: String) async throws -> Int64 {
+        serial += 1
+        let file = phone.container + "/event-\(serial).json"
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        say("entitlementctl ingest --wait  ← \(line)")
+        let child = try ChildProcess(
+            executable: "/proc/self/exe",
+            arguments: ["entitlementctl", "ingest", "--wait", file, "--container", phone.container, "--group", phone.group, "--catalog", catalogPath])
+        guard let status = await child.waitForExit(timeout: Self.deadline) else {
+            await child.stop()
+            throw ToolError(.temporaryFailure, "entitlementctl ingest did not finish within \(Self.deadline)")
+        }
+        guard status == 0 else {
+            throw ToolError(.temporaryFailure, "entitlementctl ingest exited \(status): \(child.standardError.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        let words = child.standardOutput.split(whereSeparator: \.isWhitespace)
+        return words.last.flatMap { Int64($0) } ?? 0
+    }
+
+    private func currentGeneration() throws -> Int64 {
+        SnapshotReader(suiteName: phone.group, container: phone.container).refresh().snapshot?.generation ?? 0
+    }
+
+    /// Waits until the phone has published generation ≥ `generation`, the feature `widgets` is
+    /// in the expected state, and both followers have rendered that state.
+    private func waitForPublished(atLeast generation: Int64, locked: Bool, timeout: Duration = deadline) async throws {
+        let gate = catalog.featureGate
+        let phoneReader = SnapshotReader(suiteName: phone.group, container: phone.container)
+        let watchReader = SnapshotReader(suiteName: watch.group, container: watch.container)
+        var published: Int64 = 0
+        let ok = await ChildProcess.wait(timeout: timeout) {
+            _ = phoneReader.refresh()
+            _ = watchReader.refresh()
+            guard let snapshot = phoneReader.lastGood, snapshot.generation >= generation,
+                  let watchSnapshot = watchReader.lastGood, watchSnapshot.generation >= snapshot.generation
+            else { return false }
+            published = snapshot.generation
+            return gate.check("widgets", snapshot: snapshot, wallClock: Date()).isUnlocked != locked
+        }
+        guard ok else {
+            throw ToolError(.temporaryFailure, "the phone and watch did not reach generation \(generation) (\(locked ? "locked" : "unlocked")) within \(timeout)")
+        }
+        let marker = "generation \(published)"
+        let widget = children.first { $0.name == "widget" }?.process
+        let rendered = await ChildProcess.wait(timeout: .seconds(5)) { widget?.standardOutput.contains(marker) ?? false }
+        guard rendered else { throw ToolError(.temporaryFailure, "the widget follower did not render \(marker) within 5 s") }
+    }
+}

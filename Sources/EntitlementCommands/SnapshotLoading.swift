@@ -1,0 +1,22 @@
+import Broker
+import EntitlementModel
+import SharedDefaults
+
+/// One-shot read of the published snapshot for `status` and `check`.
+enum SnapshotLoading {
+    enum Result {
+        case snapshot(EntitlementSnapshot)
+        case missing(path: String)
+        case refused(reason: String)
+    }
+
+    static func read(_ layout: ContainerLayout) -> Result {
+        let reader = SnapshotReader(suiteName: layout.group, container: layout.container)
+        switch reader.refresh() {
+        case .updated(let snapshot): return .snapshot(snapshot)
+        case .unchanged(let snapshot?): return .snapshot(snapshot)
+        case .unchanged(nil), .missing: return .missing(path: layout.sharedFilePath)
+        case .rejected(let reason, _): return .refused(reason: reason)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import CLISupport
+import Glibc
+
+/// The entry points of the executables. Each executable's `main.swift` is one call here.
+/// `entitlement-demo` is also a multi-call binary: `entitlement-demo entitlementd …` runs the
+/// daemon, so `swift run entitlement-demo` needs no other product built.
+public enum ToolEntry {
+    static let tools: [String: any Command.Type] = [
+        "entitlementd": EntitlementdCommand.self,
+        "entitlementctl": EntitlementctlCommand.self,
+        "widget-renderer": WidgetRendererCommand.self,
+        "entitlement-demo": DemoCommand.self,
+        "entitlement-stress": StressCommand.self,
+    ]
+
+    /// Runs the tool `name` with the process arguments; never returns.
+    public static func main(_ name: String) async -> Never {
+        // A reader that closes our stdout (`| head`) must end us with an error, not a signal.
+        signal(SIGPIPE, SIG_IGN)
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var tool = name
+        if name == "entitlement-demo" || name == "entitlement-stress", let first = arguments.first, first != name, tools[first] != nil {
+            tool = first
+            arguments.removeFirst()
+        }
+        guard let type = tools[tool] else { fatalError("ToolEntry.main called with unknown tool \(tool)") }
+        await type.main(arguments)
+    }
+}

@@ -1,0 +1,41 @@
+import Broker
+import CLISupport
+import Foundation
+
+/// `entitlementctl watch-link down|up`: simulate the watch going out of range and coming back.
+struct WatchLinkCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "entitlementctl watch-link",
+        abstract: "Simulate the watch going out of range (down) and coming back (up).",
+        usage: "entitlementctl watch-link down|up [--container <dir>]",
+        discussion: "While down, entitlementd --watch-container delivers nothing; on up it delivers only the latest snapshot.",
+        arguments: [.init("down|up", "The new state of the link.")],
+        options: CommonOptions.help)
+
+    var common: CommonOptions
+    var up: Bool
+
+    init(parsing scanner: inout ArgumentScanner) throws {
+        common = try CommonOptions(parsing: &scanner)
+        let rest = try scanner.positionals()
+        guard rest.count == 1, rest[0] == "down" || rest[0] == "up" else { throw UsageError("Expected 'down' or 'up'") }
+        up = rest[0] == "up"
+    }
+
+    func run() async throws {
+        let layout = common.layout
+        if up {
+            guard unlink(layout.watchLinkPath) == 0 || errno == ENOENT else {
+                throw ToolError(.temporaryFailure, "\(layout.watchLinkPath): unlink failed: \(String(cString: strerror(errno)))")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: layout.brokerDirectory, withIntermediateDirectories: true)
+                try Data().write(to: URL(fileURLWithPath: layout.watchLinkPath))
+            } catch {
+                throw ToolError(.temporaryFailure, "\(layout.watchLinkPath): cannot create: \(error.localizedDescription)")
+            }
+        }
+        StandardStreams.writeOut("watch link \(up ? "up" : "down")\n")
+    }
+}

@@ -1,0 +1,3 @@
+import EntitlementCommands
+
+await ToolEntry.main("entitlement-stress")

@@ -1,0 +1,125 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Command-line contract of the tools without a daemon: help, usage errors, exit codes, evaluate.
+@Suite("Tool contract", .timeLimit(.minutes(1)))
+struct ToolContractTests {
+    @Test("--help prints to stdout and exits 0", arguments: ["entitlementd", "entitlementctl", "widget-renderer", "entitlement-demo"])
+    func help(tool: String) async throws {
+        let result = try await BuiltTools.run(tool, ["--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("OVERVIEW: "))
+        #expect(result.standardOutput.contains("USAGE: \(tool)"))
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test("Usage errors exit 64 with three lines on stderr", arguments: [
+        ("entitlementd", ["--bogus"], "Error: Unknown option '--bogus'"),
+        ("entitlementctl", ["frobnicate"], "Error: Unknown subcommand 'frobnicate'"),
+        ("entitlementctl", ["check"], "Error: Missing feature"),
+        ("entitlementctl", ["evaluate", "--now", "yesterday"], "Error: Invalid value 'yesterday' for '--now'"),
+        ("widget-renderer", ["--family", "systemHuge"], "Error: Unknown family 'systemHuge'"),
+        ("widget-renderer", ["--device", "watch", "--family", "systemSmall"], "Error: Family 'systemSmall' is not available on watch"),
+        ("widget-renderer", ["--family", "accessoryCorner"], "Error: Family 'accessoryCorner' is not available on phone"),
+    ])
+    func usageErrors(tool: String, arguments: [String], expected: String) async throws {
+        let result = try await BuiltTools.run(tool, arguments + ["--catalog", BuiltTools.defaultCatalog])
+        #expect(result.status == 64)
+        let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first.map { $0.hasPrefix(expected) } == true, "stderr: \(result.standardError)")
+        #expect(lines.count == 4 && lines[1].hasPrefix("Usage: ") && lines[2].contains("--help"), "stderr: \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("evaluate runs the engine on Apple's Xcode sample transaction")
+    func evaluateXcodeSample() async throws {
+        let sample = """
+            {"transactionId":"0","originalTransactionId":"0","webOrderLineItemId":"0","bundleId":"com.irenews.geko","productId":"com.irenews.geko.plus.monthly","subscriptionGroupIdentifier":"21409431","purchaseDate":1697679936049.7297,"originalPurchaseDate":1697679936049.7297,"expiresDate":1700358336049.7297,"quantity":1,"type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","signedDate":1697679936056.2922,"offerType":1,"environment":"Xcode","transactionReason":"PURCHASE","storefront":"USA","storefrontId":"143441","price":0,"currency":"USD","offerDiscountType":"FREE_TRIAL","someFutureField":{"x":1}}
+            """
+        let during = try await BuiltTools.run(
+            "entitlementctl", ["evaluate", "--catalog", BuiltTools.defaultCatalog, "--now", "2023-11-01T00:00:00Z", "-"], input: sample)
+        #expect(during.status == 0, "\(during.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(during.standardOutput.utf8)) as? [String: Any])
+        let plus = try #require((object["entitlements"] as? [String: Any])?["plus"] as? [String: Any])
+        #expect(plus["active"] as? Bool == true)
+        #expect(plus["state"] as? String == "subscribed")
+        #expect(plus["periodType"] as? String == "trial")
+        #expect(plus["expiresAt"] as? String == "2023-11-19T01:45:36.049Z")
+        #expect(object["generation"] as? Int == 0)
+
+        let after = try await BuiltTools.run(
+            "entitlementctl", ["evaluate", "--catalog", BuiltTools.defaultCatalog, "--now", "2023-11-20T00:00:00Z", "-"], input: sample)
+        #expect(after.standardOutput.contains("\"active\":false"))
+        #expect(after.standardOutput.contains("\"state\":\"expired\""))
+    }
+
+    @Test("Bad input exits 65 naming the file and line; nothing is queued", arguments: [
+        ("{\"transactionId\": ", "line is not JSON"),
+        ("{\"transactionId\":\"1\",\"originalTransactionId\":\"1\",\"productId\":\"com.irenews.geko.plus.lifetime\",\"purchaseDate\":1700000000000,\"signedDate\":1700000000000,\"type\":\"Non-Consumable\",\"environment\":\"Production\",\"bundleId\":\"com.irenews.geko\"}", "environment"),
+        ("{\"transactionId\":\"1\",\"originalTransactionId\":\"1\",\"productId\":\"com.irenews.geko.plus.lifetime\",\"purchaseDate\":1700000000000,\"signedDate\":1700000000000,\"type\":\"Non-Consumable\",\"environment\":\"Xcode\",\"bundleId\":\"com.evil.app\"}", "bundleId"),
+    ])
+    func badInput(line: String, expected: String) async throws {
+        let root = NSTemporaryDirectory() + "bad-input-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let file = root + "/events.jsonl"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try Data(("\n" + line + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let result = try await BuiltTools.run(
+            "entitlementctl", ["ingest", file, "--container", root + "/c", "--catalog", BuiltTools.defaultCatalog])
+        #expect(result.status == 65)
+        #expect(result.standardError.hasPrefix("entitlementctl: \(file):2: "), "\(result.standardError)")
+        #expect(result.standardError.contains(expected), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        let inbox = (try? FileManager.default.contentsOfDirectory(atPath: root + "/c/Library/Broker/inbox")) ?? []
+        #expect(inbox.isEmpty)
+    }
+
+    @Test("check fails closed without a snapshot and for unknown features")
+    func checkFailsClosed() async throws {
+        let root = NSTemporaryDirectory() + "check-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let common = ["--container", root, "--catalog", BuiltTools.defaultCatalog]
+        let widgets = try await BuiltTools.run("entitlementctl", ["check", "widgets"] + common)
+        #expect(widgets.status == 1)
+        #expect(widgets.standardOutput.hasPrefix("locked: widgets: noSnapshot"))
+        let unknown = try await BuiltTools.run("entitlementctl", ["check", "teleport"] + common)
+        #expect(unknown.status == 1)
+        #expect(unknown.standardOutput.hasPrefix("locked: teleport: unknownFeature"))
+        let freeAllowance = try await BuiltTools.run("entitlementctl", ["check", "habits", "--count", "2"] + common)
+        #expect(freeAllowance.status == 0)
+        #expect(freeAllowance.standardOutput == "unlocked: habits (1 free remaining)\n")
+    }
+
+    @Test("Two readers decode a file published in a tight loop by another process: no torn reads")
+    func tornReads() async throws {
+        let root = NSTemporaryDirectory() + "torn-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let common = ["--container", root, "--group", "group.torn"]
+        let count = "1500"
+        let readers = try (0..<2).map { _ in try BuiltTools.start("entitlement-stress", ["read", "--count", count] + common) }
+        let writer = try await BuiltTools.run("entitlement-stress", ["publish", "--count", count] + common, timeout: .seconds(60))
+        #expect(writer.status == 0, "\(writer.standardError)")
+        for reader in readers {
+            let status = await reader.waitForExit(timeout: .seconds(60))
+            #expect(status == 0, "reader: \(reader.standardOutput) \(reader.standardError)")
+            #expect(reader.standardOutput.contains("\"refused\":0"))
+            #expect(reader.standardOutput.contains("\"backwards\":0"))
+            await reader.stop()
+        }
+    }
+
+    @Test("The demo plays its whole script, exits 0 and leaves nothing behind")
+    func demo() async throws {
+        let tmp = NSTemporaryDirectory() + "demo-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let result = try await BuiltTools.run(
+            "entitlement-demo", ["--trial-seconds", "2", "--catalog", BuiltTools.defaultCatalog],
+            environment: ["TMPDIR": tmp], timeout: .seconds(60))
+        #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("Done: every state reached the widget and the watch."))
+        #expect(result.standardOutput.contains("daemon exited with status 0"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
+    }
+}
