@@ -35,7 +35,6 @@ struct TimelineRendering: Sendable {
             case .json:
                 output += timelineJSON(family: family, generation: snapshot?.generation, timeline: timeline).serialized + "\n"
             case .text:
-                output += "\(family.rawValue) · generation \(snapshot.map { String($0.generation) } ?? "none")\n"
                 output += TimelineTextRenderer(charset: charset).render(timeline: timeline, family: family, now: now) + "\n"
             }
         }
