@@ -63,9 +63,9 @@ public struct DemoCommand: Command {
         try outcome.get()
     }
 
-    static func makeTemporaryDirectory() throws(ToolError) -> String {
+    static func makeTemporaryDirectory(prefix: String = "entitlement-demo") throws(ToolError) -> String {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/entitlement-demo.XXXXXX").utf8CString)
+        var template = Array((base + "/\(prefix).XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw ToolError(.temporaryFailure, "\(base): cannot create a temporary directory: \(String(cString: strerror(errno)))")
         }

@@ -4,80 +4,101 @@ import EntitlementModel
 import Foundation
 import SharedDefaults
 
-/// `entitlement-stress publish|read`: tight loops against the shared file, for the torn-read
-/// tests and the torture harness. Not part of the public contract.
+/// `entitlement-stress`: tight loops and the crash-torture harness, for tests and for people who
+/// want to see the broker survive abuse. Not part of the public contract.
 public struct StressCommand: Command {
     public static let configuration = CommandConfiguration(
         commandName: "entitlement-stress",
-        abstract: "Publish or read snapshots in a tight loop and report what was seen (testing tool).",
-        usage: "entitlement-stress publish|read --count <n> [--no-fsync] [--container <dir>] [--group <id>]",
+        abstract: "Publish or read snapshots in tight loops, or run the crash-torture harness (testing tool).",
+        usage: "entitlement-stress publish|read|foundation-publish|torture [options] [--container <dir>] [--group <id>] [--catalog <file>]",
         discussion: """
-            publish: writes <n> snapshots with generations 1…n through SharedDefaults (each one atomic replace).
-            read: reads until it has seen generation <n> (or 60 s pass) and prints one JSON line: \
-            reads, decoded, refused, missing, backwards, lastGeneration. Exit 0 only if nothing was refused or went backwards.
+            publish: write --count snapshots (generations 1…n) through SharedDefaults, each one atomic replace.
+            read: read in a tight loop until generation --count is seen (or until SIGTERM with --until-stopped); print one \
+            JSON line (reads, decoded, refused, missing, backwards, lastGeneration); exit 0 only if nothing was refused or went backwards.
+            foundation-publish: the same as publish, but through Foundation's UserDefaults(suiteName:) (for contrast).
+            torture: run the real daemon, ingest continuously, kill -9 it --kills times at random instants while --readers \
+            processes decode the shared file; exit 0 only with zero torn reads and zero acknowledged events lost. \
+            --writer foundation kills a Foundation UserDefaults writer instead.
             """,
-        arguments: [.init("publish|read", "Which side of the loop to run.")],
+        arguments: [.init("mode", "publish, read, foundation-publish or torture.")],
         options: CommonOptions.help + [
-            .init("--count <n>", "How many generations to publish, or the generation to read up to."),
+            .init("--count <n>", "Generations to publish, or the generation to read up to (default 1000)."),
             .init("--no-fsync", "Publish without fsync."),
+            .init("--until-stopped", "read: keep reading until SIGTERM/SIGINT."),
+            .init("--kills <n>", "torture: how many times to kill the writer (default 200)."),
+            .init("--readers <n>", "torture: reader processes (default 4)."),
+            .init("--writer <kind>", "torture: broker (default) or foundation."),
+            .init("--seed <n>", "torture: random seed for the kill instants (default: random, printed)."),
         ])
 
+    enum Mode: String { case publish, read, foundationPublish = "foundation-publish", torture }
+
     var common: CommonOptions
-    var publish: Bool
+    var mode: Mode
     var count: Int64
     var durable: Bool
+    var untilStopped: Bool
+    var torture: TortureHarness.Options
 
     public init(parsing scanner: inout ArgumentScanner) throws {
         common = try CommonOptions(parsing: &scanner)
         count = try scanner.value("--count", as: "a positive whole number") { Int64($0).flatMap { $0 > 0 ? $0 : nil } } ?? 1000
         durable = !scanner.flag("--no-fsync")
+        untilStopped = scanner.flag("--until-stopped")
+        torture = TortureHarness.Options(
+            kills: try scanner.value("--kills", as: "a positive whole number") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 200,
+            readers: try scanner.value("--readers", as: "a whole number from 0 to 64") { Int($0).flatMap { (0...64).contains($0) ? $0 : nil } } ?? 4,
+            writer: try scanner.value("--writer", as: "broker or foundation") { TortureHarness.Writer(rawValue: $0) } ?? .broker,
+            seed: try scanner.value("--seed", as: "a whole number") { UInt64($0) } ?? UInt64.random(in: 0...UInt64(UInt32.max)))
         let rest = try scanner.positionals()
-        guard rest.count == 1, rest[0] == "publish" || rest[0] == "read" else { throw UsageError("Expected 'publish' or 'read'") }
-        publish = rest[0] == "publish"
+        guard rest.count == 1, let mode = Mode(rawValue: rest[0]) else {
+            throw UsageError("Expected a mode: publish, read, foundation-publish or torture")
+        }
+        self.mode = mode
     }
 
     public func run() async throws {
         let layout = common.layout
-        if publish {
-            let store = SharedDefaults(suiteName: layout.group, container: layout.container, options: .init(durable: durable))
-            let start = Date()
-            for generation in 1...count {
-                let status = EntitlementStatus(
-                    active: generation % 2 == 0, state: generation % 2 == 0 ? .subscribed : .expired,
-                    expiresAt: start.addingTimeInterval(3600), productId: "stress.\(generation)")
-                let snapshot = EntitlementSnapshot(
-                    generation: generation, issuedAt: start.addingTimeInterval(Double(generation) / 1000),
-                    nextTransition: nil, entitlements: ["plus": status, "pad": status])
-                do { try store.publish(snapshot) } catch { throw ToolError(.temporaryFailure, "\(error)") }
-            }
+        switch mode {
+        case .publish:
+            try Self.publish(count: count, layout: layout, durable: durable)
             StandardStreams.writeOut("published \(count)\n")
-            return
+        case .foundationPublish:
+            FoundationPublisher.run(count: count, suiteName: layout.group)
+        case .read:
+            let summary = await StressReader(layout: layout).run(upTo: untilStopped ? nil : count)
+            StandardStreams.writeOut(summary.json.serialized + "\n")
+            if summary.refused > 0 || summary.backwards > 0 || (!untilStopped && summary.lastGeneration < count) { throw ExitCode(1) }
+        case .torture:
+            let catalog = try CatalogLoading.load(common.catalogPath)
+            let harness = TortureHarness(options: torture, catalogPath: common.catalogPath, catalog: catalog, group: layout.group)
+            let report = try await harness.run()
+            StandardStreams.writeOut(report.text + report.json.serialized + "\n")
+            if !report.passed { throw ExitCode(1) }
         }
-        let reader = SnapshotReader(suiteName: layout.group, container: layout.container)
-        var reads = 0, decoded = 0, refused = 0, missing = 0, backwards = 0
-        var last: Int64 = 0
-        var firstRefusal: String?
-        let deadline = Date().addingTimeInterval(60)
-        while last < count, Date() < deadline {
-            reads += 1
-            switch reader.refresh() {
-            case .updated(let snapshot):
-                decoded += 1
-                if snapshot.generation < last { backwards += 1 }
-                last = snapshot.generation
-            case .unchanged: break
-            case .missing: missing += 1
-            case .rejected(let reason, _):
-                refused += 1
-                if firstRefusal == nil { firstRefusal = reason }
+    }
+
+    /// Publishes generations 1…count of a two-entitlement snapshot through SharedDefaults.
+    static func publish(count: Int64, layout: ContainerLayout, durable: Bool) throws(ToolError) {
+        let store = SharedDefaults(suiteName: layout.group, container: layout.container, options: .init(durable: durable))
+        let start = Date()
+        for generation in 1...count {
+            do { try store.publish(StressSnapshot.make(generation: generation, start: start)) } catch {
+                throw ToolError(.temporaryFailure, "\(error)")
             }
         }
-        let summary: JSONValue = .object([
-            "reads": .int(Int64(reads)), "decoded": .int(Int64(decoded)), "refused": .int(Int64(refused)),
-            "missing": .int(Int64(missing)), "backwards": .int(Int64(backwards)), "lastGeneration": .int(last),
-            "firstRefusal": firstRefusal.map(JSONValue.string) ?? .null,
-        ])
-        StandardStreams.writeOut(summary.serialized + "\n")
-        if refused > 0 || backwards > 0 || last < count { throw ExitCode(1) }
+    }
+}
+
+/// The snapshot the stress writers publish: alternately unlocked and locked, so a torn read
+/// that mixed two generations could not pass for either.
+enum StressSnapshot {
+    static func make(generation: Int64, start: Date) -> EntitlementSnapshot {
+        let status = EntitlementStatus(
+            active: generation % 2 == 0, state: generation % 2 == 0 ? .subscribed : .expired,
+            expiresAt: start.addingTimeInterval(3600), productId: "stress.\(generation)")
+        return EntitlementSnapshot(
+            generation: generation, issuedAt: start.addingTimeInterval(Double(generation) / 1000),
+            nextTransition: nil, entitlements: ["plus": status, "pad": status])
     }
 }
