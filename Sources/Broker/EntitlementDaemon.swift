@@ -72,8 +72,9 @@ public struct EntitlementDaemon: Sendable {
                     }
                     next = try core.publish(now: Date())
                 } catch {
-                    // Keep serving: the inbox file stays queued and is retried on the next wake-up.
-                    log("error: \(error)")
+                    // Keep serving: the inbox files stay queued and the publish is retried within a second.
+                    log("error: \(error); retrying in 1 s")
+                    next = min(next ?? .distantFuture, Date().addingTimeInterval(1))
                 }
                 timer.cancel()
                 timer = Self.scheduleTimer(at: next, wake: wake)
@@ -94,20 +95,13 @@ public struct EntitlementDaemon: Sendable {
         }
     }
 
-    /// Forwards every change in `directory` as `wakeup`. If inotify fails (watch limits), says so
-    /// and falls back to checking once a second, which still works.
+    /// Forwards every change in `directory` as `wakeup`; if inotify fails (watch limits), says so
+    /// and falls back to checking every 250 ms, which still works.
     private static func watch(
         directory: String, names: Set<String>?, wake: AsyncStream<Wakeup>.Continuation, as wakeup: Wakeup
     ) async {
-        do {
-            for try await _ in DirectoryWatch(directory: directory, names: names) { wake.yield(wakeup) }
-        } catch {
-            if Task.isCancelled { return }
-            wake.yield(.watcherFailed("watch \(directory): \(error); falling back to a 1 s poll"))
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: .seconds(1)) } catch { return }
-                wake.yield(wakeup)
-            }
-        }
+        await DirectoryWatch(directory: directory, names: names).forEachEvent(
+            onFailure: { error in wake.yield(.watcherFailed("watch \(directory): \(error); falling back to polling every 250 ms")) },
+            { _ in wake.yield(wakeup) })
     }
 }

@@ -9,7 +9,8 @@ import SharedDefaults
 /// `widget-renderer --follow`: print on every published change and whenever a timeline's reload
 /// date arrives (so a widget locks at expiry with no process publishing), until SIGINT/SIGTERM.
 ///
-/// The shared file's directory is watched through inotify; a refused file (torn, foreign, older
+/// The shared file's directory is watched through inotify (polled every 250 ms only if inotify
+/// fails, e.g. at the watch limit); a refused file (torn, foreign, older
 /// generation) is reported on stderr and the last good snapshot is kept.
 struct SnapshotFollower {
     let layout: ContainerLayout
@@ -25,6 +26,9 @@ struct SnapshotFollower {
         let signals = await SignalSequence.make([.terminate, .interrupt])
         let (wakeups, wake) = AsyncStream.makeStream(of: Wakeup.self, bufferingPolicy: .unbounded)
         let directory = layout.preferencesDirectory, name = layout.sharedFileName
+        // Render at once (locked if nothing is there yet); the watch's first event re-reads, so a
+        // change between this read and the watch being armed is not missed.
+        wake.yield(.fileChanged)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await _ in signals {
@@ -33,12 +37,9 @@ struct SnapshotFollower {
                 }
             }
             group.addTask {
-                do {
-                    for try await _ in DirectoryWatch(directory: directory, names: [name]) { wake.yield(.fileChanged) }
-                } catch is CancellationError {
-                } catch {
-                    wake.yield(.watchFailed("\(error)"))
-                }
+                await DirectoryWatch(directory: directory, names: [name]).forEachEvent(
+                    onFailure: { error in wake.yield(.watchFailed("\(error); falling back to polling every 250 ms")) },
+                    { _ in wake.yield(.fileChanged) })
             }
             var timer: Task<Void, Never>?
             var printed: String?
@@ -47,7 +48,7 @@ struct SnapshotFollower {
                 case .stop: break loop
                 case .watchFailed(let message):
                     StandardStreams.writeError("widget-renderer: \(message)\n")
-                    break loop
+                    continue
                 case .fileChanged:
                     if case .rejected(let reason, _) = reader.refresh() {
                         StandardStreams.writeError("widget-renderer: ignored \(reason); keeping generation \(reader.lastGood.map { String($0.generation) } ?? "none")\n")

@@ -12,7 +12,7 @@ public struct StressCommand: Command {
         abstract: "Publish or read snapshots in tight loops, or run the crash-torture harness (testing tool).",
         usage: "entitlement-stress publish|read|foundation-publish|torture [options] [--container <dir>] [--group <id>] [--catalog <file>]",
         discussion: """
-            publish: write --count snapshots (generations 1…n) through SharedDefaults, each one atomic replace.
+            publish: write --count snapshots (generations --start…) through SharedDefaults, each one atomic replace.
             read: read in a tight loop until generation --count is seen (or until SIGTERM with --until-stopped); print one \
             JSON line (reads, decoded, refused, missing, backwards, lastGeneration); exit 0 only if nothing was refused or went backwards.
             foundation-publish: the same as publish, but through Foundation's UserDefaults(suiteName:) (for contrast).
@@ -23,6 +23,7 @@ public struct StressCommand: Command {
         arguments: [.init("mode", "publish, read, foundation-publish or torture.")],
         options: CommonOptions.help + [
             .init("--count <n>", "Generations to publish, or the generation to read up to (default 1000)."),
+            .init("--start <n>", "publish: the first generation (default 1)."),
             .init("--no-fsync", "Publish without fsync."),
             .init("--until-stopped", "read: keep reading until SIGTERM/SIGINT."),
             .init("--kills <n>", "torture: how many times to kill the writer (default 200)."),
@@ -36,6 +37,7 @@ public struct StressCommand: Command {
     var common: CommonOptions
     var mode: Mode
     var count: Int64
+    var start: Int64
     var durable: Bool
     var untilStopped: Bool
     var torture: TortureHarness.Options
@@ -43,6 +45,7 @@ public struct StressCommand: Command {
     public init(parsing scanner: inout ArgumentScanner) throws {
         common = try CommonOptions(parsing: &scanner)
         count = try scanner.value("--count", as: "a positive whole number") { Int64($0).flatMap { $0 > 0 ? $0 : nil } } ?? 1000
+        start = try scanner.value("--start", as: "a positive whole number") { Int64($0).flatMap { $0 > 0 ? $0 : nil } } ?? 1
         durable = !scanner.flag("--no-fsync")
         untilStopped = scanner.flag("--until-stopped")
         torture = TortureHarness.Options(
@@ -61,7 +64,7 @@ public struct StressCommand: Command {
         let layout = common.layout
         switch mode {
         case .publish:
-            try Self.publish(count: count, layout: layout, durable: durable)
+            try Self.publish(generations: start...(start + count - 1), layout: layout, durable: durable)
             StandardStreams.writeOut("published \(count)\n")
         case .foundationPublish:
             FoundationPublisher.run(count: count, suiteName: layout.group)
@@ -78,11 +81,11 @@ public struct StressCommand: Command {
         }
     }
 
-    /// Publishes generations 1…count of a two-entitlement snapshot through SharedDefaults.
-    static func publish(count: Int64, layout: ContainerLayout, durable: Bool) throws(ToolError) {
+    /// Publishes `generations` of a two-entitlement snapshot through SharedDefaults.
+    static func publish(generations: ClosedRange<Int64>, layout: ContainerLayout, durable: Bool) throws(ToolError) {
         let store = SharedDefaults(suiteName: layout.group, container: layout.container, options: .init(durable: durable))
         let start = Date()
-        for generation in 1...count {
+        for generation in generations {
             do { try store.publish(StressSnapshot.make(generation: generation, start: start)) } catch {
                 throw ToolError(.temporaryFailure, "\(error)")
             }
