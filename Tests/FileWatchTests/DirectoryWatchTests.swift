@@ -175,28 +175,17 @@ struct DirectoryWatchTests {
             let threadsBefore = ProcessResources.threadCount
             for round in 0..<50 {
                 let log = EventLog()
+                let finished = Gate()
                 let consumer = Task {
+                    defer { finished.open() }
                     for try await event in DirectoryWatch(directory: directory, names: nil) { log.append(event) }
                 }
                 #expect(await log.wait { $0.first == .armed }, "round \(round)")
                 let clock = ContinuousClock()
                 let cancelledAt = clock.now
                 consumer.cancel()
-                let finishedInTime = await withTaskGroup(of: Bool.self) { group in
-                    group.addTask {
-                        _ = await consumer.result
-                        return true
-                    }
-                    group.addTask {
-                        try? await Task.sleep(for: .seconds(1))  // the deadline
-                        return false
-                    }
-                    let first = await group.next() ?? false
-                    group.cancelAll()
-                    return first
-                }
-                #expect(finishedInTime, "round \(round): still running \(clock.now - cancelledAt) after cancel")
-                try #require(finishedInTime)
+                let finishedInTime = await finished.wait(timeout: .seconds(1))
+                try #require(finishedInTime, "round \(round): still running \(clock.now - cancelledAt) after cancel")
             }
             // A leak would be 100 descriptors and 50 threads; other suites may run in parallel.
             let noise = 10
