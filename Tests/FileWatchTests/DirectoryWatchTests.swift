@@ -232,4 +232,37 @@ struct DirectoryWatchTests {
             }
         }
     }
+
+    @Test func settleMergesABurstIntoOneDelayedEvent() async throws {
+        try await withTemporaryDirectory { directory in
+            let settle = Duration.milliseconds(300)
+            try await withRecordedWatch(directory: directory, names: nil, settle: settle) { log in
+                #expect(await log.wait { $0.first == .armed }, "armed is not delayed")
+                let clock = ContinuousClock()
+                let start = clock.now
+                try writeFile(directory + "/a", "1")
+                try writeFile(directory + "/b", "1")
+                #expect(await log.wait { $0.reports("a") && $0.reports("b") }, "got: \(log.events)")
+                let elapsed = clock.now - start
+                #expect(elapsed >= settle * 0.9, "delivered after \(elapsed)")
+                #expect(log.events == [.armed, .changed(["a", "b"])])
+            }
+        }
+    }
+
+    @Test func systemErrorsEndTheSequenceByThrowing() async throws {
+        try await withTemporaryDirectory { root in
+            let directory = root + "/loop"
+            #expect(symlink(directory, directory) == 0)
+            let descriptorsBefore = ProcessResources.openDescriptorCount
+            var iterator = DirectoryWatch(directory: directory, names: nil).makeAsyncIterator()
+            let error = await #expect(throws: FileWatchError.self) { _ = try await iterator.next() }
+            #expect(error?.errno == ELOOP)
+            #expect(error?.operation == .addWatch)
+            #expect(error?.path == directory)
+            #expect(ProcessResources.openDescriptorCount == descriptorsBefore, "closed before throwing")
+            let afterError = try await iterator.next()
+            #expect(afterError == nil, "the sequence has ended")
+        }
+    }
 }
