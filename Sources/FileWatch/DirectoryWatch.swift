@@ -55,6 +55,7 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
         self.settle = settle
     }
 
+    /// Makes an independent watch. Nothing is opened until its first `next()`; dropping it ends the watch.
     public func makeAsyncIterator() -> Iterator {
         Iterator(session: WatchSession(directory: directory, names: names, settle: settle))
     }
@@ -106,6 +107,7 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
             }
         }
 
+        /// The same as ``next(isolation:)`` without an isolation to inherit.
         public mutating func next() async throws(FileWatchError) -> FileWatchEvent? {
             try await next(isolation: nil)
         }
