@@ -29,6 +29,8 @@ struct DirectoryTracker {
             prefix += "/" + component
             levels.append(prefix)
         }
+        // The target keeps the caller's spelling, so that errors name the path the caller gave.
+        if !components.isEmpty { levels[levels.count - 1] = directory }
         self.levels = levels
         self.nextComponent = components.map(Optional.some) + [nil]
         self.names = names

@@ -37,19 +37,27 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
     public let directory: String
     /// The file names reported, or `nil` to report every name in the directory.
     public let names: Set<String>?
+    /// How long name changes are held back, from the first one, to merge a burst into one event.
+    public let settle: Duration
 
     /// Describes a watch; nothing is opened or started until iteration begins.
     /// - Parameters:
     ///   - directory: the directory to watch. It need not exist yet.
     ///   - names: plain file names inside `directory` to report (for example `["group.plist"]`), or `nil`
     ///     for every name. Other names, such as a writer's temporary files, are filtered out.
-    public init(directory: String, names: Set<String>?) {
+    ///   - settle: how long to hold back `changed` and `overflow` after the first change before delivering,
+    ///     so that a burst becomes one event. The window starts at the first held-back change and is not
+    ///     extended by later ones, so delivery is delayed by at most `settle`. Zero (the default) delivers as
+    ///     soon as the events are read. `armed`, `directoryRemoved` and `rearmed` are never delayed.
+    public init(directory: String, names: Set<String>?, settle: Duration = .zero) {
         self.directory = directory
         self.names = names
+        self.settle = settle
     }
 
+    /// Makes an independent watch. Nothing is opened until its first `next()`; dropping it ends the watch.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(session: WatchSession(directory: directory, names: names))
+        Iterator(session: WatchSession(directory: directory, names: names, settle: settle))
     }
 
     /// Iterates one watch. Use it from one task at a time.
@@ -99,6 +107,7 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
             }
         }
 
+        /// The same as ``next(isolation:)`` without an isolation to inherit.
         public mutating func next() async throws(FileWatchError) -> FileWatchEvent? {
             try await next(isolation: nil)
         }
@@ -110,17 +119,19 @@ final class WatchSession {
     let channel = WatchChannel()
     private let directory: String
     private let names: Set<String>?
+    private let settle: Duration
     private(set) var isStarted = false
 
-    init(directory: String, names: Set<String>?) {
+    init(directory: String, names: Set<String>?, settle: Duration) {
         self.directory = directory
         self.names = names
+        self.settle = settle
     }
 
     func startIfNeeded() {
         guard !isStarted else { return }
         isStarted = true
-        WatchReader.start(directory: directory, names: names, channel: channel)
+        WatchReader.start(directory: directory, names: names, settle: settle, channel: channel)
     }
 
     deinit {

@@ -70,20 +70,22 @@ struct Inotify: ~Copyable {
         _ = inotify_rm_watch(descriptor, watchDescriptor)
     }
 
-    /// What woke ``wait(forEvents:)``.
+    /// What ended ``wait(forEvents:timeoutMilliseconds:)``; both false when the timeout elapsed.
     struct Readiness {
         var eventsReady: Bool
         var woken: Bool
     }
 
-    /// Blocks in `poll` (no timeout) on the wake-up eventfd and, if `forEvents`, on the inotify descriptor.
-    /// EINTR is retried. Error conditions on a descriptor count as ready so that the following read reports them.
-    func wait(forEvents: Bool) throws(FileWatchError) -> Readiness {
+    /// Blocks in `poll` on the wake-up eventfd and, if `forEvents`, on the inotify descriptor, for at most
+    /// `timeoutMilliseconds` (-1: no timeout). EINTR is retried (restarting the full timeout, which only
+    /// lengthens a settle window). Error conditions on a descriptor count as ready so that the following read
+    /// reports them.
+    func wait(forEvents: Bool, timeoutMilliseconds: CInt = -1) throws(FileWatchError) -> Readiness {
         var descriptors = [pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         if forEvents {
             descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0))
         }
-        while poll(&descriptors, nfds_t(descriptors.count), -1) < 0 {
+        while poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds) < 0 {
             let code = errno
             guard code == EINTR else {
                 throw FileWatchError(errno: code, path: directory, operation: .wait)

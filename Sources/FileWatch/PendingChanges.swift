@@ -21,6 +21,9 @@ struct PendingChanges: Sendable, Equatable {
 
     var isEmpty: Bool { structural.isEmpty && names.isEmpty && !overflowed }
 
+    /// Whether armed, removed or rearmed is pending: these are never held back by a settle window.
+    var hasStructuralChange: Bool { !structural.isEmpty }
+
     /// The target directory is watched for the first time.
     mutating func noteArmed() {
         structural = [.armed]

@@ -6,17 +6,26 @@ import Foundation
 /// on the inotify descriptor and the wake-up eventfd, merges what it reads into the channel, and on
 /// cancellation or error withdraws the eventfd from the channel, closes both descriptors, and only then
 /// reports that it has finished. No other thread ever closes, reads or polls these descriptors.
-enum WatchReader {
+struct WatchReader: ~Copyable {
+    private let inotify: Inotify
+    private var tracker: DirectoryTracker
+    private let channel: WatchChannel
+    private let settle: Duration
+    /// Name changes read but held back until the settle window closes (always empty when `settle` is zero).
+    private var unpublished = PendingChanges()
+    /// When the settle window for ``unpublished`` closes.
+    private var settleDeadline: ContinuousClock.Instant?
+
     /// Starts the reader on a new thread named after the directory.
-    static func start(directory: String, names: Set<String>?, channel: WatchChannel) {
+    static func start(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
         let thread = Thread {
-            run(directory: directory, names: names, channel: channel)
+            run(directory: directory, names: names, settle: settle, channel: channel)
         }
         thread.name = "FileWatch \(directory)"
         thread.start()
     }
 
-    static func run(directory: String, names: Set<String>?, channel: WatchChannel) {
+    static func run(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
         let inotify: Inotify
         do {
             inotify = try Inotify(directory: directory)
@@ -29,49 +38,89 @@ enum WatchReader {
             channel.finishReader(failure: nil)
             return
         }
-        var tracker = DirectoryTracker(directory: directory, names: names)
-        let failure = readUntilCancelled(inotify, &tracker, channel)
+        var reader = WatchReader(
+            inotify: inotify,
+            tracker: DirectoryTracker(directory: directory, names: names),
+            channel: channel,
+            settle: settle
+        )
+        let failure = reader.readUntilCancelled()
         channel.withdrawWakeDescriptor()
-        inotify.close()
+        reader.close()
         channel.finishReader(failure: failure)
     }
 
+    private init(inotify: consuming Inotify, tracker: DirectoryTracker, channel: WatchChannel, settle: Duration) {
+        self.inotify = inotify
+        self.tracker = tracker
+        self.channel = channel
+        self.settle = settle
+    }
+
+    /// Closes the inotify descriptor and the eventfd (by ending the reader's, hence the ``Inotify``'s, lifetime).
+    private consuming func close() {}
+
     /// Returns `nil` when cancelled, or the error that stopped the watch.
-    private static func readUntilCancelled(
-        _ inotify: borrowing Inotify,
-        _ tracker: inout DirectoryTracker,
-        _ channel: WatchChannel
-    ) -> FileWatchError? {
+    private mutating func readUntilCancelled() -> FileWatchError? {
         do throws(FileWatchError) {
             var changes = PendingChanges()
             try tracker.arm(using: inotify, into: &changes)
-            channel.publish(changes)
+            offer(changes)
             while true {
                 let status = channel.readerStatus()
                 if status.cancelled { return nil }
                 // While the consumer has not taken what is pending, leave new events in the kernel queue.
-                let readiness = try inotify.wait(forEvents: !status.hasPending)
+                let readiness = try inotify.wait(forEvents: !status.hasPending, timeoutMilliseconds: settleTimeout())
                 if readiness.woken { inotify.consumeWakeups() }
-                if readiness.eventsReady { try drain(inotify, &tracker, channel) }
+                if readiness.eventsReady { try drain() }
+                publishIfSettled()
             }
         } catch {
             return error
         }
     }
 
-    /// Reads until EAGAIN, publishing after every batch so that a waiting consumer is served at once.
-    private static func drain(
-        _ inotify: borrowing Inotify,
-        _ tracker: inout DirectoryTracker,
-        _ channel: WatchChannel
-    ) throws(FileWatchError) {
+    /// Reads until EAGAIN, offering every batch at once so that a waiting consumer is served without delay.
+    private mutating func drain() throws(FileWatchError) {
         while let events = try inotify.readEvents() {
             var changes = PendingChanges()
             for event in events {
                 try tracker.handle(event, using: inotify, into: &changes)
             }
-            channel.publish(changes)
+            offer(changes)
             if channel.readerStatus().cancelled { return }
         }
+    }
+
+    /// Publishes `changes` now, or holds name changes back until the settle window closes. Structural
+    /// changes are never delayed, and take along whatever was held back.
+    private mutating func offer(_ changes: PendingChanges) {
+        guard !changes.isEmpty else { return }
+        unpublished.merge(changes)
+        if settle <= .zero || changes.hasStructuralChange {
+            publishHeldBack()
+        } else if settleDeadline == nil {
+            settleDeadline = .now + settle
+        }
+    }
+
+    private mutating func publishIfSettled() {
+        if let settleDeadline, settleDeadline <= .now { publishHeldBack() }
+    }
+
+    private mutating func publishHeldBack() {
+        channel.publish(unpublished)
+        unpublished = PendingChanges()
+        settleDeadline = nil
+    }
+
+    /// Milliseconds until the settle window closes, rounded up; -1 (wait indefinitely) when nothing is held back.
+    private func settleTimeout() -> CInt {
+        guard let settleDeadline else { return -1 }
+        let remaining = settleDeadline - .now
+        guard remaining > .zero else { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds = seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return CInt(clamping: milliseconds)
     }
 }

@@ -175,28 +175,17 @@ struct DirectoryWatchTests {
             let threadsBefore = ProcessResources.threadCount
             for round in 0..<50 {
                 let log = EventLog()
+                let finished = Gate()
                 let consumer = Task {
+                    defer { finished.open() }
                     for try await event in DirectoryWatch(directory: directory, names: nil) { log.append(event) }
                 }
                 #expect(await log.wait { $0.first == .armed }, "round \(round)")
                 let clock = ContinuousClock()
                 let cancelledAt = clock.now
                 consumer.cancel()
-                let finishedInTime = await withTaskGroup(of: Bool.self) { group in
-                    group.addTask {
-                        _ = await consumer.result
-                        return true
-                    }
-                    group.addTask {
-                        try? await Task.sleep(for: .seconds(1))  // the deadline
-                        return false
-                    }
-                    let first = await group.next() ?? false
-                    group.cancelAll()
-                    return first
-                }
-                #expect(finishedInTime, "round \(round): still running \(clock.now - cancelledAt) after cancel")
-                try #require(finishedInTime)
+                let finishedInTime = await finished.wait(timeout: .seconds(1))
+                try #require(finishedInTime, "round \(round): still running \(clock.now - cancelledAt) after cancel")
             }
             // A leak would be 100 descriptors and 50 threads; other suites may run in parallel.
             let noise = 10
@@ -241,6 +230,39 @@ struct DirectoryWatchTests {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
                 #expect(await log.wait { $0.first == .armed }, "got: \(log.events)")
             }
+        }
+    }
+
+    @Test func settleMergesABurstIntoOneDelayedEvent() async throws {
+        try await withTemporaryDirectory { directory in
+            let settle = Duration.milliseconds(300)
+            try await withRecordedWatch(directory: directory, names: nil, settle: settle) { log in
+                #expect(await log.wait { $0.first == .armed }, "armed is not delayed")
+                let clock = ContinuousClock()
+                let start = clock.now
+                try writeFile(directory + "/a", "1")
+                try writeFile(directory + "/b", "1")
+                #expect(await log.wait { $0.reports("a") && $0.reports("b") }, "got: \(log.events)")
+                let elapsed = clock.now - start
+                #expect(elapsed >= settle * 0.9, "delivered after \(elapsed)")
+                #expect(log.events == [.armed, .changed(["a", "b"])])
+            }
+        }
+    }
+
+    @Test func systemErrorsEndTheSequenceByThrowing() async throws {
+        try await withTemporaryDirectory { root in
+            let directory = root + "/loop"
+            #expect(symlink(directory, directory) == 0)
+            let descriptorsBefore = ProcessResources.openDescriptorCount
+            var iterator = DirectoryWatch(directory: directory, names: nil).makeAsyncIterator()
+            let error = await #expect(throws: FileWatchError.self) { _ = try await iterator.next() }
+            #expect(error?.errno == ELOOP)
+            #expect(error?.operation == .addWatch)
+            #expect(error?.path == directory)
+            #expect(ProcessResources.openDescriptorCount == descriptorsBefore, "closed before throwing")
+            let afterError = try await iterator.next()
+            #expect(afterError == nil, "the sequence has ended")
         }
     }
 }

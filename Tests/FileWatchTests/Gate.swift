@@ -27,4 +27,21 @@ final class Gate: Sendable {
             open()
         }
     }
+
+    /// Waits for the gate to open, at most `timeout`. Returns whether it opened in time.
+    func wait(timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.wait()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)  // the deadline
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
 }

@@ -8,6 +8,7 @@ import FileWatch
 func withRecordedWatch<T: Sendable>(
     directory: String,
     names: Set<String>?,
+    settle: Duration = .zero,
     holdAfterFirstEvent gate: Gate? = nil,
     _ body: @Sendable (EventLog) async throws -> T
 ) async throws -> T {
@@ -16,7 +17,7 @@ func withRecordedWatch<T: Sendable>(
         group.addTask {
             do throws(FileWatchError) {
                 var isFirst = true
-                for try await event in DirectoryWatch(directory: directory, names: names) {
+                for try await event in DirectoryWatch(directory: directory, names: names, settle: settle) {
                     log.append(event)
                     if isFirst, let gate { await gate.wait() }
                     isFirst = false

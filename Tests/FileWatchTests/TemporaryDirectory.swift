@@ -7,7 +7,8 @@ func withTemporaryDirectory<T>(
     _ body: (String) async throws -> T
 ) async throws -> T {
     let safePrefix = String(prefix.map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(40))
-    var template = Array((NSTemporaryDirectory() + "/filewatch-\(safePrefix)-XXXXXX").utf8CString)
+    let templatePath = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("filewatch-\(safePrefix)-XXXXXX").path
+    var template = Array(templatePath.utf8CString)
     guard let created = mkdtemp(&template) else {
         throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
