@@ -33,7 +33,7 @@ struct DaemonEndToEndTests {
             #expect(await ChildProcess.wait(timeout: .seconds(10)) { lines.first { Self.firstEntry($1)?.locked == true } != nil })
 
             let now = Date()
-            let expiry = now.addingTimeInterval(3)
+            let expiry = now.addingTimeInterval(6)  // room for a slow ingest on a loaded machine
             let event = Fixture.transaction(id: "1001", purchased: now, expires: expiry)
             let ingest = try await fixture.run("entitlementctl", ["ingest", "--wait", "-"] + fixture.common, input: event + "\n")
             #expect(ingest.status == 0, "ingest: \(ingest.standardError)")
