@@ -24,6 +24,10 @@ public final class Journal {
             let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, mode_t(ContainerLayout.fileMode))
             guard fd >= 0 else { throw .io(path: path, operation: "open", detail: "\(Errno(rawValue: errno))") }
             descriptor = fd
+            // The mode is explicit, whatever the umask.
+            guard fchmod(fd, mode_t(ContainerLayout.fileMode)) == 0 else {
+                throw .io(path: path, operation: "fchmod", detail: "\(Errno(rawValue: errno))")
+            }
         }
         let bytes = try SecureFile.read(path: path, maximumSize: Self.maximumSize)
         guard let lastNewline = bytes.lastIndex(of: 0x0A) else {

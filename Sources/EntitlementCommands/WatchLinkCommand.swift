@@ -1,6 +1,7 @@
 import Broker
 import CLISupport
 import Foundation
+import SystemShims
 
 /// `entitlementctl watch-link down|up`: simulate the watch going out of range and coming back.
 struct WatchLinkCommand: Command {
@@ -30,10 +31,12 @@ struct WatchLinkCommand: Command {
             }
         } else {
             do {
-                try FileManager.default.createDirectory(atPath: layout.brokerDirectory, withIntermediateDirectories: true)
-                try Data().write(to: URL(fileURLWithPath: layout.watchLinkPath))
+                try FileSystem.makeDirectories(path: layout.brokerDirectory, mode: ContainerLayout.directoryMode)
+                try AtomicFile.replace(
+                    directory: layout.brokerDirectory, name: "watch-link", bytes: Array("down\n".utf8),
+                    mode: ContainerLayout.fileMode, durable: true)
             } catch {
-                throw ToolError(.temporaryFailure, "\(layout.watchLinkPath): cannot create: \(error.localizedDescription)")
+                throw ToolError(.temporaryFailure, "\(layout.watchLinkPath): cannot create: \(error)")
             }
         }
         StandardStreams.writeOut("watch link \(up ? "up" : "down")\n")

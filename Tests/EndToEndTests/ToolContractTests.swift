@@ -123,3 +123,20 @@ struct ToolContractTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
     }
 }
+
+@Suite("Renderer charset", .timeLimit(.minutes(1)))
+struct RendererCharsetTests {
+    @Test("--ascii and a non-UTF-8 locale draw with ASCII only; a UTF-8 locale uses box drawing", arguments: [
+        (["--ascii"], "C.UTF-8", true), ([], "C", true), ([], "POSIX", true), ([], "en_US.UTF-8", false),
+    ])
+    func charset(flags: [String], locale: String, expectASCII: Bool) async throws {
+        let root = NSTemporaryDirectory() + "charset-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try await BuiltTools.run(
+            "widget-renderer", ["--container", root, "--catalog", BuiltTools.defaultCatalog, "--family", "systemMedium"] + flags,
+            environment: ["LANG": locale, "LC_ALL": locale])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.unicodeScalars.allSatisfy(\.isASCII) == expectASCII, "\(result.standardOutput)")
+        #expect(result.standardOutput.contains(expectASCII ? "+-" : "┌"))
+    }
+}
