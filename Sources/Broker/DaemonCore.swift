@@ -85,16 +85,9 @@ final class DaemonCore {
                 try inbox.quarantine(name, into: layout.rejectedDirectory)
                 continue
             }
-            var decoded: [(String, [StoreEvent])] = []
-            var refusal: String?
-            for (number, line) in lines.enumerated() {
-                do { decoded.append((line, try EventLine.decode(line, catalog: catalog))) } catch {
-                    refusal = "line \(number + 1): \(error)"
-                    break
-                }
-            }
-            if let refusal {
-                log("inbox: refused \(name): \(refusal)")
+            let decoded: [(line: String, events: [StoreEvent])]
+            do { decoded = try EventLine.decodeAll(lines, source: name, catalog: catalog) } catch {
+                log("inbox: refused \(error)")
                 try inbox.quarantine(name, into: layout.rejectedDirectory)
                 continue
             }

@@ -20,4 +20,18 @@ public enum EventLine {
         }
         return events
     }
+
+    /// Decodes every non-blank line of `lines`, all or nothing: the first bad line throws
+    /// ``BrokerError/badInput(_:)`` naming `source:line` and the problem.
+    public static func decodeAll(_ lines: [String], source: String, catalog: Catalog) throws(BrokerError) -> [(line: String, events: [StoreEvent])] {
+        var decoded: [(line: String, events: [StoreEvent])] = []
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { continue }
+            do { decoded.append((trimmed, try decode(trimmed, catalog: catalog))) } catch {
+                throw .badInput("\(source):\(index + 1): \(error)")
+            }
+        }
+        return decoded
+    }
 }

@@ -18,15 +18,7 @@ public struct IngestClient: Sendable {
     /// whole input with ``BrokerError/badInput(_:)`` naming `source:line`. Returns the inbox file
     /// name once the events are durable (fsynced file and directory).
     public func enqueue(_ lines: [String], source: String) throws(BrokerError) -> String? {
-        var kept: [String] = []
-        for (index, line) in lines.enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !trimmed.isEmpty else { continue }
-            do { _ = try EventLine.decode(trimmed, catalog: catalog) } catch {
-                throw .badInput("\(source):\(index + 1): \(error)")
-            }
-            kept.append(trimmed)
-        }
+        let kept = try EventLine.decodeAll(lines, source: source, catalog: catalog).map(\.line)
         guard !kept.isEmpty else { return nil }
         return try Inbox(directory: layout.inboxDirectory).enqueue(kept)
     }

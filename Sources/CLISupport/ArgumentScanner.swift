@@ -82,6 +82,14 @@ public struct ArgumentScanner: Sendable {
         return result
     }
 
+    /// Removes and returns the one optional positional argument (`FILE`, `-`), or `nil`; more
+    /// than one is a usage error naming `name`.
+    public mutating func optionalPositional(_ name: String) throws(UsageError) -> String? {
+        let all = try positionals()
+        guard all.count <= 1 else { throw UsageError("Expected at most one \(name), got \(all.count)") }
+        return all.first
+    }
+
     /// Removes and returns the first remaining argument if it is not an option (a subcommand name).
     public mutating func subcommand() -> String? {
         for index in 0..<positionalsOnlyFrom {

@@ -22,21 +22,17 @@ struct EvaluateCommand: Command {
     init(parsing scanner: inout ArgumentScanner) throws {
         common = try CommonOptions(parsing: &scanner)
         now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
-        let files = try scanner.positionals()
-        guard files.count <= 1 else { throw UsageError("Expected at most one FILE, got \(files.count)") }
-        file = files.first
+        file = try scanner.optionalPositional("FILE")
     }
 
     func run() async throws {
         let catalog = try CatalogLoading.load(common.catalogPath)
         let (lines, source) = try InputLines.read(file)
         var facts = FactStore()
-        for (index, line) in lines.enumerated() where !line.allSatisfy(\.isWhitespace) {
-            do {
-                for event in try EventLine.decode(line, catalog: catalog) { facts.insert(event) }
-            } catch {
-                throw ToolError(.dataError, "\(source):\(index + 1): \(error)")
-            }
+        do {
+            for (_, events) in try EventLine.decodeAll(lines, source: source, catalog: catalog) { facts.insert(contentsOf: events) }
+        } catch {
+            throw error.toolError
         }
         let result = EntitlementEngine(catalog: catalog).evaluate(facts, now: now ?? Date(), floor: nil)
         StandardStreams.writeOut(result.snapshot(generation: 0, issuedAt: result.effectiveNow).json.serialized + "\n")

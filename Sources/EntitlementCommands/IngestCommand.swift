@@ -29,9 +29,7 @@ struct IngestCommand: Command {
         common = try CommonOptions(parsing: &scanner)
         wait = scanner.flag("--wait")
         timeout = try scanner.value("--timeout", as: "a positive number of seconds") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } } ?? 30
-        let files = try scanner.positionals()
-        guard files.count <= 1 else { throw UsageError("Expected at most one FILE, got \(files.count)") }
-        file = files.first
+        file = try scanner.optionalPositional("FILE")
     }
 
     func run() async throws {
