@@ -1,17 +1,24 @@
 import CLISupport
 import EntitlementModel
 import Foundation
+import SharedDefaults
 
-/// `entitlementctl check FEATURE [--count N]`: exit 0 when unlocked, 1 when locked.
+/// `entitlementctl check FEATURE [--count N] [--days-ago N] [--record]`: exit 0 when unlocked, 1 when locked.
 struct CheckCommand: Command {
     static let configuration = CommandConfiguration(
         commandName: "entitlementctl check",
         abstract: "Check one feature against the published snapshot (exit 0 unlocked, 1 locked).",
-        usage: "entitlementctl check <feature> [--count <n>] [--now <ISO8601>] [--format text|json] [--container <dir>] [--group <id>] [--catalog <file>]",
-        discussion: "Fails closed: no snapshot, a refused shared file or an unknown feature all answer locked, with the reason.",
-        arguments: [.init("feature", "A feature from the catalog, e.g. habits, widgets, watchApp.")],
+        usage: "entitlementctl check <feature> [--count <n>] [--days-ago <n>] [--record] [--now <ISO8601>] [--format text|json] [--container <dir>] [--group <id>] [--catalog <file>]",
+        discussion: """
+            Fails closed: no snapshot, a refused shared file or an unknown feature all answer locked, with the reason. \
+            Read-only unless --record is given: then a locked answer appends a paywallShown event to \
+            <dir>/Library/Analytics/paywall.jsonl (JSON Lines; a failure to record is a warning, the answer stands).
+            """,
+        arguments: [.init("feature", "A feature from the catalog, e.g. habits, collections, cards, history, widgets, sync.")],
         options: CommonOptions.help + [
-            .init("--count <n>", "For count-limited features: how many items the user already has."),
+            .init("--count <n>", "For count-limited features: how many items the user already has (unlocked while one more fits)."),
+            .init("--days-ago <n>", "For time-window features (history): how many days back the item lies."),
+            .init("--record", "Record a paywallShown analytics event when the answer is locked."),
             .init("--now <ISO8601>", "Evaluate at this instant (never earlier than the snapshot's issue time)."),
             .init("--format <format>", "Output format. (values: text, json; default: text)"),
         ])
@@ -19,12 +26,16 @@ struct CheckCommand: Command {
     var common: CommonOptions
     var feature: String
     var count: Int?
+    var daysAgo: Int?
+    var record: Bool
     var now: Date?
     var format: OutputFormat
 
     init(parsing scanner: inout ArgumentScanner) throws {
         common = try CommonOptions(parsing: &scanner)
         count = try scanner.value("--count", as: "a whole number ≥ 0") { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+        daysAgo = try scanner.value("--days-ago", as: "a whole number ≥ 0") { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+        record = scanner.flag("--record")
         now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
         format = try OutputFormat.parse(&scanner)
         let rest = try scanner.positionals()
@@ -42,21 +53,58 @@ struct CheckCommand: Command {
         case .refused(let reason): note = reason
         }
         if let note { StandardStreams.writeError("entitlementctl check: \(note)\n") }
-        let decision = catalog.featureGate.check(feature, snapshot: snapshot, wallClock: now ?? Date(), currentCount: count)
-        switch (decision, format) {
-        case (.unlocked(let remaining), .text):
-            StandardStreams.writeOut("unlocked: \(feature)" + (remaining.map { " (\($0) free remaining)" } ?? "") + "\n")
-        case (.locked(let paywall), .text):
-            StandardStreams.writeOut("locked: \(feature): \(paywall.reason.rawValue): \(paywall.copy.title) — \(paywall.copy.message) [\(paywall.copy.callToAction)] \(paywall.deepLink)\n")
-        case (.unlocked(let remaining), .json):
-            StandardStreams.writeOut(JSONValue.object(["feature": .string(feature), "locked": false, "remaining": remaining.map { .int(Int64($0)) } ?? .null]).serialized + "\n")
-        case (.locked(let paywall), .json):
-            StandardStreams.writeOut(JSONValue.object([
-                "feature": .string(feature), "locked": true, "reason": .string(paywall.reason.rawValue),
-                "title": .string(paywall.copy.title), "message": .string(paywall.copy.message),
-                "callToAction": .string(paywall.copy.callToAction), "deepLink": .string(paywall.deepLink),
-            ]).serialized + "\n")
+        let gate = catalog.featureGate
+        let clock = now ?? Date()
+        let decision = gate.check(feature, snapshot: snapshot, wallClock: clock, currentCount: count, daysAgo: daysAgo)
+        let rule = gate.rules[feature]
+        // Count limits: `limit` is nil when unlimited; `remaining` needs the caller's count.
+        let limit = rule?.freeCount != nil ? gate.limit(feature, snapshot: snapshot, wallClock: clock) : nil
+        let remaining: Int? = switch decision {
+        case .unlocked(let remaining): remaining
+        case .locked: limit.flatMap { limit in count.map { max(0, limit - $0) } }
+        }
+        switch format {
+        case .text: StandardStreams.writeOut(text(decision, limit: limit, remaining: remaining))
+        case .json: StandardStreams.writeOut(json(decision, rule: rule, limit: limit, remaining: remaining).serialized + "\n")
+        }
+        if record, let event = PaywallEvent.shown(for: decision, time: clock) {
+            let log = PaywallAnalyticsLog(container: common.container)
+            do { try log.append(event) } catch {
+                StandardStreams.writeError("entitlementctl check: warning: paywall event not recorded: \(error)\n")
+            }
         }
         if !decision.isUnlocked { throw ExitCode.locked }
+    }
+
+    private func text(_ decision: GateDecision, limit: Int?, remaining: Int?) -> String {
+        switch decision {
+        case .unlocked:
+            return "unlocked: \(feature)" + (remaining.map { " (\($0) free remaining)" } ?? "") + "\n"
+        case .locked(let paywall):
+            let usage = limit.map { limit in " (free limit \(limit)" + (remaining.map { ", \($0) remaining" } ?? "") + ")" } ?? ""
+            return "locked: \(feature): \(paywall.reason.rawValue)\(usage): \(paywall.copy.title) — \(paywall.copy.message) [\(paywall.copy.callToAction)] \(paywall.deepLink)\n"
+        }
+    }
+
+    /// `remaining` (and, for count-limited features, `limit`, null when unlimited) on every answer;
+    /// `freeDays` and `daysAgo` for time-window features; the paywall fields when locked.
+    private func json(_ decision: GateDecision, rule: FeatureRule?, limit: Int?, remaining: Int?) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "feature": .string(feature), "locked": .bool(!decision.isUnlocked),
+            "remaining": remaining.map { .int(Int64($0)) } ?? .null,
+        ]
+        if rule?.freeCount != nil { object["limit"] = limit.map { .int(Int64($0)) } ?? .null }
+        if let days = rule?.freeDays {
+            object["freeDays"] = .int(Int64(days))
+            object["daysAgo"] = daysAgo.map { .int(Int64($0)) } ?? .null
+        }
+        if let paywall = decision.paywall {
+            object["reason"] = .string(paywall.reason.rawValue)
+            object["title"] = .string(paywall.copy.title)
+            object["message"] = .string(paywall.copy.message)
+            object["callToAction"] = .string(paywall.copy.callToAction)
+            object["deepLink"] = .string(paywall.deepLink)
+        }
+        return .object(object)
     }
 }

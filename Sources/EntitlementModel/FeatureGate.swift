@@ -58,22 +58,33 @@ public struct FeatureGate: Sendable, Hashable {
     ///   - snapshot: the last good snapshot, or `nil` when none could be read (locks every paid feature).
     ///   - wallClock: the reader's clock; evaluation uses ``EntitlementSnapshot/effectiveNow(wallClock:)``,
     ///     so a clock set backwards never extends access.
-    ///   - currentCount: for count-limited features, how many items the user already has.
+    ///   - currentCount: for count-limited features, how many items the user already has; unlocked
+    ///     for a free user while one more still fits (`currentCount < freeCount`).
+    ///   - daysAgo: for time-window features (history), how many whole days back the item lies;
+    ///     unlocked for a free user while `daysAgo <= freeDays`, locked with
+    ///     ``PaywallReason/limitReached`` beyond. `nil` asks about the whole feature.
     public func check(
-        _ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil
+        _ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil, daysAgo: Int? = nil
     ) -> GateDecision {
         guard let rule = rules[feature] else {
             return .locked(Paywall(feature: feature, reason: .unknownFeature, copy: Self.fallbackCopy))
         }
         guard let entitlement = rule.entitlement else { return .unlocked(remaining: nil) }
-        if let snapshot {
-            let status = snapshot.status(of: entitlement)
-            if status.isActive(at: snapshot.effectiveNow(wallClock: wallClock)) { return .unlocked(remaining: nil) }
-        }
+        if isEntitled(entitlement, snapshot: snapshot, wallClock: wallClock) { return .unlocked(remaining: nil) }
         if let limit = rule.freeCount, let count = currentCount, count < limit {
             return .unlocked(remaining: limit - count)
         }
+        if let window = rule.freeDays, let daysAgo {
+            if daysAgo <= window { return .unlocked(remaining: nil) }
+            return .locked(Paywall(feature: feature, reason: snapshot == nil ? .noSnapshot : .limitReached, copy: rule.paywall))
+        }
         return .locked(Paywall(feature: feature, reason: reason(rule, entitlement, snapshot), copy: rule.paywall))
+    }
+
+    /// Whether `entitlement` is active in `snapshot` at the reader's effective now (`false` without a snapshot).
+    func isEntitled(_ entitlement: String, snapshot: EntitlementSnapshot?, wallClock: Date) -> Bool {
+        guard let snapshot else { return false }
+        return snapshot.status(of: entitlement).isActive(at: snapshot.effectiveNow(wallClock: wallClock))
     }
 
     private func reason(_ rule: FeatureRule, _ entitlement: String, _ snapshot: EntitlementSnapshot?) -> PaywallReason {

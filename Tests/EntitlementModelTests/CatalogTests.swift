@@ -23,7 +23,10 @@ import Testing
         #expect(habits.freeCount == 3)
         #expect(catalog.featureGate.rules["history"]?.freeDays == 30)
         #expect(catalog.featureGate.rules["widgets"]?.paywall.title == "Widgets need Geko Plus")
-        #expect(Set(catalog.featureGate.rules.keys) == ["habits", "widgets", "watchApp", "history"])
+        #expect(Set(catalog.featureGate.rules.keys) == [
+            "habits", "widgets", "watchApp", "history", "collections", "groups", "cards", "tieredVoting",
+            "advancedFilters", "customTags", "aiCoach", "advancedAnalytics", "sync", "quickTimer", "articles",
+        ])
     }
 
     @Test func reverseMapFollowsEntitlements() throws {

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Count limits (seed 000's collections and groups, seed 001's cards): how many items a user may
+/// have, how many are left, and whether adding some would go past the limit.
+///
+/// Every answer follows ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``: an
+/// active entitlement (read at the snapshot's effective now) means no limit, no snapshot means
+/// free user, and an unknown feature allows nothing.
+extension FeatureGate {
+    /// The most items the user may have now.
+    ///
+    /// - Returns: `nil` when unlimited (the entitlement is active, or the feature is free for
+    ///   everyone); the free allowance for a free user; 0 for a paid-only feature without an
+    ///   allowance and for a feature the catalog does not know.
+    public func limit(_ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date) -> Int? {
+        guard let rule = rules[feature] else { return 0 }
+        guard let entitlement = rule.entitlement else { return nil }
+        if isEntitled(entitlement, snapshot: snapshot, wallClock: wallClock) { return nil }
+        return rule.freeCount ?? 0
+    }
+
+    /// How many more items fit: `nil` when unlimited, otherwise `max(0, limit - currentCount)`.
+    ///
+    /// - Parameter currentCount: how many items the user already has.
+    public func remaining(_ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int) -> Int? {
+        limit(feature, snapshot: snapshot, wallClock: wallClock).map { max(0, $0 - currentCount) }
+    }
+
+    /// Whether adding `adding` items to the user's `currentCount` would go past the limit
+    /// (seed 001's `wouldExceedLimit` is `adding: 1`).
+    public func wouldExceed(
+        _ feature: String, adding: Int = 1, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int
+    ) -> Bool {
+        guard let remaining = remaining(feature, snapshot: snapshot, wallClock: wallClock, currentCount: currentCount) else {
+            return false
+        }
+        return adding > remaining
+    }
+
+    /// Throws when adding `adding` items would go past the limit; returns quietly otherwise.
+    ///
+    /// - Throws: ``FeatureLimitError`` with the current count, the limit, what remains and the
+    ///   paywall (reason ``PaywallReason/limitReached`` for a free allowance used up, otherwise
+    ///   the reason ``check(_:snapshot:wallClock:currentCount:daysAgo:)`` gives).
+    public func ensureCanAdd(
+        _ feature: String, adding: Int = 1, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int
+    ) throws(FeatureLimitError) {
+        guard let limit = limit(feature, snapshot: snapshot, wallClock: wallClock) else { return }
+        let remaining = max(0, limit - currentCount)
+        guard adding > remaining else { return }
+        let paywall: Paywall
+        if let rule = rules[feature], rule.freeCount != nil {
+            let reason: PaywallReason = snapshot == nil ? .noSnapshot : .limitReached
+            paywall = Paywall(feature: feature, reason: reason, copy: rule.paywall)
+        } else {
+            paywall = check(feature, snapshot: snapshot, wallClock: wallClock).paywall
+                ?? Paywall(feature: feature, reason: .notEntitled, copy: rules[feature]?.paywall ?? Self.fallbackCopy)
+        }
+        throw FeatureLimitError(
+            feature: feature, current: currentCount, limit: limit, remaining: remaining, adding: adding, paywall: paywall)
+    }
+}

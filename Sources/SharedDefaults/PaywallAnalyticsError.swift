@@ -1,0 +1,14 @@
+/// Why a paywall analytics record could not be appended or read; one line naming the file.
+public struct PaywallAnalyticsError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The analytics file (or its directory) involved.
+    public var path: String
+    /// What went wrong, e.g. `open: Permission denied`.
+    public var problem: String
+
+    public init(path: String, problem: String) {
+        self.path = path
+        self.problem = problem
+    }
+
+    public var description: String { "\(path): \(problem)" }
+}

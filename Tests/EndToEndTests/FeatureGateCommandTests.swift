@@ -1,0 +1,126 @@
+import EntitlementModel
+import Foundation
+import SharedDefaults
+import Testing
+import TestSupport
+
+/// `entitlementctl check` with counts, the history window and `--record`, and `entitlementctl
+/// status` resolving the launch-time sync mode, run as real processes against a published file.
+@Suite(.timeLimit(.minutes(1))) struct FeatureGateCommandTests {
+    static let now = "2026-11-22T10:00:00Z"
+    static let issued = ISO8601.date(from: now) ?? .distantPast
+    static let free = EntitlementSnapshot(generation: 1, issuedAt: issued, nextTransition: nil, entitlements: ["plus": .notPurchased])
+    static let premium = EntitlementSnapshot(
+        generation: 1, issuedAt: issued, nextTransition: nil,
+        entitlements: ["plus": EntitlementStatus(active: true, state: .purchased, productId: "com.irenews.geko.plus.lifetime")])
+
+    func publish(_ snapshot: EntitlementSnapshot, _ fixture: Fixture) throws -> SharedDefaults {
+        let defaults = SharedDefaults(suiteName: fixture.group, container: fixture.container)
+        try defaults.publish(snapshot)
+        return defaults
+    }
+
+    func check(_ fixture: Fixture, _ arguments: [String]) async throws -> (status: Int32, json: String) {
+        let result = try await fixture.run("entitlementctl", ["check"] + arguments + ["--now", Self.now, "--format", "json"] + fixture.common)
+        return (result.status, result.standardOutput.trimmingCharacters(in: .newlines))
+    }
+
+    @Test func countsAndWindowInJSONAndExitCodes() async throws {
+        try await Fixture.with { fixture in
+            _ = try publish(Self.free, fixture)
+            #expect(try await check(fixture, ["cards", "--count", "9"]) == (0, #"{"feature":"cards","limit":10,"locked":false,"remaining":1}"#))
+            let full = try await check(fixture, ["cards", "--count", "10"])
+            #expect(full.status == 1)
+            #expect(full.json.contains(#""limit":10,"locked":true"#) && full.json.contains(#""reason":"limitReached","remaining":0"#), "\(full.json)")
+            #expect(full.json.contains(#""title":"Card Limit Reached""#))
+            #expect(try await check(fixture, ["history", "--days-ago", "30"])
+                == (0, #"{"daysAgo":30,"feature":"history","freeDays":30,"locked":false,"remaining":null}"#))
+            let old = try await check(fixture, ["history", "--days-ago", "31"])
+            #expect(old.status == 1 && old.json.contains(#""reason":"limitReached""#), "\(old.json)")
+            #expect(try await check(fixture, ["aiCoach"]).status == 1)
+            #expect(try await check(fixture, ["quickTimer"]) == (0, #"{"feature":"quickTimer","locked":false,"remaining":null}"#))
+            let negative = try await fixture.run("entitlementctl", ["check", "history", "--days-ago", "-1"] + fixture.common)
+            #expect(negative.status == 64)
+            // Read-only by default: nothing was recorded anywhere.
+            #expect(!FileManager.default.fileExists(atPath: fixture.container + "/Library/Analytics"))
+        }
+    }
+
+    @Test func premiumHasNoLimit() async throws {
+        try await Fixture.with { fixture in
+            _ = try publish(Self.premium, fixture)
+            #expect(try await check(fixture, ["cards", "--count", "500"]) == (0, #"{"feature":"cards","limit":null,"locked":false,"remaining":null}"#))
+            #expect(try await check(fixture, ["history", "--days-ago", "900"]).status == 0)
+        }
+    }
+
+    @Test func recordAppendsPaywallShownOnlyForDeniedChecks() async throws {
+        try await Fixture.with { fixture in
+            _ = try publish(Self.free, fixture)
+            #expect(try await check(fixture, ["groups", "--count", "3", "--record"]).status == 1)
+            #expect(try await check(fixture, ["groups", "--count", "1", "--record"]).status == 0)
+            let events = try PaywallAnalyticsLog(container: fixture.container).events()
+            #expect(events == [PaywallEvent(.paywallShown, feature: "groups", reason: .limitReached, time: Self.issued)])
+        }
+    }
+
+    @Test func concurrentProcessesRecordWholeLines() async throws {
+        try await Fixture.with { fixture in
+            _ = try publish(Self.free, fixture)
+            let processes = 6, rounds = 3
+            // Unknown features are denied too; long names make each record ~5 KB.
+            let features = (0..<processes).map { "feature\($0)" + String(repeating: "x", count: 5_000) }
+            for _ in 0..<rounds {
+                let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+                    for feature in features { group.addTask { try await check(fixture, [feature, "--record"]).status } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(statuses == Array(repeating: 1, count: processes))
+            }
+            let events = try PaywallAnalyticsLog(container: fixture.container).events()
+            #expect(events.count == processes * rounds)
+            for feature in features { #expect(events.filter { $0.feature == feature }.count == rounds) }
+            #expect(events.allSatisfy { $0.kind == .paywallShown && $0.reason == .unknownFeature })
+        }
+    }
+
+    /// Each `status` run is a new process: it resolves the mode once, at its launch, from the file.
+    @Test func statusShowsTheModeResolvedAtItsLaunch() async throws {
+        try await Fixture.with { fixture in
+            let defaults = try publish(Self.premium, fixture)
+            let first = try await fixture.run("entitlementctl", ["status"] + fixture.common)
+            #expect(first.status == 0)
+            #expect(first.standardOutput.contains("launch mode: sync on (sync preference on;"), "\(first.standardOutput)")
+
+            try LaunchPreferences.setSyncEnabled(false, in: defaults)
+            let second = try await fixture.run("entitlementctl", ["status"] + fixture.common)
+            #expect(second.standardOutput.contains("launch mode: local only (sync turned off) (sync preference off;"), "\(second.standardOutput)")
+
+            try LaunchPreferences.setSyncEnabled(true, in: defaults)
+            var lapsed = Self.free
+            lapsed.generation = 2
+            try defaults.publish(lapsed)
+            let third = try await fixture.run("entitlementctl", ["status"] + fixture.common)
+            #expect(third.standardOutput.contains("launch mode: local only (sync needs premium: notEntitled) (sync preference on;"), "\(third.standardOutput)")
+        }
+    }
+
+    @Test func statusShowsIntroductoryOfferEligibilityFromTheJournal() async throws {
+        try await Fixture.with { fixture in
+            _ = try publish(Self.free, fixture)
+            let noJournal = try await fixture.run("entitlementctl", ["status"] + fixture.common)
+            #expect(noJournal.standardOutput.contains("introductory offers: unknown ("), "\(noJournal.standardOutput)")
+
+            try FileManager.default.createDirectory(atPath: fixture.layout.brokerDirectory, withIntermediateDirectories: true)
+            #expect(FileManager.default.createFile(atPath: fixture.layout.journalPath, contents: Data()))
+            let empty = try await fixture.run("entitlementctl", ["status"] + fixture.common)
+            #expect(empty.standardOutput.contains("introductory offer, group 21400001: eligible\n"), "\(empty.standardOutput)")
+
+            let trial = Fixture.transaction(
+                id: "t1", purchased: Self.issued.addingTimeInterval(-86_400 * 40), expires: Self.issued.addingTimeInterval(-86_400 * 33))
+            try Data((trial + "\n").utf8).write(to: URL(fileURLWithPath: fixture.layout.journalPath))
+            let used = try await fixture.run("entitlementctl", ["status"] + fixture.common)
+            #expect(used.standardOutput.contains("introductory offer, group 21400001: not eligible\n"), "\(used.standardOutput)")
+        }
+    }
+}
