@@ -1,6 +1,7 @@
 import EntitlementModel
 import Foundation
 import SharedDefaults
+import SystemShims
 
 /// The daemon's state and its three operations (drain the inbox, publish, reload the catalog),
 /// free of any concurrency: ``EntitlementDaemon`` calls it from one task only, so an event in
@@ -34,6 +35,13 @@ final class DaemonCore {
         replica = configuration.watchContainer.map {
             WatchReplica(container: $0, group: layout.group, linkPath: layout.watchLinkPath, durable: configuration.durable)
         }
+        var swept = 0
+        for directory in [layout.preferencesDirectory, layout.brokerDirectory, layout.inboxDirectory]
+            + [configuration.watchContainer.map { ContainerLayout(container: $0, group: layout.group).preferencesDirectory }].compactMap({ $0 })
+        {
+            swept += AtomicFile.removeStaleTemporaryFiles(in: directory)
+        }
+        if swept > 0 { configuration.log("removed \(swept) temporary files left by writers that died mid-write") }
         state = try BrokerState.load(path: layout.statePath)
         let reader = SnapshotReader(suiteName: layout.group, container: layout.container)
         if let current = reader.refresh().snapshot, current.generation > state.generation {
@@ -68,42 +76,49 @@ final class DaemonCore {
         }
     }
 
-    /// Applies every queued inbox file: decode, validate, journal (one fsync for the whole
-    /// batch), then delete. A file that cannot be read or holds a refused line is moved to
-    /// `rejected/` with a log line; the good lines of other files are unaffected.
+    /// Most inbox files applied per journal commit: a large backlog is worked off in bounded
+    /// steps, each durable on its own, so a daemon killed again and again still makes progress.
+    static let filesPerCommit = 256
+
+    /// Applies every queued inbox file: decode, validate, journal (one fsync per step of at most
+    /// ``filesPerCommit`` files), publish, then delete. A file that cannot be read or holds a
+    /// refused line is moved to `rejected/` with a log line; other files are unaffected.
+    /// Facts change in memory only once their journal append succeeded, so a failed append
+    /// (disk full) leaves nothing published that a restart would forget.
     /// Returns whether any fact changed.
     func drainInbox() throws(BrokerError) -> Bool {
-        let names = try inbox.pending()
-        guard !names.isEmpty else { return false }
-        var accepted: [String] = []
-        var done: [String] = []
-        var changed = false
-        for name in names {
-            let lines: [String]
-            do { lines = try inbox.read(name) } catch {
-                log("inbox: refused \(name): \(error)")
-                try inbox.quarantine(name, into: layout.rejectedDirectory)
-                continue
+        var changedAny = false
+        while true {
+            let names = try inbox.pending().prefix(Self.filesPerCommit)
+            guard !names.isEmpty else { return changedAny }
+            var staged = facts
+            var accepted: [String] = []
+            var done: [String] = []
+            for name in names {
+                let decoded: [(line: String, events: [StoreEvent])]
+                do { decoded = try EventLine.decodeAll(try inbox.read(name), source: name, catalog: catalog) } catch {
+                    // Only bad data is set aside; a failing system call is retried on the next wake-up.
+                    guard case .badInput = error else { throw error }
+                    log("inbox: refused \(name): \(error)")
+                    try inbox.quarantine(name, into: layout.rejectedDirectory)
+                    continue
+                }
+                for (line, events) in decoded {
+                    var lineChanged = false
+                    for event in events where staged.insert(event) { lineChanged = true }
+                    if lineChanged { accepted.append(line) }
+                    log("accepted \(Self.describe(events))\(lineChanged ? "" : " (duplicate)")")
+                }
+                done.append(name)
             }
-            let decoded: [(line: String, events: [StoreEvent])]
-            do { decoded = try EventLine.decodeAll(lines, source: name, catalog: catalog) } catch {
-                log("inbox: refused \(error)")
-                try inbox.quarantine(name, into: layout.rejectedDirectory)
-                continue
+            try journal.append(accepted, durable: configuration.durable)
+            facts = staged
+            if !accepted.isEmpty {
+                changedAny = true
+                try publish(now: Date())
             }
-            for (line, events) in decoded {
-                var lineChanged = false
-                for event in events where facts.insert(event) { lineChanged = true }
-                if lineChanged { accepted.append(line) }
-                log("accepted \(Self.describe(events))\(lineChanged ? "" : " (duplicate)")")
-                changed = changed || lineChanged
-            }
-            done.append(name)
+            for name in done { try inbox.remove(name) }
         }
-        try journal.append(accepted, durable: configuration.durable)
-        if changed { try publish(now: Date()) }
-        for name in done { try inbox.remove(name) }
-        return changed
     }
 
     /// Evaluates at `now` and publishes a new generation if any status or the next transition

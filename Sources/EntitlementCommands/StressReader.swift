@@ -46,7 +46,10 @@ struct StressReader {
         let reader = SnapshotReader(suiteName: layout.group, container: layout.container)
         var summary = Summary()
         let deadline = Date().addingTimeInterval(target == nil ? .infinity : 60)
+        let parent = getppid()
         while !flag.stopped.load(ordering: .relaxed) {
+            // An open-ended reader whose harness died must not spin forever as an orphan.
+            if target == nil, summary.reads % 1024 == 0, getppid() != parent { break }
             if let target, summary.lastGeneration >= target || Date() > deadline { break }
             summary.reads += 1
             switch reader.refresh() {

@@ -74,3 +74,35 @@ struct JournalAndInboxTests {
         }
     }
 }
+
+@Suite("Daemon core", .timeLimit(.minutes(1)))
+struct DaemonCoreTests {
+    static let catalog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path + "/Shared/Catalog.json"
+
+    static func line(_ serial: Int) -> String {
+        let ms = 1_790_000_000_000.0 + Double(serial)
+        return """
+            {"transactionId":"c\(serial)","originalTransactionId":"c\(serial)","productId":"com.irenews.geko.plus.monthly","purchaseDate":\(ms),"expiresDate":\(ms + 3_600_000),"signedDate":\(ms),"type":"Auto-Renewable Subscription","environment":"Xcode","bundleId":"com.irenews.geko"}
+            """
+    }
+
+    @Test("A backlog larger than one commit is drained in bounded steps, all journaled, and replay is idempotent")
+    func backlogInSteps() throws {
+        let root = NSTemporaryDirectory() + "core-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let layout = ContainerLayout(container: root, group: "group.core")
+        let inbox = Inbox(directory: layout.inboxDirectory)
+        let total = DaemonCore.filesPerCommit * 2 + 10
+        for serial in 0..<total { _ = try inbox.enqueue([Self.line(serial)]) }
+        _ = try inbox.enqueue([Self.line(0)])  // a duplicate
+        let configuration = DaemonConfiguration(layout: layout, catalogPath: Self.catalog, durable: false, log: { _ in })
+        let core = try DaemonCore(configuration: configuration)
+        #expect(try core.drainInbox())
+        #expect(try inbox.pending().isEmpty)
+        #expect(try Journal(path: layout.journalPath).replay().count == total)
+        // A second daemon replays the same journal and finds nothing new to do.
+        let again = try DaemonCore(configuration: configuration)
+        #expect(try !again.drainInbox())
+    }
+}
