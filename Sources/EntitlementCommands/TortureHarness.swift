@@ -142,7 +142,12 @@ struct TortureHarness {
                 } catch {
                     StandardStreams.writeError("torture: ingest \(id) failed (not acknowledged): \(error)\n")
                 }
-                try? await Task.sleep(for: .milliseconds(2))
+                // Continuous but realistic: about 200 events a second, pausing while the daemon
+                // has a backlog of more than 1,000 files (a flood only measures the disk).
+                try? await Task.sleep(for: .milliseconds(5))
+                while !Task.isCancelled, ((try? Inbox(directory: layout.inboxDirectory).pending().count) ?? 0) > 1000 {
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
             }
         }
         for _ in 0..<options.kills {
@@ -158,6 +163,9 @@ struct TortureHarness {
             daemon.send(SIGKILL)
             if await daemon.waitForExit(timeout: .seconds(10)) == nil { report.notes.append("a killed daemon did not exit") }
             report.kills += 1
+            if report.kills % 500 == 0 {
+                StandardStreams.writeOut("torture: \(report.kills) kills, \(acknowledged.ids.withLock { $0.count }) events acknowledged\n")
+            }
         }
         ingester.cancel()
         _ = await ingester.value
