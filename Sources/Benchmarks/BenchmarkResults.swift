@@ -1,0 +1,50 @@
+/// Everything one run measured. A `nil` value means the step did not run; `errors` says why.
+struct BenchmarkResults {
+    /// Write-start to entry-ready through the package, and write-start to file-read through raw
+    /// Glibc, for one durability mode.
+    struct Propagation {
+        var directory = ""
+        var package: LatencySummary?
+        var floor: LatencySummary?
+        var packageMisses = 0
+        var floorMisses = 0
+    }
+
+    /// One fan-out row: the slowest of `readers` package readers in each round.
+    struct Fanout {
+        var nominal: Int
+        var readers: Int
+        var lastReader: LatencySummary?
+        var misses = 0
+        var rounds = 0
+    }
+
+    /// A peer reader strategy.
+    struct Peer {
+        var latency: LatencySummary?
+        var rounds = 0
+        var misses = 0
+    }
+
+    var mode = "full"
+    var durable = Propagation()
+    var tmpfs = Propagation()
+    var pipeOneWay: LatencySummary?
+    var fanoutDirectory = ""
+    var fanout: [Fanout] = []
+    var statPoller = Peer()
+    var userDefaults = Peer()
+    var checkNanoseconds: Double?
+    /// Entitlement count → microseconds.
+    var decodeMicroseconds: [Int: Double] = [:]
+    var unchangedMicroseconds: Double?
+    var ingest: IngestBenchmark.Outcome?
+    var singleEventIngest: IngestBenchmark.Outcome?
+    var daemonMemory: Double?
+    var daemonTool = ""
+    var renderMilliseconds: [Double] = []
+    var rendererTool = ""
+    var errors: [String] = []
+
+    var renderMedian: Double? { renderMilliseconds.isEmpty ? nil : median(renderMilliseconds) }
+}

@@ -1,0 +1,80 @@
+import EntitlementModel
+import Foundation
+import PropertyList
+import SharedDefaults
+
+/// In-process costs: a feature check on a loaded snapshot, decode and validation of the shared
+/// file's bytes, and the "unchanged?" fast path of a reader.
+enum CostBenchmarks {
+    /// Nanoseconds per `FeatureGate.check` of `widgets` on a loaded snapshot (median of `repeats`
+    /// timed loops of `iterations` checks; the decisions are counted into a black hole).
+    static func featureCheck(gate: FeatureGate, iterations: Int, repeats: Int) -> Double {
+        let snapshot = SampleSnapshots.snapshot(generation: 2, entitlements: 3)
+        let wallClock = snapshot.issuedAt.addingTimeInterval(60)
+        var perCheck: [Double] = []
+        for _ in 0..<repeats {
+            var unlocked = 0
+            let start = MonotonicClock.now()
+            for _ in 0..<iterations where gate.check("widgets", snapshot: snapshot, wallClock: wallClock).isUnlocked {
+                unlocked &+= 1
+            }
+            let elapsed = MonotonicClock.now() - start
+            blackHole(unlocked)
+            perCheck.append(Double(elapsed) / Double(iterations))
+        }
+        return median(perCheck)
+    }
+
+    /// Microseconds to turn the shared file's bytes into a validated snapshot (property-list
+    /// decode, root and key checks, ``EntitlementSnapshot/init(propertyList:)``) for a snapshot of
+    /// `entitlements` entitlements.
+    static func decode(entitlements: Int, iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
+        let bytes = try SampleSnapshots.fileBytes(SampleSnapshots.snapshot(generation: 7, entitlements: entitlements))
+        var perDecode: [Double] = []
+        for _ in 0..<repeats {
+            var generations: Int64 = 0
+            let start = MonotonicClock.now()
+            for _ in 0..<iterations {
+                do {
+                    guard case .dictionary(let root) = try PropertyListCodec.decode(bytes),
+                        let value = root[EntitlementSnapshot.defaultsKey]
+                    else { throw BenchmarkError("decoded file has no snapshot") }
+                    generations &+= try EntitlementSnapshot(propertyList: value).generation
+                } catch let error as BenchmarkError {
+                    throw error
+                } catch {
+                    throw BenchmarkError("decode: \(error)")
+                }
+            }
+            let elapsed = MonotonicClock.now() - start
+            blackHole(generations)
+            perDecode.append(Double(elapsed) / Double(iterations) / 1000)
+        }
+        return median(perDecode)
+    }
+
+    /// Microseconds per ``SnapshotReader/refresh()`` when the file has not changed, on a real
+    /// published file under `container`.
+    static func unchanged(container: String, iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
+        let group = "bench.unchanged"
+        do {
+            try SharedDefaults(suiteName: group, container: container).publish(SampleSnapshots.snapshot(generation: 1, entitlements: 3))
+        } catch {
+            throw BenchmarkError("\(error)")
+        }
+        let reader = SnapshotReader(suiteName: group, container: container)
+        guard case .updated = reader.refresh() else { throw BenchmarkError("the published snapshot was not read back") }
+        var perRefresh: [Double] = []
+        for _ in 0..<repeats {
+            var unchanged = 0
+            let start = MonotonicClock.now()
+            for _ in 0..<iterations {
+                if case .unchanged = reader.refresh() { unchanged &+= 1 }
+            }
+            let elapsed = MonotonicClock.now() - start
+            guard unchanged == iterations else { throw BenchmarkError("the unchanged file was seen as changed") }
+            perRefresh.append(Double(elapsed) / Double(iterations) / 1000)
+        }
+        return median(perRefresh)
+    }
+}
