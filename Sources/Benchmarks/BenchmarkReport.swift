@@ -101,14 +101,19 @@ struct BenchmarkReport {
         rows.append(
             Row(
                 name: "daemon idle RSS (\(results.daemonTool))", target: "< 16 MiB", measured: Self.format(results.daemonMemory, unit: "MiB"),
+                ratio: Self.ratio(results.daemonMemory, results.processFloor?.memory),
                 met: results.daemonMemory.map { $0 < Self.targets.daemonMemory }, key: "daemon_rss_mib"))
+        rows.append(Row(name: "floor: idle process of the same runtime", target: "", measured: Self.format(results.processFloor?.memory, unit: "MiB")))
         if let afterIngest = results.ingest?.daemonMemory {
             rows.append(Row(name: "daemon RSS after the ingest run", target: "", measured: Self.format(afterIngest, unit: "MiB")))
         }
         rows.append(
             Row(
                 name: "one-shot render (\(results.rendererTool)), median", target: "< 15 ms", measured: Self.format(results.renderMedian, unit: "ms"),
+                ratio: Self.ratio(results.renderMedian, results.processFloor?.startMilliseconds),
                 met: results.renderMedian.map { $0 < Self.targets.renderMilliseconds }, key: "renderer_ms"))
+        rows.append(
+            Row(name: "floor: spawn and exit of the same runtime", target: "", measured: Self.format(results.processFloor?.startMilliseconds, unit: "ms")))
         return rows
     }
 
@@ -167,6 +172,9 @@ struct BenchmarkReport {
             "daemon_rss_mib": Self.number(results.daemonMemory),
             "daemon_rss_after_ingest_mib": Self.number(results.ingest?.daemonMemory),
             "renderer_ms": Self.number(results.renderMedian),
+            "process_floor": .object([
+                "idle_rss_mib": Self.number(results.processFloor?.memory), "spawn_exit_ms": Self.number(results.processFloor?.startMilliseconds),
+            ]),
             "targets_met": .object(Dictionary(uniqueKeysWithValues: rows.compactMap { row in row.met.map { (row.key, JSONValue.bool($0)) } })),
             "errors": .array(results.errors.map(JSONValue.string)),
         ]

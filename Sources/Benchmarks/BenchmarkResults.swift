@@ -44,6 +44,8 @@ struct BenchmarkResults {
     var daemonTool = ""
     var renderMilliseconds: [Double] = []
     var rendererTool = ""
+    /// An idle process of the benchmark's own executable: resident memory (MiB) and spawn-to-exit time (ms).
+    var processFloor: (memory: Double, startMilliseconds: Double)?
     var errors: [String] = []
 
     var renderMedian: Double? { renderMilliseconds.isEmpty ? nil : median(renderMilliseconds) }

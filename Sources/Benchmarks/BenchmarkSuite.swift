@@ -61,6 +61,9 @@ struct BenchmarkSuite {
         let daemon = PackageTool("entitlementd"), renderer = PackageTool("widget-renderer")
         results.daemonTool = daemon.label
         results.rendererTool = renderer.label
+        step("process floor", into: &results) { results throws(BenchmarkError) in
+            results.processFloor = try DaemonBenchmarks.processFloor(idle: plan.idleSeconds, runs: plan.renderRuns)
+        }
         step("daemon idle memory", into: &results) { results throws(BenchmarkError) in
             results.daemonMemory = try DaemonBenchmarks.idleMemory(container: diskRoot + "/idle", catalogPath: catalogPath, idle: plan.idleSeconds)
         }

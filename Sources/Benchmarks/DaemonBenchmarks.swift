@@ -58,4 +58,22 @@ enum DaemonBenchmarks {
         }
         return times
     }
+
+    /// The floor under the two rows above: a process of this same executable (same Swift runtime
+    /// and Foundation libraries) that does nothing. Returns its resident memory (MiB) after
+    /// `idle` seconds and the median wall time (ms) of spawning one that exits at once.
+    static func processFloor(idle: Double, runs: Int) throws(BenchmarkError) -> (memory: Double, startMilliseconds: Double) {
+        let sleeper = try SpawnedProcess(executable: SelfExecutable.path, arguments: ["--role", "idle"])
+        defer { sleeper.stop() }
+        usleep(UInt32(idle * 1e6))
+        let memory = try residentMemory(pid: sleeper.pid)
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = MonotonicClock.now()
+            let child = try SpawnedProcess(executable: SelfExecutable.path, arguments: ["--role", "exit"])
+            child.waitForExit()
+            times.append(Double(MonotonicClock.now() - start) / 1e6)
+        }
+        return (memory, median(times))
+    }
 }
