@@ -38,6 +38,8 @@ struct BenchmarkResults {
     /// Entitlement count → microseconds.
     var decodeMicroseconds: [Int: Double] = [:]
     var unchangedMicroseconds: Double?
+    /// Two raw `lstat` calls on the same paths (µs): the floor of the unchanged check.
+    var twoStatsMicroseconds: Double?
     var ingest: IngestBenchmark.Outcome?
     var singleEventIngest: IngestBenchmark.Outcome?
     var daemonMemory: Double?

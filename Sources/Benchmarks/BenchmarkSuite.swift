@@ -36,6 +36,8 @@ struct BenchmarkSuite {
             }
             results.unchangedMicroseconds = try CostBenchmarks.unchanged(
                 container: diskRoot + "/unchanged", iterations: plan.unchangedIterations, repeats: plan.costRepeats)
+            results.twoStatsMicroseconds = CostBenchmarks.twoStats(
+                container: diskRoot + "/unchanged", iterations: plan.unchangedIterations, repeats: plan.costRepeats)
         }
         step("pipe ping-pong", into: &results) { results throws(BenchmarkError) in
             results.pipeOneWay = LatencySummary(microseconds: try PipePingPong.measure(rounds: plan.pingPongRounds))

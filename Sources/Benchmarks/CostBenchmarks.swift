@@ -1,5 +1,6 @@
 import EntitlementModel
 import Foundation
+import Glibc
 import PropertyList
 import SharedDefaults
 
@@ -76,5 +77,47 @@ enum CostBenchmarks {
             perRefresh.append(Double(elapsed) / Double(iterations) / 1000)
         }
         return median(perRefresh)
+    }
+
+    /// The floor under ``unchanged(container:iterations:repeats:)``: the two raw `lstat` calls
+    /// (directory, then file) it has to make, on the same paths, in microseconds.
+    static func twoStats(container: String, iterations: Int, repeats: Int) -> Double {
+        let directory = container + "/Library/Preferences", file = directory + "/bench.unchanged.plist"
+        var perPair: [Double] = []
+        for _ in 0..<repeats {
+            var status = stat(), failures = 0
+            let start = MonotonicClock.now()
+            for _ in 0..<iterations {
+                if lstat(directory, &status) != 0 { failures &+= 1 }
+                if lstat(file, &status) != 0 { failures &+= 1 }
+            }
+            let elapsed = MonotonicClock.now() - start
+            blackHole(failures)
+            perPair.append(Double(elapsed) / Double(iterations) / 1000)
+        }
+        return median(perPair)
+    }
+
+    /// Runs one cost (`check`, `decode100`, `unchanged`, or the quick `ingest` run with its child
+    /// processes) long enough to profile, printing its figure.
+    static func profile(_ name: String, catalogPath: String) throws(BenchmarkError) {
+        let value: Double
+        switch name {
+        case "check":
+            value = featureCheck(gate: try WidgetEntryMaker(catalogPath: catalogPath).provider.gate, iterations: 10_000_000, repeats: 3)
+        case "decode100":
+            value = try decode(entitlements: 100, iterations: 200, repeats: 3)
+        case "unchanged":
+            let root = try Workspace.make(under: "/tmp")
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            value = try unchanged(container: root, iterations: 500_000, repeats: 3)
+        case "ingest":
+            let root = try Workspace.make(under: "/tmp")
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            value = try BenchmarkPlan.quick.ingest.run(container: root + "/ingest", catalogPath: catalogPath).eventsPerSecond
+        default:
+            throw BenchmarkError("unknown cost '\(name)' (check, decode100, unchanged, ingest)")
+        }
+        print("\(name): \(value)")
     }
 }

@@ -116,6 +116,10 @@ public enum EntitlementBench {
                 try StatPollingReader.run(container: argument(1), group: argument(2), catalogPath: argument(3), index: Int(argument(4)) ?? 0)
             case "defaults-reader":
                 UserDefaultsPeer.runReader(suite: argument(1), index: Int(argument(2)) ?? 0)
+            case "profile":
+                // `--role profile check|decode100|unchanged`: one cost in a loop for ~5 s, to run under perf or callgrind.
+                try CostBenchmarks.profile(argument(1), catalogPath: locateDefaultCatalog() ?? "Shared/Catalog.json")
+                exit(0)
             case "idle":
                 while true { pause() }
             case "exit":
