@@ -31,11 +31,17 @@ enum CostBenchmarks {
     /// `entitlements` entitlements.
     static func decode(entitlements: Int, iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
         let bytes = try SampleSnapshots.fileBytes(SampleSnapshots.snapshot(generation: 7, entitlements: entitlements))
+        // A slow codec must not make the run take minutes: each timed loop gets at most ~100 ms
+        // (and at least 5 decodes), sized from one decode timed first.
+        let probe = MonotonicClock.now()
+        _ = try? PropertyListCodec.decode(bytes)
+        let single = max(1, MonotonicClock.now() - probe)
+        let loops = max(5, min(iterations, Int(100_000_000 / single)))
         var perDecode: [Double] = []
         for _ in 0..<repeats {
             var generations: Int64 = 0
             let start = MonotonicClock.now()
-            for _ in 0..<iterations {
+            for _ in 0..<loops {
                 do {
                     guard case .dictionary(let root) = try PropertyListCodec.decode(bytes),
                         let value = root[EntitlementSnapshot.defaultsKey]
@@ -49,7 +55,7 @@ enum CostBenchmarks {
             }
             let elapsed = MonotonicClock.now() - start
             blackHole(generations)
-            perDecode.append(Double(elapsed) / Double(iterations) / 1000)
+            perDecode.append(Double(elapsed) / Double(loops) / 1000)
         }
         return median(perDecode)
     }

@@ -17,7 +17,7 @@ public enum EntitlementBench {
 
         OPTIONS:
           --quick            Fewer rounds; finishes within a minute on 2 cores.
-          --format <format>  text (a table; default) or json (one object on the last line).
+          --format <format>  text (a table; default) or json (one object on the last line; the table goes to stderr).
           --catalog <file>   Catalog JSON for the readers and the daemon (default: Shared/Catalog.json, found from the
                              working directory or above the executable).
           -h, --help         Show help information.
@@ -49,6 +49,8 @@ public enum EntitlementBench {
         let results = suite.run(mode: options.mode)
         let report = BenchmarkReport(results: results)
         if options.json {
+            // The table goes to stderr with the progress lines, so one run gives both and stdout is the JSON alone.
+            StandardStreams.writeError(report.text)
             StandardStreams.writeOut(report.json.serialized + "\n")
         } else {
             StandardStreams.writeOut(report.text)
