@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "widget-renderer", targets: ["widget-renderer"]),
         .executable(name: "entitlement-demo", targets: ["entitlement-demo"]),
         .executable(name: "entitlement-stress", targets: ["entitlement-stress"]),
+        .executable(name: "entitlement-bench", targets: ["entitlement-bench"]),
     ],
     targets: [
         // Pure values: property-list values and their codecs. No file I/O.
@@ -56,6 +57,13 @@ let package = Package(
         .executableTarget(name: "entitlement-demo", dependencies: ["EntitlementCommands"], swiftSettings: strict),
         // Tight publish/read loops for the torn-read tests and the torture harness (not in the contract).
         .executableTarget(name: "entitlement-stress", dependencies: ["EntitlementCommands"], swiftSettings: strict),
+        // The benchmark of issue 6: propagation against the kernel's floor, fan-out, peers and costs.
+        .target(
+            name: "Benchmarks",
+            dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "entitlement-bench", dependencies: ["Benchmarks"], swiftSettings: strict),
 
         // Test helpers: temporary directories, running built tools, waiting for conditions.
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),

@@ -1,0 +1,227 @@
+import EntitlementModel
+import Foundation
+
+/// Turns results into the table people read and the JSON object scripts read, each row judged
+/// against the targets of issue 6.
+struct BenchmarkReport {
+    let results: BenchmarkResults
+
+    /// One table row.
+    struct Row {
+        var name: String
+        var target: String
+        var measured: String
+        var ratio: String = ""
+        /// `true` met, `false` missed, `nil` no target (context only).
+        var met: Bool?
+        /// The row's name in the JSON `targets_met` object (rows with a target only).
+        var key = ""
+
+        var verdict: String {
+            switch met {
+            case true?: "pass"
+            case false?: "FAIL"
+            case nil: ""
+            }
+        }
+    }
+
+    static let targets = (
+        propagationP50Ratio: 1.15, propagationP99Ratio: 1.5, fanoutP99: 3000.0, checkNanoseconds: 50.0, decode100: 30.0,
+        unchanged: 2.0, ingestPerSecond: 20_000.0, daemonMemory: 16.0, renderMilliseconds: 15.0
+    )
+
+    var rows: [Row] {
+        var rows: [Row] = []
+        for (label, propagation) in [("durable", results.durable), ("tmpfs", results.tmpfs)] {
+            rows.append(Row(name: "floor \(label): raw write→inotify→read", target: "", measured: Self.latency(propagation.floor, misses: propagation.floorMisses)))
+            rows.append(
+                Row(
+                    name: "propagation \(label) p50", target: "≤ 1.15× floor", measured: Self.microseconds(propagation.package?.p50),
+                    ratio: Self.ratio(propagation.package?.p50, propagation.floor?.p50),
+                    met: Self.atMost(propagation.package?.p50, Self.targets.propagationP50Ratio, times: propagation.floor?.p50),
+                    key: "propagation.\(label).p50"))
+            rows.append(
+                Row(
+                    name: "propagation \(label) p99", target: "≤ 1.5× floor", measured: Self.microseconds(propagation.package?.p99),
+                    ratio: Self.ratio(propagation.package?.p99, propagation.floor?.p99),
+                    met: Self.atMost(propagation.package?.p99, Self.targets.propagationP99Ratio, times: propagation.floor?.p99),
+                    key: "propagation.\(label).p99"))
+            rows.append(Row(name: "propagation \(label) max", target: "", measured: Self.microseconds(propagation.package?.max)))
+        }
+        rows.append(Row(name: "pipe ping-pong one way", target: "", measured: Self.latency(results.pipeOneWay, misses: 0)))
+        for fanout in results.fanout {
+            let name = "fan-out \(fanout.nominal)\(fanout.readers != fanout.nominal ? " (\(fanout.readers) run)" : "") last reader"
+            rows.append(Row(name: name + " p50", target: "", measured: Self.microseconds(fanout.lastReader?.p50)))
+            rows.append(
+                Row(
+                    name: name + " p99", target: fanout.nominal == 64 ? "< 3 ms" : "", measured: Self.microseconds(fanout.lastReader?.p99)
+                        + (fanout.misses > 0 ? " (\(fanout.misses) missed)" : ""),
+                    ratio: Self.ratio(fanout.lastReader?.p99, results.durable.floor?.p99),
+                    met: fanout.nominal == 64 ? fanout.lastReader.map { $0.p99 < Self.targets.fanoutP99 && fanout.misses == 0 } : nil,
+                    key: "fanout\(fanout.nominal).p99"))
+        }
+        rows.append(
+            Row(
+                name: "peer: stat() poll every 1 ms", target: "", measured: Self.latency(results.statPoller.latency, misses: results.statPoller.misses),
+                ratio: Self.ratio(results.statPoller.latency?.p50, results.durable.floor?.p50)))
+        rows.append(
+            Row(
+                name: "peer: UserDefaults synchronize() every 1 ms", target: "",
+                measured: Self.latency(results.userDefaults.latency, misses: results.userDefaults.misses, rounds: results.userDefaults.rounds),
+                ratio: Self.ratio(results.userDefaults.latency?.p50, results.durable.floor?.p50)))
+        rows.append(
+            Row(
+                name: "feature check on a loaded snapshot", target: "< 50 ns", measured: Self.format(results.checkNanoseconds, unit: "ns"),
+                met: results.checkNanoseconds.map { $0 < Self.targets.checkNanoseconds }, key: "check_ns"))
+        for count in [1, 10, 100] {
+            rows.append(
+                Row(
+                    name: "decode + validate, \(count) entitlement\(count == 1 ? "" : "s")", target: count == 100 ? "< 30 µs" : "",
+                    measured: Self.microseconds(results.decodeMicroseconds[count]),
+                    met: count == 100 ? results.decodeMicroseconds[count].map { $0 < Self.targets.decode100 } : nil, key: "decode_us_\(count)"))
+        }
+        rows.append(
+            Row(
+                name: "unchanged? (refresh, nothing changed)", target: "< 2 µs", measured: Self.microseconds(results.unchangedMicroseconds),
+                ratio: Self.ratio(results.unchangedMicroseconds, results.twoStatsMicroseconds),
+                met: results.unchangedMicroseconds.map { $0 < Self.targets.unchanged }, key: "unchanged_us"))
+        rows.append(Row(name: "floor: the two raw lstat() calls it makes", target: "", measured: Self.microseconds(results.twoStatsMicroseconds)))
+        if let ingest = results.ingest {
+            rows.append(
+                Row(
+                    name: "durable ingest, \(ingest.events) events in calls of \(ingest.batch) (group commit)", target: "≥ 20,000/s",
+                    measured: String(format: "%.0f/s", ingest.eventsPerSecond), met: ingest.eventsPerSecond >= Self.targets.ingestPerSecond,
+                    key: "ingest_per_s"))
+        } else {
+            rows.append(Row(name: "durable ingest (group commit)", target: "≥ 20,000/s", measured: "not measured", met: false, key: "ingest_per_s"))
+        }
+        if let single = results.singleEventIngest {
+            rows.append(
+                Row(name: "durable ingest, one event per call (\(single.events) calls)", target: "", measured: String(format: "%.0f/s", single.eventsPerSecond)))
+        }
+        rows.append(
+            Row(
+                name: "daemon idle RSS (\(results.daemonTool))", target: "< 16 MiB", measured: Self.format(results.daemonMemory, unit: "MiB"),
+                ratio: Self.ratio(results.daemonMemory, results.processFloor?.memory),
+                met: results.daemonMemory.map { $0 < Self.targets.daemonMemory }, key: "daemon_rss_mib"))
+        rows.append(Row(name: "floor: idle process of the same runtime", target: "", measured: Self.format(results.processFloor?.memory, unit: "MiB")))
+        if let afterIngest = results.ingest?.daemonMemory {
+            rows.append(Row(name: "daemon RSS after the ingest run", target: "", measured: Self.format(afterIngest, unit: "MiB")))
+        }
+        rows.append(
+            Row(
+                name: "one-shot render (\(results.rendererTool)), median", target: "< 15 ms", measured: Self.format(results.renderMedian, unit: "ms"),
+                ratio: Self.ratio(results.renderMedian, results.processFloor?.startMilliseconds),
+                met: results.renderMedian.map { $0 < Self.targets.renderMilliseconds }, key: "renderer_ms"))
+        rows.append(
+            Row(name: "floor: spawn and exit of the same runtime", target: "", measured: Self.format(results.processFloor?.startMilliseconds, unit: "ms")))
+        return rows
+    }
+
+    /// The table, with a header naming the mode and where files were written.
+    var text: String {
+        let header = Row(name: "measurement", target: "target", measured: "measured", ratio: "× floor", met: nil)
+        let all = [header] + rows
+        let widths = (
+            all.map(\.name.count).max() ?? 0, all.map(\.target.count).max() ?? 0, all.map(\.measured.count).max() ?? 0,
+            all.map(\.ratio.count).max() ?? 0
+        )
+        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        var lines = [
+            "entitlement-bench (\(results.mode)); durable files in \(results.durable.directory), tmpfs files in \(results.tmpfs.directory)",
+            "latencies are write-start → widget entry ready (package) or → file read (floor), as p50 / p99 / max",
+            "",
+        ]
+        for (index, row) in all.enumerated() {
+            let verdict = index == 0 ? "result" : row.verdict
+            lines.append(
+                "\(pad(row.name, widths.0))  \(pad(row.target, widths.1))  \(pad(row.measured, widths.2))  \(pad(row.ratio, widths.3))  \(verdict)"
+                    .trimmingCharacters(in: .whitespaces))
+        }
+        for error in results.errors { lines.append("error: \(error)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One JSON object with the keys of issue 6 (nested objects for the dotted names) and more.
+    var json: JSONValue {
+        func propagation(_ value: BenchmarkResults.Propagation) -> JSONValue {
+            .object([
+                "p50_us": Self.number(value.package?.p50), "p99_us": Self.number(value.package?.p99), "max_us": Self.number(value.package?.max),
+                "floor_p50_us": Self.number(value.floor?.p50), "floor_p99_us": Self.number(value.floor?.p99),
+                "floor_max_us": Self.number(value.floor?.max), "samples": .int(Int64(value.package?.count ?? 0)),
+                "misses": .int(Int64(value.packageMisses + value.floorMisses)), "directory": .string(value.directory),
+            ])
+        }
+        func peer(_ value: BenchmarkResults.Peer) -> JSONValue {
+            .object([
+                "p50_us": Self.number(value.latency?.p50), "p99_us": Self.number(value.latency?.p99), "max_us": Self.number(value.latency?.max),
+                "seen": .int(Int64(value.latency?.count ?? 0)), "rounds": .int(Int64(value.rounds)), "misses": .int(Int64(value.misses)),
+            ])
+        }
+        var object: [String: JSONValue] = [
+            "mode": .string(results.mode),
+            "propagation": .object(["durable": propagation(results.durable), "tmpfs": propagation(results.tmpfs)]),
+            "pipe_oneway_us": .object(["p50": Self.number(results.pipeOneWay?.p50), "p99": Self.number(results.pipeOneWay?.p99)]),
+            "peers": .object(["stat_poll_1ms": peer(results.statPoller), "userdefaults_sync_1ms": peer(results.userDefaults)]),
+            "check_ns": Self.number(results.checkNanoseconds),
+            "decode_us_1": Self.number(results.decodeMicroseconds[1]), "decode_us_10": Self.number(results.decodeMicroseconds[10]),
+            "decode_us_100": Self.number(results.decodeMicroseconds[100]),
+            "unchanged_us": Self.number(results.unchangedMicroseconds),
+            "unchanged_floor_two_lstat_us": Self.number(results.twoStatsMicroseconds),
+            "ingest_per_s": Self.number(results.ingest?.eventsPerSecond),
+            "ingest_events": .int(Int64(results.ingest?.events ?? 0)),
+            "ingest_single_event_calls_per_s": Self.number(results.singleEventIngest?.eventsPerSecond),
+            "daemon_rss_mib": Self.number(results.daemonMemory),
+            "daemon_rss_after_ingest_mib": Self.number(results.ingest?.daemonMemory),
+            "renderer_ms": Self.number(results.renderMedian),
+            "process_floor": .object([
+                "idle_rss_mib": Self.number(results.processFloor?.memory), "spawn_exit_ms": Self.number(results.processFloor?.startMilliseconds),
+            ]),
+            "targets_met": .object(Dictionary(uniqueKeysWithValues: rows.compactMap { row in row.met.map { (row.key, JSONValue.bool($0)) } })),
+            "errors": .array(results.errors.map(JSONValue.string)),
+        ]
+        for fanout in results.fanout {
+            object["fanout\(fanout.nominal)"] = .object([
+                "readers": .int(Int64(fanout.readers)), "p50_us": Self.number(fanout.lastReader?.p50),
+                "p99_us": Self.number(fanout.lastReader?.p99), "max_us": Self.number(fanout.lastReader?.max),
+                "misses": .int(Int64(fanout.misses)), "rounds": .int(Int64(fanout.rounds)),
+            ])
+        }
+        return .object(object)
+    }
+
+    // MARK: Formatting
+
+    static func number(_ value: Double?) -> JSONValue {
+        guard let value, value.isFinite else { return .null }
+        return .double((value * 1000).rounded() / 1000)
+    }
+
+    static func format(_ value: Double?, unit: String) -> String {
+        guard let value, value.isFinite else { return "not measured" }
+        return String(format: value < 10 ? "%.2f %@" : value < 1000 ? "%.1f %@" : "%.0f %@", value, unit)
+    }
+
+    static func microseconds(_ value: Double?) -> String { format(value, unit: "µs") }
+
+    static func latency(_ summary: LatencySummary?, misses: Int, rounds: Int? = nil) -> String {
+        guard let summary else {
+            if let rounds, rounds > 0 { return "never saw a write (\(misses) of \(rounds) rounds missed)" }
+            return "not measured"
+        }
+        var text = "\(microseconds(summary.p50)) / \(microseconds(summary.p99)) / \(microseconds(summary.max))"
+        if misses > 0 { text += " (\(misses) missed)" }
+        return text
+    }
+
+    static func ratio(_ value: Double?, _ floor: Double?) -> String {
+        guard let value, let floor, floor > 0 else { return "" }
+        return String(format: "%.2f×", value / floor)
+    }
+
+    static func atMost(_ value: Double?, _ factor: Double, times floor: Double?) -> Bool? {
+        guard let value, let floor else { return nil }
+        return value <= factor * floor
+    }
+}

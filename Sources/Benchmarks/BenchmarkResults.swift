@@ -1,0 +1,54 @@
+/// Everything one run measured. A `nil` value means the step did not run; `errors` says why.
+struct BenchmarkResults {
+    /// Write-start to entry-ready through the package, and write-start to file-read through raw
+    /// Glibc, for one durability mode.
+    struct Propagation {
+        var directory = ""
+        var package: LatencySummary?
+        var floor: LatencySummary?
+        var packageMisses = 0
+        var floorMisses = 0
+    }
+
+    /// One fan-out row: the slowest of `readers` package readers in each round.
+    struct Fanout {
+        var nominal: Int
+        var readers: Int
+        var lastReader: LatencySummary?
+        var misses = 0
+        var rounds = 0
+    }
+
+    /// A peer reader strategy.
+    struct Peer {
+        var latency: LatencySummary?
+        var rounds = 0
+        var misses = 0
+    }
+
+    var mode = "full"
+    var durable = Propagation()
+    var tmpfs = Propagation()
+    var pipeOneWay: LatencySummary?
+    var fanoutDirectory = ""
+    var fanout: [Fanout] = []
+    var statPoller = Peer()
+    var userDefaults = Peer()
+    var checkNanoseconds: Double?
+    /// Entitlement count → microseconds.
+    var decodeMicroseconds: [Int: Double] = [:]
+    var unchangedMicroseconds: Double?
+    /// Two raw `lstat` calls on the same paths (µs): the floor of the unchanged check.
+    var twoStatsMicroseconds: Double?
+    var ingest: IngestBenchmark.Outcome?
+    var singleEventIngest: IngestBenchmark.Outcome?
+    var daemonMemory: Double?
+    var daemonTool = ""
+    var renderMilliseconds: [Double] = []
+    var rendererTool = ""
+    /// An idle process of the benchmark's own executable: resident memory (MiB) and spawn-to-exit time (ms).
+    var processFloor: (memory: Double, startMilliseconds: Double)?
+    var errors: [String] = []
+
+    var renderMedian: Double? { renderMilliseconds.isEmpty ? nil : median(renderMilliseconds) }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Glibc
+import SharedDefaults
+
+/// Runs every measurement of one benchmark run, in an order that keeps the quiet in-process
+/// costs away from the many-process ones, and cleans up its directories and children.
+struct BenchmarkSuite {
+    let plan: BenchmarkPlan
+    let catalogPath: String
+    /// Progress lines go here (standard error), so standard output stays the result.
+    let progress: (String) -> Void
+
+    static let group = DaemonBenchmarks.group
+
+    func run(mode: String) -> BenchmarkResults {
+        var results = BenchmarkResults()
+        results.mode = mode
+        let diskRoot: String, memoryRoot: String
+        do {
+            diskRoot = try Workspace.make(under: "/tmp")
+            memoryRoot = try Workspace.make(under: "/dev/shm")
+        } catch {
+            results.errors.append("\(error)")
+            return results
+        }
+        defer {
+            try? FileManager.default.removeItem(atPath: diskRoot)
+            try? FileManager.default.removeItem(atPath: memoryRoot)
+        }
+        step("costs", into: &results) { results throws(BenchmarkError) in
+            results.checkNanoseconds = CostBenchmarks.featureCheck(
+                gate: try WidgetEntryMaker(catalogPath: catalogPath).provider.gate, iterations: plan.checkIterations, repeats: plan.costRepeats)
+            for count in [1, 10, 100] {
+                results.decodeMicroseconds[count] = try CostBenchmarks.decode(
+                    entitlements: count, iterations: plan.decodeIterations, repeats: plan.costRepeats)
+            }
+            results.unchangedMicroseconds = try CostBenchmarks.unchanged(
+                container: diskRoot + "/unchanged", iterations: plan.unchangedIterations, repeats: plan.costRepeats)
+            results.twoStatsMicroseconds = CostBenchmarks.twoStats(
+                container: diskRoot + "/unchanged", iterations: plan.unchangedIterations, repeats: plan.costRepeats)
+        }
+        step("pipe ping-pong", into: &results) { results throws(BenchmarkError) in
+            results.pipeOneWay = LatencySummary(microseconds: try PipePingPong.measure(rounds: plan.pingPongRounds))
+        }
+        step("propagation, durable", into: &results) { results throws(BenchmarkError) in
+            results.durable = try propagation(root: diskRoot + "/durable", durable: true)
+        }
+        step("propagation, tmpfs", into: &results) { results throws(BenchmarkError) in
+            results.tmpfs = try propagation(root: memoryRoot + "/tmpfs", durable: false)
+        }
+        results.fanoutDirectory = Workspace.describe(diskRoot)
+        for (nominal, actual) in plan.fanoutReaders {
+            step("fan-out \(nominal)", into: &results) { results throws(BenchmarkError) in
+                results.fanout.append(try fanout(root: diskRoot + "/fanout\(nominal)", nominal: nominal, readers: actual))
+            }
+        }
+        step("stat() poller", into: &results) { results throws(BenchmarkError) in
+            results.statPoller = try statPoller(root: diskRoot + "/poller")
+        }
+        step("UserDefaults", into: &results) { results throws(BenchmarkError) in
+            results.userDefaults = try userDefaults()
+        }
+        let daemon = PackageTool("entitlementd"), renderer = PackageTool("widget-renderer")
+        results.daemonTool = daemon.label
+        results.rendererTool = renderer.label
+        step("process floor", into: &results) { results throws(BenchmarkError) in
+            results.processFloor = try DaemonBenchmarks.processFloor(idle: plan.idleSeconds, runs: plan.renderRuns)
+        }
+        step("daemon idle memory", into: &results) { results throws(BenchmarkError) in
+            results.daemonMemory = try DaemonBenchmarks.idleMemory(container: diskRoot + "/idle", catalogPath: catalogPath, idle: plan.idleSeconds)
+        }
+        step("widget-renderer", into: &results) { results throws(BenchmarkError) in
+            results.renderMilliseconds = try DaemonBenchmarks.renderTimes(container: diskRoot + "/idle", catalogPath: catalogPath, runs: plan.renderRuns)
+        }
+        step("ingest", into: &results) { results throws(BenchmarkError) in
+            results.ingest = try plan.ingest.run(container: diskRoot + "/ingest", catalogPath: catalogPath)
+        }
+        step("ingest, one event per call", into: &results) { results throws(BenchmarkError) in
+            results.singleEventIngest = try plan.singleEventIngest.run(container: diskRoot + "/ingest1", catalogPath: catalogPath)
+        }
+        return results
+    }
+
+    private func step(_ name: String, into results: inout BenchmarkResults, _ body: (inout BenchmarkResults) throws(BenchmarkError) -> Void) {
+        progress("entitlement-bench: \(name)…")
+        let start = MonotonicClock.now()
+        do { try body(&results) } catch { results.errors.append("\(name): \(error)") }
+        progress(String(format: "entitlement-bench: %@ done in %.1f s", name, Double(MonotonicClock.now() - start) / 1e9))
+    }
+
+    /// Floor and package in alternating blocks, each against its own directory under `root`.
+    private func propagation(root: String, durable: Bool) throws(BenchmarkError) -> BenchmarkResults.Propagation {
+        let floorContainer = root + "/floor", packageContainer = root + "/package"
+        let preferences = "/Library/Preferences"
+        try Workspace.makeDirectories(floorContainer + preferences)
+        try Workspace.makeDirectories(packageContainer + preferences)
+        let fileName = Self.group + ".plist"
+        let size = try SampleSnapshots.fileBytes(SampleSnapshots.snapshot(generation: 1)).count
+        let floorWriter = try RawFloorWriter(directory: floorContainer + preferences, name: fileName, size: size, durable: durable)
+        let store = SharedDefaults(suiteName: Self.group, container: packageContainer, options: .init(durable: durable))
+        var result = BenchmarkResults.Propagation(directory: Workspace.describe(root))
+        var floorSamples: [Double] = [], packageSamples: [Double] = []
+        let blockRounds = max(1, plan.propagationRounds / plan.propagationBlocks)
+        var packageGeneration: Int64 = 0
+        for _ in 0..<plan.propagationBlocks {
+            let floor = try PropagationRun(
+                readerArguments: { ["floor-reader", floorContainer + preferences, fileName, String($0)] }, readers: 1, warmup: 20,
+                rounds: blockRounds, roundTimeout: 2
+            ).run { generation throws(BenchmarkError) in try floorWriter.write(generation: generation) }
+            floorSamples += floor.everyReader
+            result.floorMisses += floor.misses
+            let package = try PropagationRun(
+                readerArguments: { ["package-reader", packageContainer, Self.group, catalogPath, String($0)] }, readers: 1, warmup: 20,
+                rounds: blockRounds, roundTimeout: 2
+            ).run { _ throws(BenchmarkError) in
+                packageGeneration += 1
+                return try publish(store, generation: packageGeneration)
+            }
+            packageSamples += package.everyReader
+            result.packageMisses += package.misses
+        }
+        result.floor = LatencySummary(microseconds: floorSamples)
+        result.package = LatencySummary(microseconds: packageSamples)
+        return result
+    }
+
+    /// Publishes generation `generation` (the snapshot value is built first) and returns the
+    /// monotonic time the publish started.
+    private func publish(_ store: SharedDefaults, generation: Int64) throws(BenchmarkError) -> UInt64 {
+        let snapshot = SampleSnapshots.snapshot(generation: generation)
+        let start = MonotonicClock.now()
+        do { try store.publish(snapshot) } catch { throw BenchmarkError("publish: \(error)") }
+        return start
+    }
+
+    private func fanout(root: String, nominal: Int, readers: Int) throws(BenchmarkError) -> BenchmarkResults.Fanout {
+        try Workspace.makeDirectories(root + "/Library/Preferences")
+        let store = SharedDefaults(suiteName: Self.group, container: root, options: .init(durable: true))
+        let outcome = try PropagationRun(
+            readerArguments: { ["package-reader", root, Self.group, catalogPath, String($0)] }, readers: readers, warmup: 10,
+            rounds: plan.fanoutRounds, roundTimeout: 2
+        ).run { generation throws(BenchmarkError) in try publish(store, generation: generation) }
+        return BenchmarkResults.Fanout(
+            nominal: nominal, readers: readers, lastReader: LatencySummary(microseconds: outcome.lastReader), misses: outcome.misses,
+            rounds: outcome.rounds)
+    }
+
+    private func statPoller(root: String) throws(BenchmarkError) -> BenchmarkResults.Peer {
+        try Workspace.makeDirectories(root + "/Library/Preferences")
+        let store = SharedDefaults(suiteName: Self.group, container: root, options: .init(durable: true))
+        _ = try publish(store, generation: 1)
+        let outcome = try PropagationRun(
+            readerArguments: { ["stat-poller", root, Self.group, catalogPath, String($0)] }, readers: 1, warmup: 10,
+            rounds: plan.peerRounds, roundTimeout: 0.5
+        ).run { generation throws(BenchmarkError) in try publish(store, generation: generation + 1) }
+        return BenchmarkResults.Peer(latency: LatencySummary(microseconds: outcome.everyReader), rounds: outcome.rounds, misses: outcome.misses)
+    }
+
+    private func userDefaults() throws(BenchmarkError) -> BenchmarkResults.Peer {
+        let suite = "entitlement-bench.\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+        let writer = try UserDefaultsPeer.Writer(suite: suite)
+        defer { writer.removeFile() }
+        _ = writer.write(generation: 0)
+        let outcome = try PropagationRun(
+            readerArguments: { ["defaults-reader", suite, String($0)] }, readers: 1, warmup: 5, rounds: plan.peerRounds, roundTimeout: 0.25
+        ).run { generation in writer.write(generation: generation) }
+        return BenchmarkResults.Peer(latency: LatencySummary(microseconds: outcome.everyReader), rounds: outcome.rounds, misses: outcome.misses)
+    }
+}

@@ -1,0 +1,129 @@
+import EntitlementModel
+import Foundation
+import Glibc
+import PropertyList
+import SharedDefaults
+
+/// In-process costs: a feature check on a loaded snapshot, decode and validation of the shared
+/// file's bytes, and the "unchanged?" fast path of a reader.
+enum CostBenchmarks {
+    /// Nanoseconds per `FeatureGate.check` of `widgets` on a loaded snapshot (median of `repeats`
+    /// timed loops of `iterations` checks; the decisions are counted into a black hole).
+    static func featureCheck(gate: FeatureGate, iterations: Int, repeats: Int) -> Double {
+        let snapshot = SampleSnapshots.snapshot(generation: 2, entitlements: 3)
+        let wallClock = snapshot.issuedAt.addingTimeInterval(60)
+        var perCheck: [Double] = []
+        for _ in 0..<repeats {
+            var unlocked = 0
+            let start = MonotonicClock.now()
+            for _ in 0..<iterations where gate.check("widgets", snapshot: snapshot, wallClock: wallClock).isUnlocked {
+                unlocked &+= 1
+            }
+            let elapsed = MonotonicClock.now() - start
+            blackHole(unlocked)
+            perCheck.append(Double(elapsed) / Double(iterations))
+        }
+        return median(perCheck)
+    }
+
+    /// Microseconds to turn the shared file's bytes into a validated snapshot (property-list
+    /// decode, root and key checks, ``EntitlementSnapshot/init(propertyList:)``) for a snapshot of
+    /// `entitlements` entitlements.
+    static func decode(entitlements: Int, iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
+        let bytes = try SampleSnapshots.fileBytes(SampleSnapshots.snapshot(generation: 7, entitlements: entitlements))
+        // A slow codec must not make the run take minutes: each timed loop gets at most ~100 ms
+        // (and at least 5 decodes), sized from one decode timed first.
+        let probe = MonotonicClock.now()
+        _ = try? PropertyListCodec.decode(bytes)
+        let single = max(1, MonotonicClock.now() - probe)
+        let loops = max(5, min(iterations, Int(100_000_000 / single)))
+        var perDecode: [Double] = []
+        for _ in 0..<repeats {
+            var generations: Int64 = 0
+            let start = MonotonicClock.now()
+            for _ in 0..<loops {
+                do {
+                    guard case .dictionary(let root) = try PropertyListCodec.decode(bytes),
+                        let value = root[EntitlementSnapshot.defaultsKey]
+                    else { throw BenchmarkError("decoded file has no snapshot") }
+                    generations &+= try EntitlementSnapshot(propertyList: value).generation
+                } catch let error as BenchmarkError {
+                    throw error
+                } catch {
+                    throw BenchmarkError("decode: \(error)")
+                }
+            }
+            let elapsed = MonotonicClock.now() - start
+            blackHole(generations)
+            perDecode.append(Double(elapsed) / Double(loops) / 1000)
+        }
+        return median(perDecode)
+    }
+
+    /// Microseconds per ``SnapshotReader/refresh()`` when the file has not changed, on a real
+    /// published file under `container`.
+    static func unchanged(container: String, iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
+        let group = "bench.unchanged"
+        do {
+            try SharedDefaults(suiteName: group, container: container).publish(SampleSnapshots.snapshot(generation: 1, entitlements: 3))
+        } catch {
+            throw BenchmarkError("\(error)")
+        }
+        let reader = SnapshotReader(suiteName: group, container: container)
+        guard case .updated = reader.refresh() else { throw BenchmarkError("the published snapshot was not read back") }
+        var perRefresh: [Double] = []
+        for _ in 0..<repeats {
+            var unchanged = 0
+            let start = MonotonicClock.now()
+            for _ in 0..<iterations {
+                if case .unchanged = reader.refresh() { unchanged &+= 1 }
+            }
+            let elapsed = MonotonicClock.now() - start
+            guard unchanged == iterations else { throw BenchmarkError("the unchanged file was seen as changed") }
+            perRefresh.append(Double(elapsed) / Double(iterations) / 1000)
+        }
+        return median(perRefresh)
+    }
+
+    /// The floor under ``unchanged(container:iterations:repeats:)``: the two raw `lstat` calls
+    /// (directory, then file) it has to make, on the same paths, in microseconds.
+    static func twoStats(container: String, iterations: Int, repeats: Int) -> Double {
+        let directory = container + "/Library/Preferences", file = directory + "/bench.unchanged.plist"
+        var perPair: [Double] = []
+        for _ in 0..<repeats {
+            var status = stat(), failures = 0
+            let start = MonotonicClock.now()
+            for _ in 0..<iterations {
+                if lstat(directory, &status) != 0 { failures &+= 1 }
+                if lstat(file, &status) != 0 { failures &+= 1 }
+            }
+            let elapsed = MonotonicClock.now() - start
+            blackHole(failures)
+            perPair.append(Double(elapsed) / Double(iterations) / 1000)
+        }
+        return median(perPair)
+    }
+
+    /// Runs one cost (`check`, `decode100`, `unchanged`, or the quick `ingest` run with its child
+    /// processes) long enough to profile, printing its figure.
+    static func profile(_ name: String, catalogPath: String) throws(BenchmarkError) {
+        let value: Double
+        switch name {
+        case "check":
+            value = featureCheck(gate: try WidgetEntryMaker(catalogPath: catalogPath).provider.gate, iterations: 10_000_000, repeats: 3)
+        case "decode100":
+            value = try decode(entitlements: 100, iterations: 200, repeats: 3)
+        case "unchanged":
+            let root = try Workspace.make(under: "/tmp")
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            value = try unchanged(container: root, iterations: 500_000, repeats: 3)
+        case "ingest":
+            let root = try Workspace.make(under: "/tmp")
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            value = try BenchmarkPlan.quick.ingest.run(container: root + "/ingest", catalogPath: catalogPath).eventsPerSecond
+        default:
+            throw BenchmarkError("unknown cost '\(name)' (check, decode100, unchanged, ingest)")
+        }
+        print("\(name): \(value)")
+    }
+}

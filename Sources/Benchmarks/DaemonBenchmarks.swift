@@ -1,0 +1,79 @@
+import Broker
+import EntitlementModel
+import Foundation
+import Glibc
+import SharedDefaults
+
+/// The costs that need the real daemon and renderer: idle memory, durable ingest throughput
+/// with group commit, and one-shot render time.
+enum DaemonBenchmarks {
+    static let group = "group.com.irenews.geko"
+
+    /// Starts `entitlementd` on `container` and waits until it has published its first snapshot.
+    static func startDaemon(container: String, catalogPath: String) throws(BenchmarkError) -> SpawnedProcess {
+        try Workspace.makeDirectories(container)
+        let log = container + "/entitlementd.log"
+        let daemon = try PackageTool("entitlementd").start(["--container", container, "--catalog", catalogPath], logPath: log)
+        let reader = SnapshotReader(suiteName: group, container: container)
+        let deadline = MonotonicClock.now() + 20_000_000_000
+        while reader.refresh().snapshot == nil {
+            guard daemon.isRunning, MonotonicClock.now() < deadline else {
+                daemon.stop()
+                let lastLine = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last.map(String.init) ?? "no log"
+                throw BenchmarkError("entitlementd did not publish a first snapshot in \(container): \(lastLine)")
+            }
+            usleep(1000)
+        }
+        return daemon
+    }
+
+    /// `VmRSS` of process `pid`, in MiB.
+    static func residentMemory(pid: pid_t) throws(BenchmarkError) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kibibytes = line.split(separator: " ").compactMap({ Double($0) }).first
+        else { throw BenchmarkError("no VmRSS in /proc/\(pid)/status") }
+        return kibibytes / 1024
+    }
+
+    /// Resident memory (MiB) of a daemon that has started, published and then sat idle for `idle` seconds.
+    static func idleMemory(container: String, catalogPath: String, idle: Double) throws(BenchmarkError) -> Double {
+        let daemon = try startDaemon(container: container, catalogPath: catalogPath)
+        defer { daemon.stop() }
+        usleep(UInt32(idle * 1e6))
+        return try residentMemory(pid: daemon.pid)
+    }
+
+    /// Wall time (ms) of each one-shot `widget-renderer --format json` run on `container`.
+    static func renderTimes(container: String, catalogPath: String, runs: Int) throws(BenchmarkError) -> [Double] {
+        let tool = PackageTool("widget-renderer")
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = MonotonicClock.now()
+            let child = try tool.start(["--container", container, "--catalog", catalogPath, "--format", "json"], logPath: container + "/widget-renderer.log")
+            let status = child.waitForExit()
+            let elapsed = MonotonicClock.now() - start
+            guard child.exitCode == 0 else { throw BenchmarkError("widget-renderer exited with status \(status)") }
+            times.append(Double(elapsed) / 1e6)
+        }
+        return times
+    }
+
+    /// The floor under the two rows above: a process of this same executable (same Swift runtime
+    /// and Foundation libraries) that does nothing. Returns its resident memory (MiB) after
+    /// `idle` seconds and the median wall time (ms) of spawning one that exits at once.
+    static func processFloor(idle: Double, runs: Int) throws(BenchmarkError) -> (memory: Double, startMilliseconds: Double) {
+        let sleeper = try SpawnedProcess(executable: SelfExecutable.path, arguments: ["--role", "idle"])
+        defer { sleeper.stop() }
+        usleep(UInt32(idle * 1e6))
+        let memory = try residentMemory(pid: sleeper.pid)
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = MonotonicClock.now()
+            let child = try SpawnedProcess(executable: SelfExecutable.path, arguments: ["--role", "exit"])
+            child.waitForExit()
+            times.append(Double(MonotonicClock.now() - start) / 1e6)
+        }
+        return (memory, median(times))
+    }
+}

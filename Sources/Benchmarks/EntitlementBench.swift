@@ -1,0 +1,158 @@
+import CLISupport
+import EntitlementCommands
+import Foundation
+import Glibc
+
+/// `entitlement-bench [--quick] [--format text|json]`: the benchmark of issue 6 in one run.
+///
+/// The same executable also runs its helper processes (`--role NAME …`, not for people): floor
+/// and package readers, peers, the ping-pong echo, ingest producers, and the package's own tools
+/// when they were not built next to it. See BENCHMARKS.md for what each number means.
+public enum EntitlementBench {
+    static let usage = "entitlement-bench [--quick] [--format text|json] [--catalog <file>]"
+    static let help = """
+        OVERVIEW: Measure propagation against the kernel's floor, fan-out, peers and costs, side by side.
+
+        USAGE: \(usage)
+
+        OPTIONS:
+          --quick            Fewer rounds; finishes within a minute on 2 cores.
+          --format <format>  text (a table; default) or json (one object on the last line; the table goes to stderr).
+          --catalog <file>   Catalog JSON for the readers and the daemon (default: Shared/Catalog.json, found from the
+                             working directory or above the executable).
+          -h, --help         Show help information.
+
+        Build everything first (swift build -c release) so the daemon and renderer rows run the real
+        entitlementd and widget-renderer; otherwise they run the same code inside this executable.
+        """
+
+    public static func main() async -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--role" {
+            await runRole(Array(arguments.dropFirst()))
+        }
+        let options: Options
+        do { options = try Options(arguments) } catch {
+            StandardStreams.writeError("Error: \(error.message)\nUsage: \(usage)\n  See 'entitlement-bench --help' for more information.\n")
+            exit(ExitCode.usage.rawValue)
+        }
+        if options.help {
+            StandardStreams.writeOut(help + "\n")
+            exit(0)
+        }
+        guard let catalogPath = options.catalogPath ?? locateDefaultCatalog() else {
+            StandardStreams.writeError("entitlement-bench: Shared/Catalog.json not found from the working directory or the executable; pass --catalog\n")
+            exit(ExitCode.usage.rawValue)
+        }
+        let suite = BenchmarkSuite(plan: options.plan, catalogPath: catalogPath) { StandardStreams.writeError($0 + "\n") }
+        let results = suite.run(mode: options.mode)
+        let report = BenchmarkReport(results: results)
+        if options.json {
+            // The table goes to stderr with the progress lines, so one run gives both and stdout is the JSON alone.
+            StandardStreams.writeError(report.text)
+            StandardStreams.writeOut(report.json.serialized + "\n")
+        } else {
+            StandardStreams.writeOut(report.text)
+        }
+        exit(results.errors.isEmpty ? 0 : 1)
+    }
+
+    struct Options {
+        var plan = BenchmarkPlan.full
+        var mode = "full"
+        var json = false
+        var help = false
+        var catalogPath: String?
+
+        init(_ arguments: [String]) throws(UsageError) {
+            var index = 0
+            func value(_ name: String) throws(UsageError) -> String {
+                index += 1
+                guard index < arguments.count else { throw UsageError("Missing value for '\(name)'") }
+                return arguments[index]
+            }
+            while index < arguments.count {
+                switch arguments[index] {
+                case "--quick": (plan, mode) = (.quick, "quick")
+                case "--smoke": (plan, mode) = (.smoke, "smoke")
+                case "-h", "--help": help = true
+                case "--format":
+                    switch try value("--format") {
+                    case "json": json = true
+                    case "text": json = false
+                    case let other: throw UsageError("Unknown format '\(other)' (values: text, json)")
+                    }
+                case "--catalog": catalogPath = try value("--catalog")
+                case let other: throw UsageError("Unknown option '\(other)'")
+                }
+                index += 1
+            }
+        }
+    }
+
+    /// `Shared/Catalog.json` in the working directory, or in a directory above the executable
+    /// (the package root, for `.build/<triple>/release/entitlement-bench`).
+    static func locateDefaultCatalog() -> String? {
+        let relative = "Shared/Catalog.json"
+        if access(relative, R_OK) == 0 { return FileManager.default.currentDirectoryPath + "/" + relative }
+        var directory = SelfExecutable.directory
+        while directory.count > 1, let slash = directory.lastIndex(of: "/") {
+            directory = String(directory[..<slash])
+            let candidate = (directory.isEmpty ? "" : directory) + "/" + relative
+            if access(candidate, R_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs one helper role; never returns.
+    static func runRole(_ arguments: [String]) async -> Never {
+        func argument(_ index: Int) -> String { index < arguments.count ? arguments[index] : "" }
+        do {
+            switch argument(0) {
+            case "floor-reader":
+                try RawInotifyReader.run(directory: argument(1), name: argument(2), index: Int(argument(3)) ?? 0)
+            case "package-reader":
+                try await PackageReader.run(container: argument(1), group: argument(2), catalogPath: argument(3), index: Int(argument(4)) ?? 0)
+            case "stat-poller":
+                try StatPollingReader.run(container: argument(1), group: argument(2), catalogPath: argument(3), index: Int(argument(4)) ?? 0)
+            case "defaults-reader":
+                UserDefaultsPeer.runReader(suite: argument(1), index: Int(argument(2)) ?? 0)
+            case "profile":
+                // `--role profile check|decode100|unchanged`: one cost in a loop for ~5 s, to run under perf or callgrind.
+                try CostBenchmarks.profile(argument(1), catalogPath: locateDefaultCatalog() ?? "Shared/Catalog.json")
+                exit(0)
+            case "idle":
+                while true { pause() }
+            case "exit":
+                exit(0)
+            case "pong":
+                PipePingPong.pong()
+            case "ingest-producer":
+                var values: [String: String] = [:]
+                var index = 1
+                while index + 1 < arguments.count {
+                    values[arguments[index]] = arguments[index + 1]
+                    index += 2
+                }
+                IngestBenchmark.runProducer(
+                    container: values["--container"] ?? "", catalogPath: values["--catalog"] ?? "", index: Int(values["--index"] ?? "") ?? 0,
+                    calls: Int(values["--calls"] ?? "") ?? 1, batch: Int(values["--batch"] ?? "") ?? 1)
+            case "tool":
+                let rest = Array(arguments.dropFirst(2))
+                switch argument(1) {
+                case "entitlementd": await EntitlementdCommand.main(rest)
+                case "widget-renderer": await WidgetRendererCommand.main(rest)
+                default: break
+                }
+            default:
+                break
+            }
+            StandardStreams.writeError("entitlement-bench: unknown helper role '\(arguments.joined(separator: " "))'\n")
+            exit(ExitCode.usage.rawValue)
+        } catch {
+            StandardStreams.writeError("entitlement-bench \(argument(0)): \(error)\n")
+            exit(1)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Broker
+import EntitlementModel
+import Foundation
+import Glibc
+
+/// Durable ingest throughput with group commit.
+///
+/// What is counted: `producers` helper processes (role `ingest-producer`) each make `calls`
+/// ``IngestClient/enqueue(_:source:)`` calls of `batch` new StoreKit transactions (each call
+/// validates its lines and queues them as one fsynced inbox file: what `entitlementctl ingest`
+/// does). A running `entitlementd` drains whatever is queued when it wakes, appends it to the
+/// journal with one fsync per drain (group commit), publishes one durable snapshot per drain and
+/// deletes the files. The clock starts when the producers are released (all already started and
+/// holding their validated-in-advance lines) and stops when the inbox is empty again, i.e. every
+/// event is journaled, published and acknowledged. Events per second = all events / that time.
+struct IngestBenchmark {
+    var producers: Int
+    var calls: Int
+    var batch: Int
+
+    struct Outcome {
+        var events: Int
+        /// Events per enqueue call.
+        var batch: Int
+        var seconds: Double
+        var eventsPerSecond: Double { Double(events) / seconds }
+        /// The daemon's resident memory after the run (MiB).
+        var daemonMemory: Double
+    }
+
+    func run(container: String, catalogPath: String) throws(BenchmarkError) -> Outcome {
+        let daemon = try DaemonBenchmarks.startDaemon(container: container, catalogPath: catalogPath)
+        defer { daemon.stop() }
+        let channel = try ReportPipe()
+        var children: [SpawnedProcess] = []
+        var goPipes: [Int32] = []
+        defer {
+            for descriptor in goPipes { close(descriptor) }
+            for child in children { child.stop() }
+        }
+        for index in 0..<producers {
+            let go = try makePipe()
+            goPipes.append(go.write)
+            let arguments = [
+                "--role", "ingest-producer", "--container", container, "--catalog", catalogPath, "--index", String(index),
+                "--calls", String(calls), "--batch", String(batch),
+            ]
+            let child = try SpawnedProcess(executable: SelfExecutable.path, arguments: arguments, standardInput: go.read, standardOutput: channel.writeEnd)
+            close(go.read)
+            children.append(child)
+        }
+        var ready = 0
+        let readyDeadline = MonotonicClock.now() + 30_000_000_000
+        while ready < producers {
+            guard let report = channel.nextReport(deadline: readyDeadline) else { throw BenchmarkError("ingest producers did not start") }
+            if report.generation == 0 { ready += 1 }
+        }
+        let start = MonotonicClock.now()
+        var byte: UInt8 = 1
+        for descriptor in goPipes { _ = write(descriptor, &byte, 1) }
+        var finished = 0
+        let deadline = start + 600_000_000_000
+        while finished < producers {
+            guard let report = channel.nextReport(deadline: deadline) else { throw BenchmarkError("ingest producers did not finish") }
+            if report.generation < 0 { throw BenchmarkError("ingest producer \(report.reader) failed") }
+            if report.generation == 1 { finished += 1 }
+        }
+        let inbox = Inbox(directory: ContainerLayout(container: container, group: DaemonBenchmarks.group).inboxDirectory)
+        while true {
+            let pending: [String]
+            do { pending = try inbox.pending() } catch { throw BenchmarkError("\(error)") }
+            if pending.isEmpty { break }
+            guard daemon.isRunning, MonotonicClock.now() < deadline else { throw BenchmarkError("entitlementd did not drain the inbox") }
+            usleep(500)
+        }
+        let elapsed = Double(MonotonicClock.now() - start) / 1e9
+        let memory = try DaemonBenchmarks.residentMemory(pid: daemon.pid)
+        return Outcome(events: producers * calls * batch, batch: batch, seconds: elapsed, daemonMemory: memory)
+    }
+
+    /// The producer helper: prepares its lines, says it is ready, waits for one byte on standard
+    /// input, makes its enqueue calls, then reports generation 1 (or -1 on failure).
+    static func runProducer(container: String, catalogPath: String, index: Int, calls: Int, batch: Int) -> Never {
+        do {
+            let catalog = try Catalog.load(path: catalogPath)
+            let client = IngestClient(layout: ContainerLayout(container: container, group: DaemonBenchmarks.group), catalog: catalog)
+            let now = Date()
+            let batches = (0..<calls).map { call in
+                (0..<batch).map { item in
+                    transactionLine(id: "bench-\(getpid())-\(index)-\(call)-\(item)", purchased: now.addingTimeInterval(-86_400), expires: now.addingTimeInterval(30 * 86_400))
+                }
+            }
+            ReportPipe.emit(reader: index, generation: 0, nanoseconds: 0)
+            var byte: UInt8 = 0
+            guard read(0, &byte, 1) == 1 else { exit(0) }
+            for lines in batches { _ = try client.enqueue(lines, source: "bench") }
+            ReportPipe.emit(reader: index, generation: 1, nanoseconds: MonotonicClock.now())
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("ingest-producer: \(error)\n".utf8))
+            ReportPipe.emit(reader: index, generation: -1, nanoseconds: 0)
+            exit(1)
+        }
+    }
+
+    /// A StoreKit 2 monthly subscription transaction for the default catalog.
+    static func transactionLine(id: String, purchased: Date, expires: Date) -> String {
+        func milliseconds(_ date: Date) -> JSONValue { .double((date.timeIntervalSince1970 * 1000).rounded()) }
+        return JSONValue.object([
+            "transactionId": .string(id), "originalTransactionId": .string(id), "productId": "com.irenews.geko.plus.monthly",
+            "purchaseDate": milliseconds(purchased), "signedDate": milliseconds(purchased), "expiresDate": milliseconds(expires),
+            "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED", "environment": "Xcode",
+            "bundleId": "com.irenews.geko",
+        ]).serialized
+    }
+}

@@ -1,0 +1,68 @@
+import Glibc
+
+/// One propagation measurement: `readers` helper processes of one role all watching the same
+/// file, and a writer in this process. Each round writes one new generation, records the
+/// monotonic write-start time, and waits until every reader has reported that generation (or the
+/// round times out). Rounds are sequential, so nothing queues behind a previous write.
+struct PropagationRun {
+    /// Arguments after `--role` for reader `index`.
+    var readerArguments: (Int) -> [String]
+    var readers: Int
+    var warmup: Int
+    var rounds: Int
+    /// How long one round waits for all readers before counting the missing ones as misses.
+    var roundTimeout: Double
+    /// Environment for the readers (`nil`: inherit).
+    var environment: [String: String]? = nil
+
+    /// What the run saw.
+    struct Outcome {
+        /// Per round, the latency (µs) of the slowest reader; rounds where some reader missed are left out.
+        var lastReader: [Double] = []
+        /// Every reader's latency (µs) in every round.
+        var everyReader: [Double] = []
+        /// Reader reports that never came within the round timeout.
+        var misses = 0
+        var rounds = 0
+    }
+
+    /// Spawns the readers, waits until each says it is watching, runs the rounds with `write`
+    /// (which writes generation N and returns its monotonic start time), then stops the readers.
+    func run(write: (Int64) throws(BenchmarkError) -> UInt64) throws(BenchmarkError) -> Outcome {
+        let channel = try ReportPipe()
+        var children: [SpawnedProcess] = []
+        defer { for child in children { child.stop() } }
+        for index in 0..<readers {
+            children.append(
+                try SpawnedProcess(
+                    executable: SelfExecutable.path, arguments: ["--role"] + readerArguments(index),
+                    standardOutput: channel.writeEnd, environment: environment))
+        }
+        var armed = Set<Int>()
+        let armDeadline = MonotonicClock.now() + UInt64(30 + readers) * 1_000_000_000
+        while armed.count < readers {
+            guard let report = channel.nextReport(deadline: armDeadline) else {
+                throw BenchmarkError("only \(armed.count) of \(readers) readers (\(readerArguments(0).first ?? "?")) started within the deadline")
+            }
+            if report.generation == 0 { armed.insert(report.reader) }
+        }
+        var outcome = Outcome()
+        var generation: Int64 = 0
+        for round in 0..<(warmup + rounds) {
+            generation += 1
+            let start = try write(generation)
+            var latencies: [Int: Double] = [:]
+            let deadline = MonotonicClock.now() + UInt64(roundTimeout * 1e9)
+            while latencies.count < readers, let report = channel.nextReport(deadline: deadline) {
+                guard report.generation >= generation, latencies[report.reader] == nil else { continue }
+                latencies[report.reader] = report.nanoseconds >= start ? Double(report.nanoseconds - start) / 1000 : 0
+            }
+            guard round >= warmup else { continue }
+            outcome.rounds += 1
+            outcome.everyReader.append(contentsOf: latencies.values)
+            outcome.misses += readers - latencies.count
+            if latencies.count == readers, let slowest = latencies.values.max() { outcome.lastReader.append(slowest) }
+        }
+        return outcome
+    }
+}

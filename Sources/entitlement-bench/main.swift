@@ -1,0 +1,3 @@
+import Benchmarks
+
+await EntitlementBench.main()

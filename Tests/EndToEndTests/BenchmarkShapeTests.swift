@@ -1,0 +1,39 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `entitlement-bench`'s output contract, with the hidden `--smoke` sizes (seconds, not minutes;
+/// the numbers mean nothing, only the shape is checked). CI never runs the real benchmark.
+@Suite("Benchmark output shape", .timeLimit(.minutes(1)))
+struct BenchmarkShapeTests {
+    /// The keys issue 6 requires in the last JSON line, as paths through nested objects.
+    static let requiredNumbers = [
+        "propagation.durable.p50_us", "propagation.durable.p99_us", "propagation.durable.floor_p50_us", "propagation.durable.floor_p99_us",
+        "propagation.tmpfs.p50_us", "propagation.tmpfs.p99_us", "propagation.tmpfs.floor_p50_us", "propagation.tmpfs.floor_p99_us",
+        "fanout64.p99_us", "check_ns", "decode_us_100", "unchanged_us", "ingest_per_s", "daemon_rss_mib", "renderer_ms",
+    ]
+
+    @Test("--format json ends with one object holding every required key as a number")
+    func jsonShape() async throws {
+        let result = try await BuiltTools.run(
+            "entitlement-bench", ["--smoke", "--format", "json", "--catalog", BuiltTools.defaultCatalog], timeout: .seconds(50))
+        #expect(result.status == 0, "stderr: \(result.standardError.suffix(2000))")
+        let lastLine = try #require(result.standardOutput.split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any])
+        for path in Self.requiredNumbers {
+            var value: Any? = object
+            for component in path.split(separator: ".") { value = (value as? [String: Any])?[String(component)] }
+            let number = value as? NSNumber
+            #expect(number != nil && number!.doubleValue > 0, "\(path) is \(String(describing: value)) in \(lastLine)")
+        }
+        #expect((object["errors"] as? [Any])?.isEmpty == true, "errors: \(String(describing: object["errors"]))")
+    }
+
+    @Test("An unknown option is a usage error (64) and prints no result")
+    func usageError() async throws {
+        let result = try await BuiltTools.run("entitlement-bench", ["--fast"])
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("Error: Unknown option '--fast'"))
+        #expect(result.standardOutput.isEmpty)
+    }
+}
