@@ -19,20 +19,16 @@ import struct Foundation.Date
 struct BinaryPropertyListDecoder {
     private typealias Format = BinaryPropertyListFormat
 
-    /// What is known about one object while decoding.
-    private enum Slot {
-        case unvisited
-        /// A container being decoded: meeting it again means a cycle.
-        case inProgress
-        /// Decoded; `valueCount` counts it and everything under it, shared parts once per use.
-        case decoded(PropertyListValue, valueCount: Int)
-    }
-
     private let bytes: UnsafeBufferPointer<UInt8>
     private let trailer: BinaryPropertyListTrailer
     /// Objects lie in `headerSize..<objectTableEnd`.
     private let objectTableEnd: Int
-    private var slots: [Slot]
+    /// Per object: 0 not yet decoded, `inProgress` while its container is being decoded (meeting
+    /// it again then means a cycle), else how many values it expands to (itself and everything
+    /// under it, shared parts counted once per use), with the value in `decodedValues`.
+    private var valueCounts: [Int]
+    private var decodedValues: [PropertyListValue]
+    private static let inProgress = -1
 
     /// Decodes `bytes`, which must start with `bplist00`.
     ///
@@ -57,18 +53,17 @@ struct BinaryPropertyListDecoder {
         self.bytes = bytes
         trailer = try BinaryPropertyListTrailer(bytes)
         objectTableEnd = trailer.offsetTableOffset
-        slots = Array(repeating: .unvisited, count: trailer.objectCount)
+        valueCounts = Array(repeating: 0, count: trailer.objectCount)
+        decodedValues = Array(repeating: .boolean(false), count: trailer.objectCount)
     }
 
     // MARK: Objects
 
     /// The value of object `index` (below `objectCount`) and how many values it expands to.
     private mutating func value(ofObject index: Int, depth: Int) throws(PropertyListError) -> (value: PropertyListValue, count: Int) {
-        switch slots[index] {
-        case .decoded(let value, let count): return (value, count)
-        case .inProgress: throw .malformed(reason: "object \(index) contains itself (a reference cycle)")
-        case .unvisited: break
-        }
+        let known = valueCounts[index]
+        if known > 0 { return (decodedValues[index], known) }
+        if known == Self.inProgress { throw .malformed(reason: "object \(index) contains itself (a reference cycle)") }
         let offset = try offset(ofObject: index)
         let marker = bytes[offset]
         let info = marker & 0x0F
@@ -101,15 +96,16 @@ struct BinaryPropertyListDecoder {
         case 0x8: throw .unsupportedValue(path: "", type: "UID")
         case 0xB, 0xC: throw .unsupportedValue(path: "", type: "set")
         case Format.arrayKind:
-            slots[index] = .inProgress
+            valueCounts[index] = Self.inProgress
             decoded = try array(info: info, at: offset, index: index, depth: depth + 1)
         case Format.dictionaryKind:
-            slots[index] = .inProgress
+            valueCounts[index] = Self.inProgress
             decoded = try dictionary(info: info, at: offset, index: index, depth: depth + 1)
         default:
             throw unknownMarker(marker, index: index)
         }
-        slots[index] = .decoded(decoded.value, valueCount: decoded.count)
+        valueCounts[index] = decoded.count
+        decodedValues[index] = decoded.value
         return decoded
     }
 
@@ -136,8 +132,8 @@ struct BinaryPropertyListDecoder {
         let refSize = trailer.objectRefSize
         let (count, keysStart) = try length(info: info, at: offset, index: index, unitSize: 2 * refSize)
         let valuesStart = keysStart + count * refSize
-        var entries: [String: PropertyListValue] = [:]
-        entries.reserveCapacity(count)
+        // `init(minimumCapacity:)` is inlined and specialized; `reserveCapacity` is a generic call.
+        var entries = [String: PropertyListValue](minimumCapacity: count)
         var total = 1
         for position in 0..<count {
             let keyObject = try reference(at: keysStart + position * refSize, from: index)
@@ -250,7 +246,12 @@ struct BinaryPropertyListDecoder {
 
     /// The object reference at `position` inside container `container`, checked to be in range.
     private func reference(at position: Int, from container: Int) throws(PropertyListError) -> Int {
-        let reference = BinaryPropertyListTrailer.unsigned(bytes, at: position, width: trailer.objectRefSize)
+        let reference: UInt64
+        switch trailer.objectRefSize {  // the common widths without the loop
+        case 1: reference = UInt64(bytes[position])
+        case 2: reference = UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
+        default: reference = BinaryPropertyListTrailer.unsigned(bytes, at: position, width: trailer.objectRefSize)
+        }
         guard reference < UInt64(trailer.objectCount) else {
             throw .malformed(reason: "object \(container) references object \(reference) but there are only \(trailer.objectCount)")
         }

@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: [UInt64(11), 22, 33, 44])
     func foundationReadsWhatWeWrite(seed: UInt64) throws {
-        for (index, value) in Self.randomValues(seed: seed, count: 75).enumerated() {
+        for (index, value) in Self.randomValues(seed: seed, count: 50).enumerated() {
             let bytes = try BinaryPropertyListEncoder.encode(value)
             let decoded = try FoundationPropertyList.decode(bytes)
             #expect(decoded == value, "seed \(seed) value \(index): Foundation read \(decoded)")
@@ -27,7 +27,7 @@ import Testing
 
     @Test(arguments: [UInt64(55), 66, 77, 88])
     func weReadWhatFoundationWrites(seed: UInt64) throws {
-        for (index, value) in Self.randomValues(seed: seed, count: 75).enumerated() {
+        for (index, value) in Self.randomValues(seed: seed, count: 50).enumerated() {
             let bytes = try FoundationPropertyList.encode(value, format: .binary)
             let decoded = try BinaryPropertyListDecoder.decode(bytes)
             #expect(decoded == value, "seed \(seed) value \(index): we read \(decoded)")

@@ -21,8 +21,19 @@ struct RandomPropertyListValues {
     ]
     private static let reals: [Double] = [0, -0.0, 1, -1, 0.5, 1e-300, -1e300, .infinity, -.infinity, .pi, 2.0, Double(Float(0.1))]
 
-    mutating func value(depth: Int = 0) -> PropertyListValue {
-        let containers = depth < 6
+    /// Values still to generate for the current top-level value: keeps trees small (a few
+    /// hundred values at most) whatever the dice say.
+    private var budget = 0
+
+    /// A random value of at most about 250 values, nested at most 6 deep.
+    mutating func value() -> PropertyListValue {
+        budget = 250
+        return value(depth: 0)
+    }
+
+    private mutating func value(depth: Int) -> PropertyListValue {
+        budget -= 1
+        let containers = depth < 6 && budget > 0
         switch Int.random(in: 0..<(containers ? 12 : 8), using: &generator) {
         case 0: return .string(string())
         case 1: return .integer(integer())
@@ -32,10 +43,10 @@ struct RandomPropertyListValues {
         case 5: return .data(data())
         case 6: return .string(asciiString())
         case 7: return .integer(Int64.random(in: -1000...100_000, using: &generator))
-        case 8, 9: return .array((0..<count()).map { _ in value(depth: depth + 1) })
+        case 8, 9: return .array((0..<min(count(), max(budget, 0))).map { _ in value(depth: depth + 1) })
         default:
             var entries: [String: PropertyListValue] = [:]
-            for _ in 0..<count() { entries[Bool.random(using: &generator) ? asciiString() : string()] = value(depth: depth + 1) }
+            for _ in 0..<min(count(), max(budget, 0)) { entries[Bool.random(using: &generator) ? asciiString() : string()] = value(depth: depth + 1) }
             return .dictionary(entries)
         }
     }
