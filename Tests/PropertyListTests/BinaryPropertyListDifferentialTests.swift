@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import PropertyList
 
-/// Our binary codec against the references: Foundation's `PropertyListSerialization` both ways
-/// and Python's `plistlib` both ways, on a few hundred seeded random values.
-@Suite(.timeLimit(.minutes(1))) struct BinaryPropertyListDifferentialTests {
+/// Our binary codec against the reference, Foundation's `PropertyListSerialization`, both ways
+/// on a few hundred seeded random values. Pure computation: no time limit, since Foundation in a
+/// debug build on a loaded machine is slow but always finishes.
+@Suite struct BinaryPropertyListDifferentialTests {
     /// `count` random values, then two deeply nested ones (`deepest` levels at most).
     static func randomValues(seed: UInt64, count: Int, millisecondDates: Bool = false, deepest: Int = 511) -> [PropertyListValue] {
         var random = RandomPropertyListValues(seed: seed)
@@ -42,47 +43,5 @@ import Testing
         #expect(ours == value)
         #expect(ours == (try FoundationPropertyList.decode(foundationBytes)))
         #expect(try FoundationPropertyList.decode(PropertyListCodec.encode(value)) == value)
-    }
-
-    /// Python reads each of our files and writes it back with its own binary writer; we read
-    /// Python's files. Skipped when python3 is not installed. Python's reader recurses about
-    /// three frames per level and stops at 1000, so the deepest value here has 200 levels.
-    @Test func pythonPlistlibReadsOursAndWeReadPythons() throws {
-        let python = ["/usr/bin/python3", "/usr/local/bin/python3", "/root/.pyenv/shims/python3"]
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let python else { return }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bplist-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-
-        let values = Self.randomValues(seed: 99, count: 60, millisecondDates: true, deepest: 200) + [SnapshotShapedValue.make(entitlements: 100)]
-        var paths: [String] = []
-        for (index, value) in values.enumerated() {
-            let file = directory.appendingPathComponent("\(index).plist")
-            try Data(BinaryPropertyListEncoder.encode(value)).write(to: file)
-            paths.append(file.path)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            "-c",
-            """
-            import plistlib, sys
-            for path in sys.argv[1:]:
-                with open(path, 'rb') as f: value = plistlib.load(f, fmt=plistlib.FMT_BINARY)
-                with open(path + '.py', 'wb') as f: plistlib.dump(value, f, fmt=plistlib.FMT_BINARY)
-            """,
-        ] + paths
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python failed: \(errorText)")
-        for (index, value) in values.enumerated() {
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: paths[index] + ".py")))
-            let decoded = try BinaryPropertyListDecoder.decode(bytes)
-            #expect(decoded == value, "value \(index): Python's rewrite came back as \(decoded)")
-        }
     }
 }
