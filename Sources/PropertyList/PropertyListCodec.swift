@@ -1,12 +1,11 @@
-import Foundation
-
 /// Reads and writes property lists as bytes.
 ///
-/// Today both directions go through Foundation's `PropertyListSerialization` (the reference
-/// implementation); a purpose-built `bplist00` codec may replace the binary path later without
-/// changing this API. The Linux bridging quirks are handled here: booleans come back as `Bool`
-/// (never as the integers 0/1), whole-number reals stay `.real`, and integers outside `Int64`
-/// are refused rather than wrapped.
+/// Binary property lists (`bplist00`, what iOS writes for `UserDefaults`) go through a
+/// purpose-built codec that reads straight from the bytes (see `BinaryPropertyListDecoder` and
+/// `BinaryPropertyListEncoder`); XML goes through Foundation's `PropertyListSerialization`,
+/// which also stays the reference the binary codec is tested against. Booleans are never read as
+/// the integers 0/1, whole-number reals stay `.real`, and integers outside `Int64` are refused
+/// rather than wrapped.
 public enum PropertyListCodec {
     /// The on-disk format to write.
     public enum Format: Sendable, Hashable {
@@ -20,95 +19,30 @@ public enum PropertyListCodec {
     /// Decodes binary (`bplist00`) or XML property-list bytes. The old OpenStep text format is
     /// refused (Foundation would read almost any text, such as a truncated header, as a string).
     ///
+    /// Input starting with `bplist` is decoded by the binary codec, which fails closed on
+    /// anything malformed: bad trailers, out-of-range offsets and references, reference cycles,
+    /// nesting deeper than 512, more than 2^20 values, invalid strings and duplicate dictionary
+    /// keys (refused, not "last wins").
+    ///
     /// - Throws: ``PropertyListError/malformed(reason:)`` for garbage or truncated input (never a
     ///   crash), ``PropertyListError/unsupportedValue(path:type:)`` for values with no case.
     public static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
-        guard !bytes.isEmpty else { throw .malformed(reason: "empty input") }
-        let object: Any
-        var format = PropertyListSerialization.PropertyListFormat.openStep
-        do {
-            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: &format)
-        } catch {
-            throw .malformed(reason: Self.reason(error))
-        }
-        guard format == .binary || format == .xml else {
-            throw .malformed(reason: "neither a binary (bplist00) nor an XML property list")
-        }
-        return try value(from: object, path: "")
+        if bytes.starts(with: binaryPrefix) { return try BinaryPropertyListDecoder.decode(bytes) }
+        return try FoundationPropertyList.decode(bytes)
     }
 
-    /// Encodes `value`; binary by default, as iOS does.
+    /// Encodes `value`; binary by default, as iOS does. Binary output is canonical: the same
+    /// value always gives the same bytes.
     ///
-    /// - Throws: ``PropertyListError/encodingFailed(reason:)`` if serialization refuses the value
-    ///   (for example a non-finite date).
+    /// - Throws: ``PropertyListError/encodingFailed(reason:)`` if the value cannot be written
+    ///   (for example a non-finite date, or containers nested deeper than 512 levels in binary).
     public static func encode(_ value: PropertyListValue, format: Format = .binary) throws(PropertyListError) -> [UInt8] {
-        let serializationFormat: PropertyListSerialization.PropertyListFormat = format == .binary ? .binary : .xml
-        do {
-            let data = try PropertyListSerialization.data(fromPropertyList: object(from: value), format: serializationFormat, options: 0)
-            return [UInt8](data)
-        } catch {
-            throw .encodingFailed(reason: Self.reason(error))
+        switch format {
+        case .binary: try BinaryPropertyListEncoder.encode(value)
+        case .xml: try FoundationPropertyList.encode(value, format: .xml)
         }
     }
 
-    /// Foundation's message for `error` on one line: its debug description when it has one.
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        let text = nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? nsError.localizedDescription
-        return text.flattenedToOneLine
-    }
-
-    private static func object(from value: PropertyListValue) -> Any {
-        switch value {
-        case .string(let v): v
-        case .integer(let v): NSNumber(value: v)
-        case .real(let v): NSNumber(value: v)
-        case .boolean(let v): v
-        case .date(let v): v
-        case .data(let v): Data(v)
-        case .array(let v): v.map(object(from:))
-        case .dictionary(let v): v.mapValues(object(from:))
-        }
-    }
-
-    private static func value(from object: Any, path: String) throws(PropertyListError) -> PropertyListValue {
-        // `Bool` first: on Linux an NSNumber 0/1 would also cast to Bool.
-        if type(of: object) == Bool.self, let bool = object as? Bool { return .boolean(bool) }
-        if let number = object as? NSNumber { return try value(from: number, path: path) }
-        if let string = object as? String { return .string(string) }
-        if let date = object as? Date { return .date(date) }
-        if let data = object as? Data { return .data([UInt8](data)) }
-        if let array = object as? [Any] {
-            var values: [PropertyListValue] = []
-            values.reserveCapacity(array.count)
-            for (index, element) in array.enumerated() {
-                values.append(try value(from: element, path: "\(path)[\(index)]"))
-            }
-            return .array(values)
-        }
-        if let dictionary = object as? [AnyHashable: Any] {
-            var values: [String: PropertyListValue] = [:]
-            values.reserveCapacity(dictionary.count)
-            for (key, element) in dictionary {
-                guard let key = key.base as? String else {
-                    throw .unsupportedValue(path: path, type: "dictionary key \(type(of: key.base))")
-                }
-                values[key] = try value(from: element, path: path.isEmpty ? key : "\(path).\(key)")
-            }
-            return .dictionary(values)
-        }
-        throw .unsupportedValue(path: path, type: String(describing: type(of: object)))
-    }
-
-    private static func value(from number: NSNumber, path: String) throws(PropertyListError) -> PropertyListValue {
-        switch String(cString: number.objCType) {
-        case "c", "B": return .boolean(number.boolValue)
-        case "f", "d": return .real(number.doubleValue)
-        case "Q", "L", "I", "S", "C":
-            let unsigned = number.uint64Value
-            guard unsigned <= UInt64(Int64.max) else { throw .unsupportedValue(path: path, type: "integer \(unsigned) above Int64.max") }
-            return .integer(Int64(unsigned))
-        default: return .integer(number.int64Value)
-        }
-    }
+    /// Every binary property list starts with this; any version but `00` is then refused.
+    private static let binaryPrefix: [UInt8] = Array("bplist".utf8)
 }
