@@ -1,102 +1,125 @@
 import Foundation
+import Glibc
 import Synchronization
 
-/// A child process whose stdout and stderr are collected line by line as they arrive (never
-/// after exit, so a chatty child cannot fill a pipe and stall), that can be waited for with a
-/// deadline, and that is killed if its owner forgets it.
+/// A child process started with `posix_spawn`, whose stdout and stderr are collected line by
+/// line as they arrive (never after exit, so a chatty child cannot fill a pipe and stall), that
+/// can be waited for with a deadline, and that is killed if its owner forgets it.
+///
+/// Two threads serve each child: one reads both pipes until end of file, one waits for the exit.
+/// The child starts with an empty signal mask and every signal at its default disposition, so a
+/// parent that ignores SIGPIPE or blocks signals for libdispatch does not pass that on.
+/// (Foundation's `Process` is not used: it crashed in `Process.run()` during a long torture run.)
 public final class ChildProcess: Sendable {
     public enum Stream: Sendable { case standardOutput, standardError }
 
     private struct Buffers {
-        var standardOutput = ""
-        var standardError = ""
-        var partial: [Stream: String] = [:]
+        var standardOutput: [UInt8] = []
+        var standardError: [UInt8] = []
         var openStreams = 2
     }
 
-    /// Shared with the pipe and termination handlers, which run on other threads.
+    /// Shared with the reader and waiter threads.
     private final class State: Sendable {
         let buffers = Mutex(Buffers())
+        /// The exit status once reaped: the exit code, or 128 + the signal number.
         let exitStatus = Mutex<Int32?>(nil)
     }
 
-    private let process: Process
     private let state = State()
-
     public let executable: String
     public let arguments: [String]
+    public let processIdentifier: Int32
 
-    /// Starts `executable` with `arguments`. `onLine` sees every complete line (without its
-    /// newline) as it arrives, on a background thread. Standard input is /dev/null unless
-    /// `standardInput` is given.
+    /// Starts `executable` (an absolute path) with `arguments`. `environment` replaces the
+    /// parent's when given. Standard input is /dev/null unless `standardInput` is given (the
+    /// descriptor is duplicated; the caller keeps ownership). `onLine` sees every complete line
+    /// (without its newline) as it arrives, on a background thread.
+    ///
+    /// - Throws: `POSIXError` when the process cannot be started (e.g. ENOENT).
     public init(
-        executable: String, arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil,
+        executable: String, arguments: [String], environment: [String: String]? = nil,
         standardInput: FileHandle? = nil, onLine: (@Sendable (Stream, String) -> Void)? = nil
     ) throws {
         self.executable = executable
         self.arguments = arguments
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
-        process.standardInput = standardInput ?? FileHandle(forReadingAtPath: "/dev/null")
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        for (pipe, stream) in [(out, Stream.standardOutput), (err, Stream.standardError)] {
-            pipe.fileHandleForReading.readabilityHandler = { [state] handle in
-                let buffers = state
-                let data = handle.availableData
-                if data.isEmpty {
-                    handle.readabilityHandler = nil
-                    let rest = buffers.buffers.withLock { b -> String in
-                        let rest = b.partial[stream] ?? ""
-                        b.partial[stream] = nil
-                        b.openStreams -= 1
-                        return rest
-                    }
-                    if !rest.isEmpty { onLine?(stream, rest) }
-                    return
-                }
-                let text = String(decoding: data, as: UTF8.self)
-                let lines = buffers.buffers.withLock { b -> [String] in
-                    if stream == .standardOutput { b.standardOutput += text } else { b.standardError += text }
-                    var pending = (b.partial[stream] ?? "") + text
-                    var complete: [String] = []
-                    while let newline = pending.firstIndex(of: "\n") {
-                        complete.append(String(pending[..<newline]))
-                        pending = String(pending[pending.index(after: newline)...])
-                    }
-                    b.partial[stream] = pending
-                    return complete
-                }
-                for line in lines { onLine?(stream, line) }
+        // Close-on-exec from birth: a pipe that leaked into a child spawned concurrently by another
+        // thread would keep our read end from ever seeing end of file.
+        guard let pipe2 = pipe2Function else { throw POSIXError(.ENOSYS) }
+        var output: [Int32] = [-1, -1], error: [Int32] = [-1, -1]
+        guard pipe2(&output, O_CLOEXEC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard pipe2(&error, O_CLOEXEC) == 0 else {
+            let code = errno
+            close(output[0]); close(output[1])
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput.fileDescriptor, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, error[1], 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        close(output[1])
+        close(error[1])
+        guard result == 0 else {
+            close(output[0])
+            close(error[0])
+            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
+        }
+        processIdentifier = pid
+
+        let state = state, child = pid
+        let readDescriptors = (output[0], error[0])
+        Thread.detachNewThread {
+            Self.readLines(from: readDescriptors, into: state, onLine: onLine)
+        }
+        Thread.detachNewThread {
+            var raw: Int32 = 0
+            while waitpid(child, &raw, 0) < 0 {
+                guard errno == EINTR else { break }
             }
+            let status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+            state.exitStatus.withLock { $0 = status }
         }
-        process.terminationHandler = { [state] finished in
-            state.exitStatus.withLock { $0 = finished.terminationStatus }
-        }
-        try process.run()
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if isRunning { kill(processIdentifier, SIGKILL) }
     }
 
-    public var processIdentifier: Int32 { process.processIdentifier }
-
     /// Everything the child wrote to stdout so far.
-    public var standardOutput: String { state.buffers.withLock { $0.standardOutput } }
+    public var standardOutput: String { String(decoding: state.buffers.withLock { $0.standardOutput }, as: UTF8.self) }
     /// Everything the child wrote to stderr so far.
-    public var standardError: String { state.buffers.withLock { $0.standardError } }
-    /// The exit status once the child has exited (a signal death reports the signal number).
+    public var standardError: String { String(decoding: state.buffers.withLock { $0.standardError }, as: UTF8.self) }
+    /// The exit status once the child has exited: its exit code, or 128 + the signal that killed it.
     public var terminationStatus: Int32? { state.exitStatus.withLock { $0 } }
     public var isRunning: Bool { terminationStatus == nil }
 
-    /// Sends `signal` (e.g. `SIGTERM`) to the child if it is still running.
+    /// Sends `signal` (e.g. `SIGTERM`) to the child if it has not been reaped yet.
     public func send(_ signal: Int32) {
-        if isRunning { kill(process.processIdentifier, signal) }
+        if isRunning { kill(processIdentifier, signal) }
     }
 
     /// Waits until `condition` holds or `timeout` passes; returns whether it held. Checks every 10 ms.
@@ -110,12 +133,12 @@ public final class ChildProcess: Sendable {
         return true
     }
 
-    /// Waits for the child to exit, up to `timeout`; returns its status or `nil` if it is still running.
+    /// Waits for the child to exit, up to `timeout`; returns its status or `nil` if it is still
+    /// running. After the exit it also waits (up to 1 s) for the pipes to be drained.
     @discardableResult
     public func waitForExit(timeout: Duration) async -> Int32? {
         _ = await Self.wait(timeout: timeout) { !isRunning }
         if !isRunning {
-            // Let the pipes drain so the last lines are collected.
             _ = await Self.wait(timeout: .seconds(1)) { state.buffers.withLock { $0.openStreams == 0 } }
         }
         return terminationStatus
@@ -129,4 +152,53 @@ public final class ChildProcess: Sendable {
         send(SIGKILL)
         return await waitForExit(timeout: .seconds(5))
     }
+
+    /// The reader thread: polls both pipes, splits lines, until both reach end of file; closes them.
+    private static func readLines(
+        from descriptors: (Int32, Int32), into state: State, onLine: (@Sendable (Stream, String) -> Void)?
+    ) {
+        var polls = [
+            pollfd(fd: descriptors.0, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: descriptors.1, events: Int16(POLLIN), revents: 0),
+        ]
+        var partial: [[UInt8]] = [[], []]
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while polls.contains(where: { $0.fd >= 0 }) {
+            if poll(&polls, nfds_t(polls.count), -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for index in polls.indices where polls[index].fd >= 0 && polls[index].revents != 0 {
+                let stream: Stream = index == 0 ? .standardOutput : .standardError
+                let count = buffer.withUnsafeMutableBytes { read(polls[index].fd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                if count <= 0 {
+                    close(polls[index].fd)
+                    polls[index].fd = -1
+                    if !partial[index].isEmpty { onLine?(stream, String(decoding: partial[index], as: UTF8.self)) }
+                    partial[index] = []
+                    state.buffers.withLock { $0.openStreams -= 1 }
+                    continue
+                }
+                let chunk = buffer[..<count]
+                state.buffers.withLock {
+                    if stream == .standardOutput { $0.standardOutput += chunk } else { $0.standardError += chunk }
+                }
+                partial[index].append(contentsOf: chunk)
+                while let newline = partial[index].firstIndex(of: 0x0A) {
+                    let line = String(decoding: partial[index][..<newline], as: UTF8.self)
+                    partial[index].removeSubrange(...newline)
+                    onLine?(stream, line)
+                }
+            }
+        }
+        for entry in polls where entry.fd >= 0 { close(entry.fd) }
+    }
 }
+
+/// The C library's `pipe2` (SwiftGlibc does not declare it without _GNU_SOURCE), resolved once.
+private typealias Pipe2Function = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+private let pipe2Function: Pipe2Function? = {
+    guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "pipe2") else { return nil }
+    return unsafeBitCast(symbol, to: Pipe2Function.self)
+}()

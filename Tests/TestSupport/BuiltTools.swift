@@ -40,7 +40,7 @@ public enum BuiltTools {
     /// `input` on stdin; both pipes are drained while it runs.
     public static func run(
         _ name: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
-        workingDirectory: String? = nil, timeout: Duration = .seconds(30)
+        timeout: Duration = .seconds(30)
     ) async throws -> Result {
         var stdin: FileHandle?
         var inputFile: String?
@@ -55,8 +55,7 @@ public enum BuiltTools {
             if let inputFile { try? FileManager.default.removeItem(atPath: inputFile) }
         }
         let child = try ChildProcess(
-            executable: path(name), arguments: arguments, environment: self.environment(environment),
-            workingDirectory: workingDirectory, standardInput: stdin)
+            executable: path(name), arguments: arguments, environment: self.environment(environment), standardInput: stdin)
         guard let status = await child.waitForExit(timeout: timeout) else {
             await child.stop(grace: .seconds(1))
             throw ToolTimeout(command: ([name] + arguments).joined(separator: " "), output: child.standardOutput + child.standardError)
