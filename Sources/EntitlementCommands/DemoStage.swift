@@ -95,24 +95,14 @@ actor DemoStage {
     }
 
     private func transaction(id: String, product: String, purchased: Date, expires: Date?, trial: Bool, revoked: Date? = nil) -> String {
-        func millis(_ date: Date) -> JSONValue { .double((date.timeIntervalSince1970 * 1000).rounded()) }
-        var object: [String: JSONValue] = [
-            "transactionId": .string(id), "originalTransactionId": .string(id), "productId": .string(product),
-            "purchaseDate": millis(purchased), "signedDate": millis(revoked ?? purchased),
-            "type": expires == nil ? "Non-Consumable" : "Auto-Renewable Subscription",
-            "inAppOwnershipType": "PURCHASED", "environment": .string(catalog.environment.rawValue),
-            "bundleId": .string(catalog.bundleId), "quantity": .int(1),
-        ]
-        if let expires { object["expiresDate"] = millis(expires) }
-        if trial {
-            object["offerType"] = .int(1)
-            object["offerDiscountType"] = "FREE_TRIAL"
-        }
-        if let revoked {
-            object["revocationDate"] = millis(revoked)
-            object["revocationReason"] = .int(0)
-        }
-        return JSONValue.object(object).serialized
+        StoreTransaction(
+            transactionId: id, originalTransactionId: id, bundleId: catalog.bundleId, productId: product,
+            purchaseDate: purchased, expiresDate: expires, quantity: 1,
+            type: expires == nil ? .nonConsumable : .autoRenewable, signedDate: revoked ?? purchased,
+            revocationReason: revoked.map { _ in RevocationReason(rawValue: 0) }, revocationDate: revoked,
+            offerType: trial ? OfferType(rawValue: 1) : nil, offerDiscountType: trial ? .freeTrial : nil,
+            environment: catalog.environment
+        ).jsonRepresentation.serialized
     }
 
     /// Runs `entitlementctl ingest --wait` as a child and returns the generation it reports.

@@ -129,12 +129,11 @@ struct TortureHarness {
                 serial += 1
                 let id = "torture-\(serial)"
                 let expiry = (base.timeIntervalSince1970 + 3600) * 1000 + Double(serial)
-                let line = JSONValue.object([
-                    "transactionId": .string(id), "originalTransactionId": .string(id), "productId": .string(product),
-                    "purchaseDate": .double((base.timeIntervalSince1970 * 1000).rounded()), "expiresDate": .double(expiry),
-                    "signedDate": .double((base.timeIntervalSince1970 * 1000).rounded()), "type": "Auto-Renewable Subscription",
-                    "environment": .string(catalog.environment.rawValue), "bundleId": .string(catalog.bundleId),
-                ]).serialized
+                let line = StoreTransaction(
+                    transactionId: id, originalTransactionId: id, bundleId: catalog.bundleId, productId: product,
+                    purchaseDate: base, expiresDate: Date(timeIntervalSince1970: expiry / 1000), type: .autoRenewable,
+                    signedDate: base, environment: catalog.environment
+                ).jsonRepresentation.serialized
                 do {
                     _ = try client.enqueue([line], source: id)
                     acknowledged.ids.withLock { $0.append(id) }

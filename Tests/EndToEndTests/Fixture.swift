@@ -46,16 +46,11 @@ struct Fixture {
         id: String, product: String = "com.irenews.geko.plus.monthly", purchased: Date, expires: Date?,
         signed: Date? = nil, revoked: Date? = nil, environment: String = "Xcode", bundleId: String = "com.irenews.geko"
     ) -> String {
-        func ms(_ d: Date) -> JSONValue { .double((d.timeIntervalSince1970 * 1000).rounded()) }
-        var object: [String: JSONValue] = [
-            "transactionId": .string(id), "originalTransactionId": .string(id), "productId": .string(product),
-            "purchaseDate": ms(purchased), "signedDate": ms(signed ?? purchased),
-            "type": expires == nil ? "Non-Consumable" : "Auto-Renewable Subscription",
-            "inAppOwnershipType": "PURCHASED", "environment": .string(environment), "bundleId": .string(bundleId),
-        ]
-        if let expires { object["expiresDate"] = ms(expires) }
-        if let revoked { object["revocationDate"] = ms(revoked) }
-        return JSONValue.object(object).serialized
+        StoreTransaction(
+            transactionId: id, originalTransactionId: id, bundleId: bundleId, productId: product, purchaseDate: purchased,
+            expiresDate: expires, type: expires == nil ? .nonConsumable : .autoRenewable, signedDate: signed ?? purchased,
+            revocationDate: revoked, environment: StoreEnvironment(rawValue: environment)
+        ).jsonRepresentation.serialized
     }
 }
 
