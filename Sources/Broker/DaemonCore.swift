@@ -79,6 +79,10 @@ final class DaemonCore {
     /// Most inbox files applied per journal commit: a large backlog is worked off in bounded
     /// steps, each durable on its own, so a daemon killed again and again still makes progress.
     static let filesPerCommit = 256
+    /// The first step after a start is this small and each following step doubles (up to
+    /// ``filesPerCommit``), so a daemon that keeps dying early still commits something each life.
+    static let firstStepFiles = 8
+    private var stepFiles = DaemonCore.firstStepFiles
 
     /// Applies every queued inbox file: decode, validate, journal (one fsync per step of at most
     /// ``filesPerCommit`` files), publish, then delete. A file that cannot be read or holds a
@@ -89,7 +93,8 @@ final class DaemonCore {
     func drainInbox() throws(BrokerError) -> Bool {
         var changedAny = false
         while true {
-            let names = try inbox.pending().prefix(Self.filesPerCommit)
+            let names = try inbox.pending().prefix(stepFiles)
+            stepFiles = min(stepFiles * 2, Self.filesPerCommit)
             guard !names.isEmpty else { return changedAny }
             var staged = facts
             var accepted: [String] = []
