@@ -19,10 +19,11 @@ public struct IngestClient: Sendable {
     /// name once the events are durable (fsynced file and directory).
     public func enqueue(_ lines: [String], source: String) throws(BrokerError) -> String? {
         var kept: [String] = []
+        var conflicts = TransactionConflicts()
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { continue }
-            do { _ = try EventLine.decode(trimmed, catalog: catalog) } catch {
+            do { try conflicts.check(try EventLine.decode(trimmed, catalog: catalog), line: index + 1) } catch {
                 throw .badInput("\(source):\(index + 1): \(error)")
             }
             kept.append(trimmed)

@@ -31,9 +31,12 @@ struct EvaluateCommand: Command {
         let catalog = try CatalogLoading.load(common.catalogPath)
         let (lines, source) = try InputLines.read(file)
         var facts = FactStore()
+        var conflicts = TransactionConflicts()
         for (index, line) in lines.enumerated() where !line.allSatisfy(\.isWhitespace) {
             do {
-                for event in try EventLine.decode(line, catalog: catalog) { facts.insert(event) }
+                let events = try EventLine.decode(line, catalog: catalog)
+                try conflicts.check(events, line: index + 1)
+                for event in events { facts.insert(event) }
             } catch {
                 throw ToolError(.dataError, "\(source):\(index + 1): \(error)")
             }
