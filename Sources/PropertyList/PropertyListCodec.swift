@@ -24,6 +24,7 @@ public enum PropertyListCodec {
     ///   crash), ``PropertyListError/unsupportedValue(path:type:)`` for values with no case.
     public static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
         guard !bytes.isEmpty else { throw .malformed(reason: "empty input") }
+        try BinaryPropertyListScreen.check(bytes)
         let object: Any
         var format = PropertyListSerialization.PropertyListFormat.openStep
         do {

@@ -290,3 +290,7 @@ bad = json.loads(storekit); bad["subscriptionGroups"] = {"id": "x"}; storekit_ca
 os.makedirs(os.path.join(HERE, C, "storekit", "directory.storekit"), exist_ok=True)
 open(os.path.join(HERE, C, "storekit", "directory.storekit", ".keep"), "w").close()
 catalog("storekit-path-is-a-directory.json", storekit="storekit/directory.storekit")
+
+# ---------------------------------------------------------------- found by fuzzing (kept verbatim)
+# A bplist holding a set object (marker 0xC4): Foundation on Linux segfaulted bridging it.
+write(S, "fuzz-binary-set-object-crashed-foundation.plist", base64.b64decode("YnBsaXN0MDDSAQIDG18QE2VudGl0bGVtZW50U25hcHNob3Rac29tZUFwcEtlecQEBQYHCBgZGlxlbnRpdGxlbWVudHNaZ2VuZXJhdGlvblhpc3N1ZWRBdF1zY2hlbWFWZXJzaW9u0P8KVHBsdXPXCwwNDg8QERITFBUWFxJWYWN0aXZlWWV4cGlyZXNBdFlvd25lcnNoaXBacGVyaW9kVHlwbWFjaW50b3NoSWRVc3RhdGVZd2lsbFJlbmV3CRJxP7MAWXB1cmNoYXNlZFZub3JtYWxfEB1jb3cuaXJlbmV3cy5nZWtvLnBsdXMubW9udGhseVpzdWJzY3JpYmVkEAczQchZNAAAAAAQAV8QFGZvcmVpZ24ga2V5cyBzdXJ2aXZlAAgADQAjAC4ANwBEAE8AWABmAGkAbgB9AIQAjgCYAKMArQCzAL0AvgDDAM0A1AD0AP8BAQEKAQwAAAAAAAACAQAAAAAAAAAcAAAAAAAAAAAAAAAAAAABIw=="))
