@@ -6,12 +6,15 @@
 /// keyed-archiver UID (`0x8_`) is refused here, as is a trailer whose offset table does not fit
 /// in the file (CoreFoundation refuses those too; checking first keeps this scan in bounds).
 enum BinaryPropertyListScreen {
+    /// CoreFoundation takes any `bplist` prefix as binary, whatever the two version bytes
+    /// (fuzzing found `bplist0z` crashing the same way), so the screen does too.
+    static let prefix = Array("bplist".utf8)
     static let magic = Array("bplist00".utf8)
 
     /// Throws when `bytes` is a binary property list with a malformed trailer or an object type
     /// outside the property-list types; returns quietly for anything else (including XML).
     static func check(_ bytes: [UInt8]) throws(PropertyListError) {
-        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { return }
+        guard bytes.count >= prefix.count, Array(bytes[0..<prefix.count]) == prefix else { return }
         let trailerSize = 32
         guard bytes.count >= magic.count + 1 + trailerSize else { throw .malformed(reason: "binary property list shorter than its trailer") }
         let trailer = bytes.count - trailerSize

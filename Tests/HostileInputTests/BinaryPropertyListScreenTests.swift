@@ -21,9 +21,11 @@ struct BinaryPropertyListScreenTests {
         return bytes
     }
 
-    @Test("The fuzzer's crash input is refused with a reason")
-    func fuzzCrashInput() throws {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Corpus.path("shared-files", "fuzz-binary-set-object-crashed-foundation.plist"))))
+    @Test("The fuzzer's crash inputs are refused with a reason", arguments: [
+        "fuzz-binary-set-object-crashed-foundation.plist", "fuzz-bplist0z-version-set-object-crashed-foundation.plist",
+    ])
+    func fuzzCrashInput(name: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Corpus.path("shared-files", name))))
         #expect(throws: PropertyListError.malformed(reason: "binary property list holds a set, not a property-list type")) {
             try PropertyListCodec.decode(bytes)
         }
