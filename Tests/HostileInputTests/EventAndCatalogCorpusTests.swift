@@ -4,7 +4,7 @@ import Testing
 
 /// Every hostile events file and catalog through the real `entitlementctl`: exit 65, one line
 /// naming the file (and for events the line), nothing queued, nothing crashed.
-@Suite("Hostile events and catalogs", .timeLimit(.minutes(1)))
+@Suite("Hostile events and catalogs", .serialized, .timeLimit(.minutes(1)))
 struct EventAndCatalogCorpusTests {
     @Test("Events: ingest and evaluate exit 65 naming FILE:LINE; nothing queued", arguments: Corpus.eventFiles)
     func eventFile(name: String) async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// Every hostile shared file, end to end through the real tools: refused with exit 65 and one
 /// line naming the file, nothing unlocked, the reader's last good snapshot kept.
-@Suite("Hostile shared files", .timeLimit(.minutes(1)))
+@Suite("Hostile shared files", .serialized, .timeLimit(.minutes(1)))
 struct SharedFileCorpusTests {
     @Test("The corpus is there and large enough")
     func corpusSize() {
