@@ -81,6 +81,13 @@ let package = Package(
             dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker"],
             swiftSettings: strict
         ),
+        // The hostile-input corpus (Tests/Corpus) through the real tools, the decoder fixes it
+        // led to, and the systemd notify protocol against a socket the test owns.
+        .testTarget(
+            name: "HostileInputTests",
+            dependencies: ["TestSupport", "EntitlementModel", "PropertyList", "SharedDefaults", "Broker", "ServiceRuntime"],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

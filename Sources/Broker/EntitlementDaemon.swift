@@ -31,6 +31,7 @@ public struct EntitlementDaemon: Sendable {
         let lock = try DaemonLock.acquire(path: layout.daemonLockPath, container: layout.container)
         defer { try? lock.unlock() }
         let core = try DaemonCore(configuration: configuration)
+        let systemd = SystemdNotifier(log: log)
 
         let signals = await SignalSequence.make([.terminate, .interrupt, .hangup])
         let (wakeups, wake) = AsyncStream.makeStream(of: Wakeup.self, bufferingPolicy: .unbounded)
@@ -38,6 +39,7 @@ public struct EntitlementDaemon: Sendable {
         _ = try core.drainInbox()
         next = try core.publish(now: Date())
         core.watchLinkChanged()
+        systemd.ready()
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -64,10 +66,13 @@ public struct EntitlementDaemon: Sendable {
                     case .watcherFailed(let message):
                         log(message)
                     case .signal(let signal) where signal == .hangup:
+                        systemd.reloading()
+                        defer { systemd.ready() }
                         core.reloadCatalog()
                         _ = try core.publish(now: Date())
                     case .signal(let signal):
                         log("\(signal): stopping")
+                        systemd.stopping()
                         break loop
                     }
                     next = try core.publish(now: Date())

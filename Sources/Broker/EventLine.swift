@@ -21,14 +21,25 @@ public enum EventLine {
         return events
     }
 
-    /// Decodes every non-blank line of `lines`, all or nothing: the first bad line throws
-    /// ``BrokerError/badInput(_:)`` naming `source:line` and the problem.
+    /// Decodes every non-blank line of `lines`, all or nothing: the first bad line — malformed,
+    /// refused by the catalog, over the size cap, or contradicting an earlier line about the same
+    /// `transactionId` (see ``TransactionConflicts``) — throws ``BrokerError/badInput(_:)``
+    /// naming `source:line` and the problem.
     public static func decodeAll(_ lines: [String], source: String, catalog: Catalog) throws(BrokerError) -> [(line: String, events: [StoreEvent])] {
         var decoded: [(line: String, events: [StoreEvent])] = []
+        var conflicts = TransactionConflicts()
         for (index, line) in lines.enumerated() {
+            // Refuse an oversized line before trimming it: trimming 16 MiB costs seconds.
+            guard line.utf8.count <= maximumLength else {
+                throw .badInput("\(source):\(index + 1): line of \(line.utf8.count) bytes exceeds the \(maximumLength)-byte limit")
+            }
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { continue }
-            do { decoded.append((trimmed, try decode(trimmed, catalog: catalog))) } catch {
+            do {
+                let events = try decode(trimmed, catalog: catalog)
+                try conflicts.check(events, line: index + 1)
+                decoded.append((trimmed, events))
+            } catch {
                 throw .badInput("\(source):\(index + 1): \(error)")
             }
         }

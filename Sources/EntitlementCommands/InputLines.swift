@@ -33,10 +33,16 @@ enum InputLines {
             if data.count > maximumInput { throw ToolError(.dataError, "\(source): input exceeds \(maximumInput) bytes") }
         }
         guard let text = String(bytes: data, encoding: .utf8) else {
-            throw ToolError(.dataError, "\(source): input is not valid UTF-8")
+            throw ToolError(.dataError, "\(source):\(firstInvalidLine(data)): line is not valid UTF-8")
         }
         return (text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), source)
     }
+}
+
+/// The 1-based number of the first line of `data` that is not valid UTF-8.
+private func firstInvalidLine(_ data: Data) -> Int {
+    let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    return (lines.firstIndex { String(bytes: $0, encoding: .utf8) == nil } ?? 0) + 1
 }
 
 extension BrokerError {

@@ -41,7 +41,8 @@ extension EntitlementSnapshot {
             throw .invalidField(path: "schemaVersion", problem: "is missing or not an integer")
         }
         guard version == Int64(Self.currentSchemaVersion) else { throw .unknownSchemaVersion(version) }
-        guard let generation = root["generation"]?.integerValue, generation >= 0 else {
+        // Strictly an integer: a real such as 8.0 is a wrong type, not a generation.
+        guard case .integer(let generation)? = root["generation"], generation >= 0 else {
             throw .invalidField(path: "generation", problem: "is missing or not a non-negative integer")
         }
         let issuedAt = try Self.date(root["issuedAt"], path: "issuedAt")
@@ -75,9 +76,17 @@ extension EntitlementSnapshot {
             nextTransition: nextTransition, entitlements: entitlements)
     }
 
+    /// Earliest and latest instants a snapshot may name: the App Store did not exist before
+    /// 2008, and the engine never computes a date past 2300 from events capped at 2200. Anything
+    /// outside is corrupt or forged (and would trap date formatting far enough out).
+    static let dateRange = Date(timeIntervalSince1970: 1_199_145_600)...Date(timeIntervalSince1970: 10_413_792_000)
+
     private static func date(_ value: PropertyListValue?, path: String) throws(SnapshotDecodingError) -> Date {
         guard let date = value?.dateValue, date.timeIntervalSince1970.isFinite else {
             throw .invalidField(path: path, problem: "is missing or not a date")
+        }
+        guard dateRange.contains(date) else {
+            throw .invalidField(path: path, problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
         }
         return date
     }

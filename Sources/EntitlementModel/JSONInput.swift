@@ -102,6 +102,9 @@ private struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
+            // Two readers of one object with a repeated key can disagree on its value (first or
+            // last wins), which is how a verified field gets smuggled past a check: refuse it.
+            guard members[key] == nil else { throw error("duplicate key \(String(reflecting: String(key.prefix(64))))") }
             members[key] = try parseValue(depth: depth + 1)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
