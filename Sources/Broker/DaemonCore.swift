@@ -17,6 +17,11 @@ final class DaemonCore {
     private var state: BrokerState
     private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?)?
     private let replica: WatchReplica?
+    /// Bumped whenever `facts` or the catalog change, so ``publish(now:force:)`` can tell that
+    /// an evaluation would repeat the last one.
+    private var inputsVersion = 0
+    /// The inputs version last evaluated and the next transition that evaluation reported.
+    private var lastEvaluation: (inputsVersion: Int, nextTransition: Date?)?
 
     private var log: @Sendable (String) -> Void { configuration.log }
     private var layout: ContainerLayout { configuration.layout }
@@ -42,9 +47,23 @@ final class DaemonCore {
             swept += AtomicFile.removeStaleTemporaryFiles(in: directory)
         }
         if swept > 0 { configuration.log("removed \(swept) temporary files left by writers that died mid-write") }
-        state = try BrokerState.load(path: layout.statePath)
+        // Generation and clock floors: the larger of state.json and the shared file. Every
+        // publish fsyncs the shared file (and its directory) *before* state.json is written, and
+        // state.json is written without fsync, so after a crash or power loss the shared file
+        // always holds the last generation published, and state.json matters only when the
+        // shared file was removed or refused. A state.json torn by a power loss (possible only
+        // because it is not fsynced) is therefore replaced by the shared file's floors when that
+        // file is readable; with neither, starting would risk reusing a generation, so it fails.
         let reader = SnapshotReader(suiteName: layout.group, container: layout.container)
-        if let current = reader.refresh().snapshot, current.generation > state.generation {
+        let current = reader.refresh().snapshot
+        do {
+            state = try BrokerState.load(path: layout.statePath)
+        } catch {
+            guard let current else { throw error }
+            configuration.log("\(error); recovering the generation floor from the published snapshot (\(current.generation))")
+            state = BrokerState()
+        }
+        if let current, current.generation > state.generation {
             state.generation = current.generation
             state.issuedAtMilliseconds = max(state.issuedAtMilliseconds, current.issuedAt.timeIntervalSince1970 * 1000)
         }
@@ -70,6 +89,7 @@ final class DaemonCore {
         do {
             catalog = try Self.loadCatalog(configuration.catalogPath)
             engine = EntitlementEngine(catalog: catalog)
+            inputsVersion += 1
             log("SIGHUP: catalog reloaded from \(configuration.catalogPath)")
         } catch {
             log("SIGHUP: kept the previous catalog: \(error)")
@@ -114,6 +134,7 @@ final class DaemonCore {
             try journal.append(accepted, durable: configuration.durable)
             facts = staged
             if !accepted.isEmpty {
+                inputsVersion += 1
                 changedAny = true
                 try publish(now: Date())
             }
@@ -125,18 +146,29 @@ final class DaemonCore {
     /// changed (or `force`). Returns the next transition to wake up for.
     @discardableResult
     func publish(now: Date, force: Bool = false) throws(BrokerError) -> Date? {
+        // Statuses change only when the facts or the catalog change, or when time reaches the
+        // next transition; between those, an evaluation would repeat the published one.
+        if !force, published != nil, let lastEvaluation, lastEvaluation.inputsVersion == inputsVersion,
+            now < (lastEvaluation.nextTransition ?? .distantFuture)
+        {
+            return lastEvaluation.nextTransition
+        }
         let result = engine.evaluate(facts, now: now, floor: state.issuedAt)
         if !force, let published, published.entitlements == result.entitlements,
             published.nextTransition == result.nextTransition
         {
+            lastEvaluation = (inputsVersion, result.nextTransition)
             return result.nextTransition
         }
         let snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
         do { try store.publish(snapshot) } catch { throw .store("\(error)") }
         state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt)
         published = (result.entitlements, result.nextTransition)
+        // Only a published result may be reused: a failed publish is evaluated and retried.
+        lastEvaluation = (inputsVersion, result.nextTransition)
         log("published generation \(snapshot.generation): \(Self.describe(snapshot))")
-        try state.save(path: layout.statePath, durable: configuration.durable)
+        // Not fsynced (see init): the shared file just fsynced is the durable floor.
+        try state.save(path: layout.statePath, durable: false)
         replica?.offer(snapshot, log: log)
         return result.nextTransition
     }
