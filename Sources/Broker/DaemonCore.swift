@@ -111,7 +111,10 @@ final class DaemonCore {
         while true {
             let names = try inbox.pending().prefix(Self.filesPerCommit)
             guard !names.isEmpty else { return changedAny }
-            var staged = facts
+            // This step's new events, kept apart until the journal holds them; `facts` itself is
+            // never copied (a copy per step made a long run quadratic).
+            var step = FactStore()
+            var newEvents: [StoreEvent] = []
             var accepted: [String] = []
             var done: [String] = []
             for name in names {
@@ -125,14 +128,17 @@ final class DaemonCore {
                 }
                 for (line, events) in decoded {
                     var lineChanged = false
-                    for event in events where staged.insert(event) { lineChanged = true }
+                    for event in events where isNew(event, step: &step) {
+                        newEvents.append(event)
+                        lineChanged = true
+                    }
                     if lineChanged { accepted.append(line) }
                     log("accepted \(Self.describe(events))\(lineChanged ? "" : " (duplicate)")")
                 }
                 done.append(name)
             }
             try journal.append(accepted, durable: configuration.durable)
-            facts = staged
+            for event in newEvents { facts.insert(event) }
             if !accepted.isEmpty {
                 inputsVersion += 1
                 changedAny = true
@@ -140,6 +146,26 @@ final class DaemonCore {
             }
             for name in done { try inbox.remove(name) }
         }
+    }
+
+    /// Whether `event` would change the facts as they stand after this step's earlier events
+    /// (held in `step`); if so it is added to `step`. Decided by ``FactStore/insert(_:)`` itself,
+    /// on a probe holding only the version already known for the same id.
+    private func isNew(_ event: StoreEvent, step: inout FactStore) -> Bool {
+        var probe = FactStore()
+        switch event {
+        case .transaction(let transaction):
+            if let held = step.transactions[transaction.transactionId] ?? facts.transactions[transaction.transactionId] {
+                probe.insert(.transaction(held))
+            }
+        case .renewalInfo(let info):
+            if let held = step.renewalInfos[info.originalTransactionId] ?? facts.renewalInfos[info.originalTransactionId] {
+                probe.insert(.renewalInfo(held))
+            }
+        }
+        guard probe.insert(event) else { return false }
+        step.insert(event)
+        return true
     }
 
     /// Evaluates at `now` and publishes a new generation if any status or the next transition

@@ -26,7 +26,7 @@ public enum EventLine {
     public static func decodeAll(_ lines: [String], source: String, catalog: Catalog) throws(BrokerError) -> [(line: String, events: [StoreEvent])] {
         var decoded: [(line: String, events: [StoreEvent])] = []
         for (index, line) in lines.enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = trimmed(line)
             guard !trimmed.isEmpty else { continue }
             do { decoded.append((trimmed, try decode(trimmed, catalog: catalog))) } catch {
                 throw .badInput("\(source):\(index + 1): \(error)")
@@ -34,4 +34,15 @@ public enum EventLine {
         }
         return decoded
     }
+
+    /// `line` without leading and trailing whitespace. A line that starts and ends with a
+    /// printable ASCII byte (every line the broker writes) is returned as it is without
+    /// Foundation's Unicode trimming, which cost a quarter of an ingest's CPU.
+    static func trimmed(_ line: String) -> String {
+        let utf8 = line.utf8
+        if let first = utf8.first, let last = utf8.last, isPrintableASCII(first), isPrintableASCII(last) { return line }
+        return line.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func isPrintableASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 }

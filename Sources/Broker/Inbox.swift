@@ -64,7 +64,8 @@ public struct Inbox: Sendable {
     /// not a symlink, and at most ``maximumFileSize`` bytes.
     public func read(_ name: String) throws(BrokerError) -> [String] {
         let bytes = try SecureFile.read(path: directory + "/" + name, maximumSize: Self.maximumFileSize)
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        // Split on the byte, not on `Character`s: grapheme breaking cost a tenth of a drain.
+        return bytes.split(separator: 0x0A, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Deletes a processed file. A file already gone is fine.
