@@ -29,7 +29,9 @@ public struct BrokerState: Sendable, Hashable, Codable {
         }
     }
 
-    /// Atomically replaces the state file.
+    /// Atomically replaces the state file (temporary file and rename), with `fsync`s only when
+    /// `durable`. The daemon saves it without: see ``DaemonCore`` for why the fsynced shared
+    /// file is the durable record of the generation.
     public func save(path: String, durable: Bool) throws(BrokerError) {
         let url = URL(fileURLWithPath: path)
         let bytes: [UInt8]

@@ -17,6 +17,11 @@ final class DaemonCore {
     private var state: BrokerState
     private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?)?
     private let replica: WatchReplica?
+    /// Bumped whenever `facts` or the catalog change, so ``publish(now:force:)`` can tell that
+    /// an evaluation would repeat the last one.
+    private var inputsVersion = 0
+    /// The inputs version last evaluated and the next transition that evaluation reported.
+    private var lastEvaluation: (inputsVersion: Int, nextTransition: Date?)?
 
     private var log: @Sendable (String) -> Void { configuration.log }
     private var layout: ContainerLayout { configuration.layout }
@@ -42,9 +47,23 @@ final class DaemonCore {
             swept += AtomicFile.removeStaleTemporaryFiles(in: directory)
         }
         if swept > 0 { configuration.log("removed \(swept) temporary files left by writers that died mid-write") }
-        state = try BrokerState.load(path: layout.statePath)
+        // Generation and clock floors: the larger of state.json and the shared file. Every
+        // publish fsyncs the shared file (and its directory) *before* state.json is written, and
+        // state.json is written without fsync, so after a crash or power loss the shared file
+        // always holds the last generation published, and state.json matters only when the
+        // shared file was removed or refused. A state.json torn by a power loss (possible only
+        // because it is not fsynced) is therefore replaced by the shared file's floors when that
+        // file is readable; with neither, starting would risk reusing a generation, so it fails.
         let reader = SnapshotReader(suiteName: layout.group, container: layout.container)
-        if let current = reader.refresh().snapshot, current.generation > state.generation {
+        let current = reader.refresh().snapshot
+        do {
+            state = try BrokerState.load(path: layout.statePath)
+        } catch {
+            guard let current else { throw error }
+            configuration.log("\(error); recovering the generation floor from the published snapshot (\(current.generation))")
+            state = BrokerState()
+        }
+        if let current, current.generation > state.generation {
             state.generation = current.generation
             state.issuedAtMilliseconds = max(state.issuedAtMilliseconds, current.issuedAt.timeIntervalSince1970 * 1000)
         }
@@ -70,6 +89,7 @@ final class DaemonCore {
         do {
             catalog = try Self.loadCatalog(configuration.catalogPath)
             engine = EntitlementEngine(catalog: catalog)
+            inputsVersion += 1
             log("SIGHUP: catalog reloaded from \(configuration.catalogPath)")
         } catch {
             log("SIGHUP: kept the previous catalog: \(error)")
@@ -96,7 +116,10 @@ final class DaemonCore {
             let names = try inbox.pending().prefix(stepFiles)
             stepFiles = min(stepFiles * 2, Self.filesPerCommit)
             guard !names.isEmpty else { return changedAny }
-            var staged = facts
+            // This step's new events, kept apart until the journal holds them; `facts` itself is
+            // never copied (a copy per step made a long run quadratic).
+            var step = FactStore()
+            var newEvents: [StoreEvent] = []
             var accepted: [String] = []
             var done: [String] = []
             for name in names {
@@ -110,15 +133,19 @@ final class DaemonCore {
                 }
                 for (line, events) in decoded {
                     var lineChanged = false
-                    for event in events where staged.insert(event) { lineChanged = true }
+                    for event in events where isNew(event, step: &step) {
+                        newEvents.append(event)
+                        lineChanged = true
+                    }
                     if lineChanged { accepted.append(line) }
                     log("accepted \(Self.describe(events))\(lineChanged ? "" : " (duplicate)")")
                 }
                 done.append(name)
             }
             try journal.append(accepted, durable: configuration.durable)
-            facts = staged
+            for event in newEvents { facts.insert(event) }
             if !accepted.isEmpty {
+                inputsVersion += 1
                 changedAny = true
                 try publish(now: Date())
             }
@@ -126,22 +153,53 @@ final class DaemonCore {
         }
     }
 
+    /// Whether `event` would change the facts as they stand after this step's earlier events
+    /// (held in `step`); if so it is added to `step`. Decided by ``FactStore/insert(_:)`` itself,
+    /// on a probe holding only the version already known for the same id.
+    private func isNew(_ event: StoreEvent, step: inout FactStore) -> Bool {
+        var probe = FactStore()
+        switch event {
+        case .transaction(let transaction):
+            if let held = step.transactions[transaction.transactionId] ?? facts.transactions[transaction.transactionId] {
+                probe.insert(.transaction(held))
+            }
+        case .renewalInfo(let info):
+            if let held = step.renewalInfos[info.originalTransactionId] ?? facts.renewalInfos[info.originalTransactionId] {
+                probe.insert(.renewalInfo(held))
+            }
+        }
+        guard probe.insert(event) else { return false }
+        step.insert(event)
+        return true
+    }
+
     /// Evaluates at `now` and publishes a new generation if any status or the next transition
     /// changed (or `force`). Returns the next transition to wake up for.
     @discardableResult
     func publish(now: Date, force: Bool = false) throws(BrokerError) -> Date? {
+        // Statuses change only when the facts or the catalog change, or when time reaches the
+        // next transition; between those, an evaluation would repeat the published one.
+        if !force, published != nil, let lastEvaluation, lastEvaluation.inputsVersion == inputsVersion,
+            now < (lastEvaluation.nextTransition ?? .distantFuture)
+        {
+            return lastEvaluation.nextTransition
+        }
         let result = engine.evaluate(facts, now: now, floor: state.issuedAt)
         if !force, let published, published.entitlements == result.entitlements,
             published.nextTransition == result.nextTransition
         {
+            lastEvaluation = (inputsVersion, result.nextTransition)
             return result.nextTransition
         }
         let snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
         do { try store.publish(snapshot) } catch { throw .store("\(error)") }
         state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt)
         published = (result.entitlements, result.nextTransition)
+        // Only a published result may be reused: a failed publish is evaluated and retried.
+        lastEvaluation = (inputsVersion, result.nextTransition)
         log("published generation \(snapshot.generation): \(Self.describe(snapshot))")
-        try state.save(path: layout.statePath, durable: configuration.durable)
+        // Not fsynced (see init): the shared file just fsynced is the durable floor.
+        try state.save(path: layout.statePath, durable: false)
         replica?.offer(snapshot, log: log)
         return result.nextTransition
     }

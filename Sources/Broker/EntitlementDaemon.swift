@@ -45,8 +45,9 @@ public struct EntitlementDaemon: Sendable {
             group.addTask {
                 for await signal in signals { wake.yield(.signal(signal)) }
             }
+            let inboxFlag = WakeFlag()
             group.addTask {
-                await Self.watch(directory: layout.inboxDirectory, names: nil, wake: wake, as: .inbox)
+                await Self.watch(directory: layout.inboxDirectory, names: nil, wake: wake, as: .inbox, coalescingWith: inboxFlag)
             }
             if configuration.watchContainer != nil {
                 group.addTask {
@@ -58,6 +59,9 @@ public struct EntitlementDaemon: Sendable {
                 do {
                     switch wakeup {
                     case .inbox:
+                        // Lowered before draining: a file arriving from here on raises it and
+                        // queues exactly one more wake-up, however many events it makes.
+                        inboxFlag.lower()
                         _ = try core.drainInbox()
                     case .transition:
                         break
@@ -102,11 +106,17 @@ public struct EntitlementDaemon: Sendable {
 
     /// Forwards every change in `directory` as `wakeup`; if inotify fails (watch limits), says so
     /// and falls back to checking every 250 ms, which still works.
+    /// With `flag`, an event is forwarded only while the flag is down (and raises it), so a burst
+    /// of events becomes one queued wake-up and one drain takes everything queued.
     private static func watch(
-        directory: String, names: Set<String>?, wake: AsyncStream<Wakeup>.Continuation, as wakeup: Wakeup
+        directory: String, names: Set<String>?, wake: AsyncStream<Wakeup>.Continuation, as wakeup: Wakeup,
+        coalescingWith flag: WakeFlag? = nil
     ) async {
         await DirectoryWatch(directory: directory, names: names).forEachEvent(
             onFailure: { error in wake.yield(.watcherFailed("watch \(directory): \(error); falling back to polling every 250 ms")) },
-            { _ in wake.yield(wakeup) })
+            { _ in
+                if let flag, !flag.raise() { return }
+                wake.yield(wakeup)
+            })
     }
 }

@@ -33,7 +33,7 @@ public enum EventLine {
             guard line.utf8.count <= maximumLength else {
                 throw .badInput("\(source):\(index + 1): line of \(line.utf8.count) bytes exceeds the \(maximumLength)-byte limit")
             }
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = trimmed(line)
             guard !trimmed.isEmpty else { continue }
             do {
                 let events = try decode(trimmed, catalog: catalog)
@@ -45,4 +45,15 @@ public enum EventLine {
         }
         return decoded
     }
+
+    /// `line` without leading and trailing whitespace. A line that starts and ends with a
+    /// printable ASCII byte (every line the broker writes) is returned as it is without
+    /// Foundation's Unicode trimming, which cost a quarter of an ingest's CPU.
+    static func trimmed(_ line: String) -> String {
+        let utf8 = line.utf8
+        if let first = utf8.first, let last = utf8.last, isPrintableASCII(first), isPrintableASCII(last) { return line }
+        return line.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func isPrintableASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SystemShims
 
 /// The durable spool between `entitlementctl ingest` and the daemon.
@@ -23,7 +24,7 @@ public struct Inbox: Sendable {
 
     /// Durably queues `lines` (JSON Lines, already validated) as one file; returns its name.
     public func enqueue(_ lines: [String]) throws(BrokerError) -> String {
-        try prepare()
+        if (try? fileStatus(atPath: directory, followSymlinks: false))?.type != .directory { try prepare() }
         let name = Self.newName()
         let bytes = Array(lines.joined(separator: "\n").utf8) + [0x0A]
         do {
@@ -35,13 +36,23 @@ public struct Inbox: Sendable {
     }
 
     /// Names of queued files, oldest first. Temp files (leading dot) are skipped.
+    ///
+    /// One `opendir`/`getdents`/`closedir` pass over the directory (no per-entry `stat`, no
+    /// Foundation), then a sort; a missing inbox is empty.
     public func pending() throws(BrokerError) -> [String] {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
-            if !FileManager.default.fileExists(atPath: directory) { return [] }
-            throw .io(path: directory, operation: "list", detail: "cannot read the directory")
+        guard let stream = opendir(directory) else {
+            if errno == ENOENT { return [] }
+            throw .io(path: directory, operation: "list", detail: "\(Errno(rawValue: errno))")
         }
-        return names.filter { !$0.hasPrefix(".") && $0.hasSuffix(Self.suffix) }.sorted()
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.first != ".", name.hasSuffix(Self.suffix) { names.append(name) }
+        }
+        return names.sorted()
     }
 
     /// Whether `name` is still queued.
@@ -53,7 +64,8 @@ public struct Inbox: Sendable {
     /// not a symlink, and at most ``maximumFileSize`` bytes.
     public func read(_ name: String) throws(BrokerError) -> [String] {
         let bytes = try SecureFile.read(path: directory + "/" + name, maximumSize: Self.maximumFileSize)
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        // Split on the byte, not on `Character`s: grapheme breaking cost a tenth of a drain.
+        return bytes.split(separator: 0x0A, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Deletes a processed file. A file already gone is fine.

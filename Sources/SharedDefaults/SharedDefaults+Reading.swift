@@ -1,36 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PropertyList
 import SystemShims
 
 extension SharedDefaults {
+    /// Longest time, in nanoseconds, a kept directory descriptor is trusted without opening
+    /// ``directoryPath`` again (see ``currentDirectory(_:)``).
+    static let directoryRevalidationInterval: UInt64 = 1_000_000_000
+
     /// Brings `state` up to date with the file; see ``reload()``. Called with the mutex held.
+    ///
+    /// When nothing changed this costs two system calls and no path walk: `fstat` of the kept
+    /// directory descriptor and `fstatat(directory, fileName, AT_SYMLINK_NOFOLLOW)`.
     func refresh(_ state: inout State) throws(SharedDefaultsError) -> ReloadResult {
-        let directoryStatus: FileStatus
+        let directory: FileDescriptor, directoryStatus: FileStatus
         do {
-            directoryStatus = try fileStatus(atPath: directoryPath, followSymlinks: false)
+            guard let current = try currentDirectory(&state) else {
+                state.becomeMissing()
+                return .missing
+            }
+            (directory, directoryStatus) = current
+        } catch {
+            throw record(error, in: &state, identity: nil)
+        }
+        let identity: FileIdentity
+        do {
+            identity = FileIdentity(directory: directoryStatus, file: try directory.status(ofEntry: fileName))
         } catch .noSuchFileOrDirectory {
             state.becomeMissing()
             return .missing
         } catch {
-            throw record(.system(path: directoryPath, operation: "lstat", errno: error), in: &state, identity: nil)
+            throw record(.system(path: path, operation: "fstatat", errno: error), in: &state, identity: nil)
         }
-        var identity: FileIdentity?
-        if directoryStatus.type == .directory {
-            do {
-                identity = FileIdentity(directory: directoryStatus, file: try fileStatus(atPath: path, followSymlinks: false))
-            } catch .noSuchFileOrDirectory {
-                state.becomeMissing()
-                return .missing
-            } catch {
-                throw record(.system(path: path, operation: "lstat", errno: error), in: &state, identity: nil)
-            }
-            if identity == state.goodIdentity {
-                state.lastError = nil
-                return .unchanged
-            }
-            if identity == state.rejectedIdentity, let lastError = state.lastError { throw lastError }
+        if identity == state.goodIdentity {
+            state.lastError = nil
+            return .unchanged
         }
+        if identity == state.rejectedIdentity, let lastError = state.lastError { throw lastError }
         do {
-            guard let (dictionary, status, descriptor) = try readValidatedFile(&state) else {
+            guard let (dictionary, status, descriptor) = try readValidatedFile(in: directory, &state) else {
                 state.becomeMissing()
                 return .missing
             }
@@ -41,20 +50,77 @@ extension SharedDefaults {
         }
     }
 
+    /// The validated preferences directory, or `nil` when it does not exist.
+    ///
+    /// The descriptor is kept open between calls and trusted while its `fstat` is exactly what
+    /// it was when it was validated (device, inode, mode, owner, link count, times) and it was
+    /// opened through the path less than ``directoryRevalidationInterval`` ago. Why that is
+    /// enough, and fails closed:
+    /// - What protects the suite file is the directory *object*: only a writer of that directory
+    ///   can replace the file, so it must not be world-writable. A `chmod`/`chown` of it changes
+    ///   its mode and ctime, so the next call re-validates it through the path.
+    /// - Renaming or removing the directory itself changes its ctime (ext4, tmpfs) or its link
+    ///   count (0 once removed): re-validated through the path at once, so a symlink or another
+    ///   directory put in its place is seen (and refused or adopted) on that call.
+    /// - Renaming an *ancestor* (`Library`, the container) does not touch this directory: for at
+    ///   most ``directoryRevalidationInterval`` the reader keeps reading the directory it
+    ///   validated, which is still protected by its own checked mode. Stale for a second at
+    ///   worst, never following anything it has not validated.
+    /// - The file itself is compared by `fstatat` on every call (inode, size, times, mode,
+    ///   owner), and the last good file stays open, so a replaced file is always decoded and
+    ///   validated again, including the directory's current mode.
+    /// Entries added to the directory (other suites, temporary files) change its times too; that
+    /// costs one re-open of the path, never a decode.
+    func currentDirectory(_ state: inout State) throws(SharedDefaultsError) -> (FileDescriptor, FileStatus)? {
+        let now = Self.coarseMonotonicNanoseconds()
+        if let kept = state.directory, let known = state.directoryStatus,
+            now &- state.directoryValidatedAt < Self.directoryRevalidationInterval,
+            let status = try? kept.fstat(), status == known
+        {
+            return (kept, known)
+        }
+        guard let (opened, status) = try openValidatedDirectory() else {
+            state.forgetDirectory()
+            return nil
+        }
+        state.adoptDirectory(opened, status: status, at: now)
+        return (opened, status)
+    }
+
+    /// After this instance renamed a file into `directory`, takes the directory's new `fstat` as
+    /// the known one (its times changed because of us), if it still passes the checks; otherwise
+    /// the next call re-validates it through the path.
+    func noteOwnWrite(in state: inout State) {
+        guard let directory = state.directory, let known = state.directoryStatus else { return }
+        guard let fresh = try? directory.fstat(), fresh.type == .directory, !fresh.isWorldWritable,
+            fresh.device == known.device, fresh.inode == known.inode, fresh.mode == known.mode,
+            fresh.userID == known.userID, fresh.linkCount > 0
+        else {
+            state.directoryStatus = nil
+            return
+        }
+        state.directoryStatus = fresh
+    }
+
+    static func coarseMonotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    }
+
     private func record(_ error: SharedDefaultsError, in state: inout State, identity: FileIdentity?) -> SharedDefaultsError {
         state.lastError = error
         state.rejectedIdentity = identity
         return error
     }
 
-    /// Opens, validates and decodes the file. Returns `nil` when it does not exist, else the
-    /// dictionary, the file's `fstat` and its still-open descriptor (the caller owns it).
+    /// Opens (relative to `directory`), validates and decodes the file. Returns `nil` when it
+    /// does not exist, else the dictionary, the file's `fstat` and its still-open descriptor
+    /// (the caller owns it). System calls: `openat`, `fstat`, one `read` of the size `fstat`
+    /// gave (plus one more only if the file grew meanwhile).
     private func readValidatedFile(
-        _ state: inout State
+        in directory: FileDescriptor, _ state: inout State
     ) throws(SharedDefaultsError) -> ([String: PropertyListValue], FileStatus, FileDescriptor)? {
-        let directory = try openValidatedDirectory()
-        defer { try? directory.close() }
-
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(fileName, relativeTo: directory, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
@@ -73,7 +139,7 @@ extension SharedDefaults {
             try validate(file: status)
             let bytes: [UInt8]
             do {
-                bytes = try file.readAll(limit: options.maxFileSize)
+                bytes = try file.readAll(limit: options.maxFileSize, expectedSize: Int(status.size))
             } catch .exceedsLimit {
                 throw SharedDefaultsError.tooLarge(path: path, size: Int64(options.maxFileSize) + 1, limit: options.maxFileSize)
             } catch .system(let errno) {
@@ -96,11 +162,13 @@ extension SharedDefaults {
     }
 
     /// Opens the preferences directory without following a symlink and checks what it is.
-    /// The caller closes the returned descriptor.
-    func openValidatedDirectory() throws(SharedDefaultsError) -> FileDescriptor {
+    /// Returns `nil` when it does not exist; the caller owns (closes) the returned descriptor.
+    func openValidatedDirectory() throws(SharedDefaultsError) -> (FileDescriptor, FileStatus)? {
         let directory: FileDescriptor
         do {
             directory = try FileDescriptor.open(directoryPath, .readOnly, options: [.directory, .noFollow, .closeOnExec])
+        } catch .noSuchFileOrDirectory {
+            return nil
         } catch .tooManySymbolicLinkLevels {
             throw .directoryIsSymlink(path: directoryPath)
         } catch .notDirectory {
@@ -116,7 +184,7 @@ extension SharedDefaults {
             do { status = try directory.fstat() } catch { throw SharedDefaultsError.system(path: directoryPath, operation: "fstat", errno: error) }
             guard status.type == .directory else { throw SharedDefaultsError.notADirectory(path: directoryPath, type: status.type.rawValue) }
             guard !status.isWorldWritable else { throw SharedDefaultsError.directoryWorldWritable(path: directoryPath) }
-            return directory
+            return (directory, status)
         } catch let error as SharedDefaultsError {
             try? directory.close()
             throw error

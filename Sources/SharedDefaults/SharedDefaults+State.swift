@@ -34,6 +34,13 @@ extension SharedDefaults {
         /// would then compare equal to `goodIdentity`.
         var pinnedFile: FileDescriptor?
         var decodeCount = 0
+        /// The preferences directory, opened through ``SharedDefaults/directoryPath`` without
+        /// following a symlink and validated; every file operation goes through it.
+        var directory: FileDescriptor?
+        /// `fstat` of `directory` when it was last validated (or after this instance's own write).
+        var directoryStatus: FileStatus?
+        /// `CLOCK_MONOTONIC_COARSE` nanoseconds of the last validation through the path.
+        var directoryValidatedAt: UInt64 = 0
 
         /// Adopts a newly read good file.
         mutating func accept(_ dictionary: [String: PropertyListValue], identity: FileIdentity, descriptor: FileDescriptor) {
@@ -51,6 +58,22 @@ extension SharedDefaults {
             contents = [:]
         }
 
+        /// Keeps `descriptor` (already validated, with `status`) as the directory, closing the
+        /// previous one.
+        mutating func adoptDirectory(_ descriptor: FileDescriptor, status: FileStatus, at now: UInt64) {
+            if let directory, directory != descriptor { try? directory.close() }
+            directory = descriptor
+            directoryStatus = status
+            directoryValidatedAt = now
+        }
+
+        /// Closes the kept directory descriptor.
+        mutating func forgetDirectory() {
+            if let directory { try? directory.close() }
+            directory = nil
+            directoryStatus = nil
+        }
+
         /// Drops everything tied to the current file and closes the pinned descriptor.
         mutating func forgetFile() {
             if let pinnedFile { try? pinnedFile.close() }
@@ -59,5 +82,19 @@ extension SharedDefaults {
             rejectedIdentity = nil
             lastError = nil
         }
+    }
+
+    /// What a writing instance keeps between writes, behind its own mutex (held for a whole
+    /// ``SharedDefaults/update(_:)``, never by a getter).
+    struct Writer: ~Copyable {
+        /// Which directory a lock file was opened in.
+        struct DirectoryKey: Hashable {
+            var device: UInt64
+            var inode: UInt64
+        }
+
+        /// The lock file, open; valid while the preferences directory is `lockDirectory`.
+        var lock: FileLock?
+        var lockDirectory: DirectoryKey?
     }
 }

@@ -20,31 +20,25 @@ extension SharedDefaults {
     /// - Returns: what `body` returned.
     @discardableResult
     public func update<T>(_ body: (inout [String: PropertyListValue]) throws -> T) throws(SharedDefaultsError) -> T {
-        try ensureDirectoryExists()
-        let lock: FileLock
-        do { lock = try FileLock(path: lockFilePath, permissions: 0o640) } catch {
-            throw .system(path: lockFilePath, operation: "open lock file", errno: error)
-        }
-        do { try lock.lock(.exclusive) } catch { throw .system(path: lockFilePath, operation: "flock", errno: error) }
-        defer { try? lock.unlock() }
+        try writer.withLock { writer throws(SharedDefaultsError) -> T in
+            let lock = try lockFile(&writer)
+            do throws(Errno) { try lock.lock(.exclusive) } catch { throw .system(path: lockFilePath, operation: "flock", errno: error) }
+            defer { try? lock.unlock() }
 
-        var dictionary = try currentContentsForWriting()
-        let result: T
-        do { result = try body(&dictionary) } catch { throw .updateFailed(path: path, reason: String(describing: error)) }
+            var dictionary = try currentContentsForWriting()
+            let result: T
+            do { result = try body(&dictionary) } catch { throw .updateFailed(path: path, reason: String(describing: error)) }
 
-        let bytes: [UInt8]
-        do { bytes = try PropertyListCodec.encode(.dictionary(dictionary), format: .binary) } catch {
-            throw .encodingFailed(path: path, reason: error.description)
+            let bytes: [UInt8]
+            do throws(PropertyListError) { bytes = try PropertyListCodec.encode(.dictionary(dictionary), format: .binary) } catch {
+                throw .encodingFailed(path: path, reason: error.description)
+            }
+            guard bytes.count <= options.maxFileSize else {
+                throw .tooLarge(path: path, size: Int64(bytes.count), limit: options.maxFileSize)
+            }
+            try replaceFile(with: bytes, contents: dictionary)
+            return result
         }
-        guard bytes.count <= options.maxFileSize else {
-            throw .tooLarge(path: path, size: Int64(bytes.count), limit: options.maxFileSize)
-        }
-        do {
-            try AtomicFile.replace(directory: directoryPath, name: fileName, bytes: bytes, mode: 0o640, durable: options.durable)
-        } catch {
-            throw .system(path: path, operation: "atomic replace", errno: error)
-        }
-        return result
     }
 
     /// Stores `value` under `key`, or removes the key when `value` is `nil`.
@@ -68,16 +62,54 @@ extension SharedDefaults {
     /// Removes `key` from the file. Registered defaults are not affected.
     public func removeObject(forKey key: String) throws(SharedDefaultsError) { try set(nil, forKey: key) }
 
-    /// Creates `Library/Preferences` (and parents) with mode 0750 if it is missing.
-    private func ensureDirectoryExists() throws(SharedDefaultsError) {
-        do {
-            _ = try fileStatus(atPath: directoryPath, followSymlinks: false)
-        } catch .noSuchFileOrDirectory {
+    /// The lock file of the current preferences directory, opened relative to it (creating the
+    /// directory, mode 0750 with parents, if it is missing) and kept open while the directory
+    /// stays the same one. Called with the writer mutex held.
+    private func lockFile(_ writer: inout Writer) throws(SharedDefaultsError) -> FileLock {
+        for attempt in 0..<2 {
+            let lock = try state.withLock { state throws(SharedDefaultsError) -> FileLock? in
+                guard let (directory, status) = try currentDirectory(&state) else { return nil }
+                let key = Writer.DirectoryKey(device: status.device, inode: status.inode)
+                if let lock = writer.lock, writer.lockDirectory == key { return lock }
+                let lock: FileLock
+                do throws(Errno) { lock = try FileLock(name: lockFileName, relativeTo: directory, permissions: 0o640) } catch {
+                    throw .system(path: lockFilePath, operation: "open lock file", errno: error)
+                }
+                writer.lock = lock
+                writer.lockDirectory = key
+                return lock
+            }
+            if let lock { return lock }
+            guard attempt == 0 else { break }
             do { try FileSystem.makeDirectories(path: directoryPath, mode: 0o750) } catch {
                 throw .system(path: directoryPath, operation: "create directory", errno: error)
             }
-        } catch {
-            throw .system(path: directoryPath, operation: "lstat", errno: error)
+        }
+        throw .system(path: directoryPath, operation: "open", errno: .noSuchFileOrDirectory)
+    }
+
+    /// Atomically replaces the file in the validated directory and remembers what was written
+    /// (the dictionary, the new file's identity after the rename, its descriptor), so the next
+    /// read or write by this instance finds it unchanged and decodes nothing.
+    private func replaceFile(with bytes: [UInt8], contents: [String: PropertyListValue]) throws(SharedDefaultsError) {
+        try state.withLock { state throws(SharedDefaultsError) in
+            guard let (directory, _) = try currentDirectory(&state) else {
+                throw .system(path: directoryPath, operation: "open", errno: .noSuchFileOrDirectory)
+            }
+            let replaced: AtomicFile.Replaced
+            do throws(Errno) {
+                replaced = try AtomicFile.replace(in: directory, name: fileName, bytes: bytes, mode: 0o640, durable: options.durable)
+            } catch {
+                throw .system(path: path, operation: "atomic replace", errno: error)
+            }
+            noteOwnWrite(in: &state)
+            guard let directoryStatus = state.directoryStatus else {
+                // The directory changed under us: forget the cache, the next look re-reads.
+                try? replaced.descriptor.close()
+                state.forgetFile()
+                return
+            }
+            state.accept(contents, identity: FileIdentity(directory: directoryStatus, file: replaced.status), descriptor: replaced.descriptor)
         }
     }
 

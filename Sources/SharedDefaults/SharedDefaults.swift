@@ -65,6 +65,11 @@ public final class SharedDefaults: Sendable {
     public let lockFilePath: String
 
     let state: Mutex<State>
+    /// Serialises this instance's writers (the `flock` does not: it belongs to one shared open
+    /// file description) and keeps the lock file open between writes.
+    let writer: Mutex<Writer>
+    /// `.<suiteName>.plist.lock`.
+    let lockFileName: String
 
     /// The suite file as a URL.
     public var fileURL: URL { URL(fileURLWithPath: path) }
@@ -78,12 +83,17 @@ public final class SharedDefaults: Sendable {
         directoryPath = trimmed + "/Library/Preferences"
         fileName = suiteName + ".plist"
         path = directoryPath + "/" + fileName
-        lockFilePath = directoryPath + "/." + fileName + ".lock"
+        lockFileName = "." + fileName + ".lock"
+        lockFilePath = directoryPath + "/" + lockFileName
         state = Mutex(State())
+        writer = Mutex(Writer())
     }
 
     deinit {
-        state.withLock { $0.forgetFile() }
+        state.withLock { state in
+            state.forgetFile()
+            state.forgetDirectory()
+        }
     }
 
     // MARK: Reading

@@ -6,15 +6,8 @@ import Glibc
 
 /// Replacing a file's contents so that readers see the old file or the new one, never a mix.
 package enum AtomicFile {
-    /// Writes `bytes` to `directory/name` by rename.
-    ///
-    /// A temporary file `.<name>.tmp-<pid>-<random>` is created in the same directory
-    /// (`O_CREAT|O_EXCL|O_CLOEXEC|O_WRONLY|O_NOFOLLOW`, then `fchmod` to `mode` whatever the
-    /// umask), filled, `fsync`ed when `durable`, renamed over `name` (`renameat` through a
-    /// descriptor of the directory), and then the directory is `fsync`ed when `durable`, so the
-    /// rename itself survives a crash. On any failure the temporary file is unlinked and the
-    /// destination is untouched. Without `durable` the replace is still atomic for readers but a
-    /// power loss may lose it.
+    /// Writes `bytes` to `directory/name` by rename; see ``replace(in:name:bytes:mode:durable:)``.
+    /// Opens the directory (`O_DIRECTORY|O_CLOEXEC`) for this one call.
     ///
     /// - Throws: the `errno` of the first failing call.
     package static func replace(
@@ -22,24 +15,63 @@ package enum AtomicFile {
     ) throws(Errno) {
         let directoryFD = try FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec])
         try directoryFD.closeAfter { () throws(Errno) in
-            let temporaryName = ".\(name).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-            let file = try FileDescriptor.open(
-                temporaryName, relativeTo: directoryFD, .writeOnly,
-                options: [.create, .exclusiveCreate, .closeOnExec, .noFollow], permissions: mode)
-            do throws(Errno) {
-                try file.closeAfter { () throws(Errno) in
-                    try file.changeMode(mode)
-                    try file.writeAll(bytes)
-                    if durable { try file.fsync() }
-                }
-                _ = try valueOrErrno {
-                    renameat(directoryFD.rawValue, temporaryName, directoryFD.rawValue, name)
-                }
-            } catch {
-                _ = unlinkat(directoryFD.rawValue, temporaryName, 0)
-                throw error
+            let replaced = try replace(in: directoryFD, name: name, bytes: bytes, mode: mode, durable: durable)
+            try replaced.descriptor.close()
+        }
+    }
+
+    /// What ``replace(in:name:bytes:mode:durable:)`` put in place.
+    package struct Replaced {
+        /// The new file, still open (write-only); the caller must close it (keeping it open pins
+        /// its inode, so no later file can reuse the number while the caller remembers it).
+        package var descriptor: FileDescriptor
+        /// `fstat` of the new file **after** the rename (a rename changes the file's ctime), so
+        /// it equals what `lstat`/`fstatat` of the name shows until someone changes the file.
+        package var status: FileStatus
+    }
+
+    /// Writes `bytes` to `name` inside the open directory `directory` by rename.
+    ///
+    /// A temporary file `.<name>.tmp-<pid>-<random>` is created in the same directory
+    /// (`openat` with `O_CREAT|O_EXCL|O_CLOEXEC|O_WRONLY|O_NOFOLLOW` and `mode`), given exactly
+    /// `mode` with `fchmod` when the process umask would have removed bits of it, filled,
+    /// `fsync`ed when `durable`, renamed over `name` (`renameat` on the same descriptor), then the
+    /// directory is `fsync`ed when `durable`, so the rename itself survives a crash. On any
+    /// failure the temporary file is unlinked and the destination is untouched. Without `durable`
+    /// the replace is still atomic for readers but a power loss may lose it.
+    ///
+    /// System calls for a durable replace: `openat`, `write`, `fsync`, `renameat`, `fstat`,
+    /// `fsync` (directory), plus `fchmod` only under a umask that masks `mode`. The directory
+    /// descriptor is the caller's and stays open.
+    ///
+    /// - Throws: the `errno` of the first failing call.
+    package static func replace(
+        in directory: FileDescriptor, name: String, bytes: [UInt8], mode: UInt32, durable: Bool
+    ) throws(Errno) -> Replaced {
+        let temporaryName = ".\(name).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let file = try FileDescriptor.open(
+            temporaryName, relativeTo: directory, .writeOnly,
+            options: [.create, .exclusiveCreate, .closeOnExec, .noFollow], permissions: mode)
+        var renamed = false
+        do throws(Errno) {
+            if ProcessUmask.masks(mode) { try file.changeMode(mode) }
+            try file.writeAll(bytes)
+            if durable { try file.fsync() }
+            _ = try valueOrErrno { renameat(directory.rawValue, temporaryName, directory.rawValue, name) }
+            renamed = true
+            var status = try file.fstat()
+            if status.permissions != mode {
+                // The umask changed after it was cached: set the mode now, before anyone relies on it.
+                try file.changeMode(mode)
+                ProcessUmask.forget()
+                status = try file.fstat()
             }
-            if durable { try directoryFD.fsync() }
+            if durable { try directory.fsync() }
+            return Replaced(descriptor: file, status: status)
+        } catch {
+            try? file.close()
+            if !renamed { _ = unlinkat(directory.rawValue, temporaryName, 0) }
+            throw error
         }
     }
 }

@@ -48,7 +48,25 @@ extension FileDescriptor {
     /// - Parameter limit: the most bytes the caller accepts; one byte more fails with
     ///   ``ReadAllError/exceedsLimit(limit:)`` (so a file that grows while being read is caught).
     package func readAll(limit: Int) throws(ReadAllError) -> [UInt8] {
-        var bytes: [UInt8] = []
+        try readAll(limit: limit, startingWith: [])
+    }
+
+    /// Like ``readAll(limit:)`` for a file whose size is known (from `fstat`): the first `read`
+    /// asks for `expectedSize + 1` bytes, so a file that has not changed since the `fstat` is
+    /// read with exactly one `read(2)` call; a short or long first read falls back to reading
+    /// until end of file.
+    package func readAll(limit: Int, expectedSize: Int) throws(ReadAllError) -> [UInt8] {
+        guard expectedSize > 0, expectedSize <= limit else { return try readAll(limit: limit) }
+        let first: [UInt8]
+        do { first = try read(upTo: expectedSize + 1) } catch { throw .system(error) }
+        if first.count == expectedSize { return first }
+        if first.isEmpty { return first }
+        return try readAll(limit: limit, startingWith: first)
+    }
+
+    private func readAll(limit: Int, startingWith initial: [UInt8]) throws(ReadAllError) -> [UInt8] {
+        var bytes = initial
+        if bytes.count > limit { throw .exceedsLimit(limit: limit) }
         while true {
             let want = max(1, min(64 * 1024, limit + 1 - bytes.count))
             let chunk: [UInt8]

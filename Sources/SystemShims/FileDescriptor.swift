@@ -77,6 +77,15 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         return FileStatus(buffer)
     }
 
+    /// The status of `name` in the directory this descriptor refers to, without following a
+    /// symbolic link (`fstatat(2)` with `AT_SYMLINK_NOFOLLOW`): one lookup of one name, no path
+    /// walk from the root.
+    package func status(ofEntry name: String) throws(Errno) -> FileStatus {
+        var buffer = stat()
+        _ = try valueOrErrno { Glibc.fstatat(rawValue, name, &buffer, AT_SYMLINK_NOFOLLOW) }
+        return FileStatus(buffer)
+    }
+
     /// Sets the permission bits exactly, ignoring the umask (`fchmod(2)`).
     package func changeMode(_ permissions: UInt32) throws(Errno) {
         _ = try valueOrErrno { Glibc.fchmod(rawValue, mode_t(permissions)) }

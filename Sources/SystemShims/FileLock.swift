@@ -11,7 +11,7 @@ import Glibc
 /// Closing (in `deinit`) releases it. The lock is **never** to be held across an `await`: it
 /// blocks a thread, and a suspended task could hold it indefinitely; use it only in synchronous
 /// code.
-package final class FileLock {
+package final class FileLock: Sendable {
     package enum Kind: Sendable { case shared, exclusive }
 
     /// The lock file's path.
@@ -20,10 +20,22 @@ package final class FileLock {
 
     /// Opens (creating if needed, mode 0640 exactly when this process owns it) the lock file.
     /// Opened `O_WRONLY|O_CREAT|O_CLOEXEC|O_NOFOLLOW`: a symlink in its place is refused.
-    package init(path: String, permissions: UInt32 = 0o640) throws(Errno) {
-        self.path = path
+    package convenience init(path: String, permissions: UInt32 = 0o640) throws(Errno) {
         let fd = try FileDescriptor.open(
             path, .writeOnly, options: [.create, .closeOnExec, .noFollow], permissions: permissions)
+        try self.init(adopting: fd, path: path, permissions: permissions)
+    }
+
+    /// Like ``init(path:permissions:)`` for the file `name` inside the open directory
+    /// `directory` (`openat`), so the directory cannot be swapped between its check and the open.
+    package convenience init(name: String, relativeTo directory: FileDescriptor, permissions: UInt32 = 0o640) throws(Errno) {
+        let fd = try FileDescriptor.open(
+            name, relativeTo: directory, .writeOnly, options: [.create, .closeOnExec, .noFollow], permissions: permissions)
+        try self.init(adopting: fd, path: name, permissions: permissions)
+    }
+
+    private init(adopting fd: FileDescriptor, path: String, permissions: UInt32) throws(Errno) {
+        self.path = path
         do {
             let status = try fd.fstat()
             if status.userID == geteuid() && status.permissions != permissions {

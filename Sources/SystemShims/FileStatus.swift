@@ -20,6 +20,8 @@ package struct FileStatus: Hashable, Sendable {
     package var type: FileType
     package var userID: UInt32
     package var groupID: UInt32
+    /// How many names the file has (`st_nlink`); 0 for a removed directory still held open.
+    package var linkCount: UInt64
     /// Last modification of the contents, in nanoseconds since 1970.
     package var modificationTimeNanoseconds: Int64
     /// Last change of the inode (contents, mode, owner, links), in nanoseconds since 1970.
@@ -37,6 +39,7 @@ package struct FileStatus: Hashable, Sendable {
         mode = UInt32(raw.st_mode)
         userID = UInt32(raw.st_uid)
         groupID = UInt32(raw.st_gid)
+        linkCount = UInt64(raw.st_nlink)
         modificationTimeNanoseconds = Int64(raw.st_mtim.tv_sec) * 1_000_000_000 + Int64(raw.st_mtim.tv_nsec)
         changeTimeNanoseconds = Int64(raw.st_ctim.tv_sec) * 1_000_000_000 + Int64(raw.st_ctim.tv_nsec)
         type = switch UInt32(raw.st_mode) & UInt32(S_IFMT) {

@@ -108,12 +108,56 @@ import Testing
         }
     }
 
+    @Test func aWriterDoesNotDecodeWhatItWroteItself() throws {
+        try withTemporaryDirectory { container in
+            let writer = SharedDefaults(suiteName: Fixture.suite, container: container)
+            for value in 0..<5 { try writer.set(value, forKey: "k") }
+            try writer.publish(Fixture.snapshot(generation: 1))
+            #expect(writer.integer(forKey: "k") == 4)
+            #expect(try writer.reload() == .unchanged)
+            #expect(writer.decodeCount == 0)
+            // Another writer's file is read (once) and its keys are kept by the next write.
+            let other = SharedDefaults(suiteName: Fixture.suite, container: container)
+            try other.set("theirs", forKey: "other")
+            #expect(other.decodeCount == 1)
+            try writer.set(5, forKey: "k")
+            #expect(writer.decodeCount == 1)
+            #expect(writer.string(forKey: "other") == "theirs" && writer.integer(forKey: "k") == 5)
+            // A file replaced behind the writer's back (no lock) is seen as changed.
+            try Fixture.writeRaw(try Fixture.bytes(["k": .integer(6)]), to: writer.path)
+            #expect(try writer.reload() == .changed)
+            #expect(writer.integer(forKey: "k") == 6)
+        }
+    }
+
+    @Test func aRemovedAndRecreatedDirectoryIsFollowed() throws {
+        try withTemporaryDirectory { container in
+            let reader = SharedDefaults(suiteName: Fixture.suite, container: container)
+            let writer = SharedDefaults(suiteName: Fixture.suite, container: container)
+            try writer.set("first", forKey: "k")
+            #expect(reader.string(forKey: "k") == "first")
+            try FileManager.default.removeItem(atPath: container + "/Library")
+            #expect(try reader.reload() == .missing)
+            // The writer recreates the directory (its kept descriptor is of the removed one).
+            try writer.set("second", forKey: "k")
+            #expect(try fileStatus(atPath: writer.directoryPath).permissions == 0o750)
+            #expect(reader.string(forKey: "k") == "second")
+            // Renamed away and replaced by another directory: the new one is read at once.
+            try FileManager.default.moveItem(atPath: writer.directoryPath, toPath: container + "/Library/Old")
+            try FileManager.default.createDirectory(atPath: writer.directoryPath, withIntermediateDirectories: false)
+            try Fixture.writeRaw(try Fixture.bytes(["k": .string("third")]), to: writer.path)
+            #expect(try reader.reload() == .changed)
+            #expect(reader.string(forKey: "k") == "third")
+        }
+    }
+
     @Test func reloadReportsMissingChangedAndUnchanged() throws {
         try withTemporaryDirectory { container in
             let defaults = SharedDefaults(suiteName: Fixture.suite, container: container)
+            let writer = SharedDefaults(suiteName: Fixture.suite, container: container)
             #expect(try defaults.reload() == .missing)
             #expect(defaults.dictionaryRepresentation().isEmpty && defaults.lastError == nil)
-            try defaults.set(1, forKey: "k")
+            try writer.set(1, forKey: "k")
             #expect(try defaults.reload() == .changed)
             #expect(try defaults.reload() == .unchanged)
             try FileManager.default.removeItem(atPath: defaults.path)
@@ -159,8 +203,11 @@ import Testing
             try Fixture.writeRaw(Array("garbage".utf8), to: defaults.path)
             #expect(throws: SharedDefaultsError.self) { try defaults.reload() }
             try defaults.set("y", forKey: "new")
-            #expect(try defaults.reload() == .changed)
+            // The writer knows what it wrote: its own file is not read back.
+            #expect(try defaults.reload() == .unchanged)
             #expect(defaults.dictionaryRepresentation() == ["new": .string("y")])
+            let reader = SharedDefaults(suiteName: Fixture.suite, container: container)
+            #expect(reader.dictionaryRepresentation() == ["new": .string("y")])
         }
     }
 
