@@ -210,7 +210,9 @@ struct TortureHarness {
             let writer = try ChildProcess(
                 executable: "/proc/self/exe", arguments: ["foundation-publish", "--count", "1000000", "--group", layout.group],
                 environment: environment)
-            try? await Task.sleep(for: .microseconds(Int(random.next() % 150_000)))
+            // Kill it while it writes: after its first acknowledged write, at a random instant.
+            _ = await ChildProcess.wait(timeout: .seconds(5)) { writer.standardOutput.contains("ack ") }
+            try? await Task.sleep(for: .microseconds(Int(random.next() % 30_000)))
             writer.send(SIGKILL)
             _ = await writer.waitForExit(timeout: .seconds(10))
             report.kills += 1
