@@ -3,12 +3,22 @@ import Foundation
 /// What one evaluation needs to know about the catalog, resolved once per evaluation so that the
 /// loop over subscriptions works with positions instead of String keys.
 struct EvaluationPlan {
+    /// A product's kind without Strings (the group is a position).
+    enum Kind {
+        case autoRenewable
+        case nonConsumable
+        case consumable
+        case nonRenewing(duration: ISO8601Duration?)
+    }
+
     /// One product id the facts name.
     struct Product {
-        /// Positions in ``EvaluationPlan/entitlementIds`` of the entitlements it grants.
-        var entitlements: [Int]
+        /// `entitlementPositions[entitlementStart..<entitlementStart + entitlementCount]` are the
+        /// positions in ``EvaluationPlan/entitlementIds`` of the entitlements it grants.
+        var entitlementStart: Int
+        var entitlementCount: Int
         /// The catalog's kind, `nil` when the catalog does not list the product.
-        var kind: ProductKind?
+        var kind: Kind?
         /// Position of its subscription group (auto-renewable only), else -1.
         var group: Int
         var level: Int?
@@ -18,20 +28,24 @@ struct EvaluationPlan {
     let entitlementIds: [String]
     /// Parallel to the store's product ids.
     let products: [Product]
+    let entitlementPositions: [Int]
     let groupCount: Int
 
     init(catalog: Catalog, productIds: [String]) {
         entitlementIds = Array(catalog.entitlements.keys)
-        var entitlementPositions: [String: Int] = [:]
-        for (position, id) in entitlementIds.enumerated() { entitlementPositions[id] = position }
+        var positionById: [String: Int] = [:]
+        for (position, id) in entitlementIds.enumerated() { positionById[id] = position }
         var groupPositions: [String: Int] = [:]
         var products: [Product] = []
         products.reserveCapacity(productIds.count)
+        var entitlementPositions: [Int] = []
         for productId in productIds {
-            let entitlements = (catalog.entitlementsByProduct[productId] ?? []).compactMap { entitlementPositions[$0] }
-            let kind = catalog.products[productId]?.kind
-            var group = -1, level: Int?
-            if case .autoRenewable(let groupId, let groupLevel) = kind {
+            let start = entitlementPositions.count
+            entitlementPositions += (catalog.entitlementsByProduct[productId] ?? []).compactMap { positionById[$0] }
+            var kind: Kind?, group = -1, level: Int?
+            switch catalog.products[productId]?.kind {
+            case .autoRenewable(let groupId, let groupLevel)?:
+                kind = .autoRenewable
                 if let known = groupPositions[groupId] {
                     group = known
                 } else {
@@ -39,10 +53,16 @@ struct EvaluationPlan {
                     groupPositions[groupId] = group
                 }
                 level = groupLevel
+            case .nonConsumable?: kind = .nonConsumable
+            case .consumable?: kind = .consumable
+            case .nonRenewing(let duration)?: kind = .nonRenewing(duration: duration)
+            case nil: kind = nil
             }
-            products.append(Product(entitlements: entitlements, kind: kind, group: group, level: level))
+            products.append(
+                Product(entitlementStart: start, entitlementCount: entitlementPositions.count - start, kind: kind, group: group, level: level))
         }
         self.products = products
+        self.entitlementPositions = entitlementPositions
         groupCount = groupPositions.count
     }
 }

@@ -44,17 +44,24 @@ public struct EntitlementEngine: Sendable {
         let plan = EvaluationPlan(catalog: catalog, productIds: facts.productIds)
         var choices = EntitlementChoices(entitlements: plan.entitlementIds.count, groups: plan.groupCount)
         facts.transactionStorage.withUnsafeBufferPointer { transactions in
-            facts.subscriptions.withUnsafeBufferPointer { subscriptions in
-                for subscription in subscriptions.indices {
-                    guard let latest = subscriptions[subscription].latest else { continue }
-                    let product = plan.products[facts.transactionProducts[latest]]
-                    guard !product.entitlements.isEmpty,
-                        let claim = Self.claim(
-                            for: transactions[latest], at: latest, product: product, renewal: subscriptions[subscription].renewalInfo,
-                            now: effectiveNow)
-                    else { continue }
-                    for entitlement in product.entitlements {
-                        choices.offer(claim, to: entitlement, transactionIds: transactions)
+            guard let transactionBase = transactions.baseAddress else { return }
+            plan.products.withUnsafeBufferPointer { products in
+                plan.entitlementPositions.withUnsafeBufferPointer { entitlementPositions in
+                    facts.transactionProducts.withUnsafeBufferPointer { transactionProducts in
+                        facts.subscriptions.withUnsafeBufferPointer { subscriptions in
+                            for subscription in subscriptions.indices {
+                                guard let latest = subscriptions[subscription].latest else { continue }
+                                let product = products[transactionProducts[latest]]
+                                guard product.entitlementCount > 0,
+                                    let claim = Self.claim(
+                                        for: transactionBase + latest, at: latest, product: product,
+                                        renewal: subscriptions[subscription].renewal, now: effectiveNow)
+                                else { continue }
+                                for index in product.entitlementStart..<(product.entitlementStart + product.entitlementCount) {
+                                    choices.offer(claim, to: entitlementPositions[index], transactionIds: transactions)
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -99,62 +106,76 @@ public struct EntitlementEngine: Sendable {
     // MARK: Steps
 
     /// One transaction's claim on its entitlements at `now`, or `nil` when it grants nothing
-    /// (rules 2 and 3).
+    /// (rules 2 and 3). Reads the transaction in place: nothing is copied.
     private static func claim(
-        for transaction: StoreTransaction, at position: Int, product: EvaluationPlan.Product, renewal: RenewalInfo?, now: Date
+        for transaction: UnsafePointer<StoreTransaction>, at position: Int, product: EvaluationPlan.Product,
+        renewal: FactStore.RenewalFacts?, now: Date
     ) -> Claim? {
-        if transaction.isUpgraded { return nil }
-        let catalogKind = product.kind
-        guard let kind = catalogKind ?? Self.kind(of: transaction.type), kind != .consumable else { return nil }
-        let ownership: Ownership = transaction.inAppOwnershipType == .familyShared ? .familyShared : .purchased
-        // The group and level come with the catalog's kind only (the fallback kinds have none).
-        let group = catalogKind == nil ? -1 : product.group
-        let level = catalogKind == nil ? nil : product.level
+        if transaction.pointee.isUpgraded { return nil }
+        let kind: EvaluationPlan.Kind
+        if let catalogKind = product.kind {
+            kind = catalogKind
+        } else if transaction.pointee.type == .nonConsumable {
+            kind = .nonConsumable
+        } else {
+            return nil  // a consumable, or a subscription without the catalog's group, level or duration
+        }
+        if case .consumable = kind { return nil }  // before revocation: a consumable never claims
+        // The group and level come with the catalog's kind only (the fallback kind has none).
+        var claim = Claim(
+            active: false, state: .expired, periodType: .normal, expiresAt: nil, willRenew: false,
+            ownership: transaction.pointee.inAppOwnershipType == .familyShared ? .familyShared : .purchased,
+            group: product.kind == nil ? -1 : product.group, level: product.kind == nil ? nil : product.level,
+            ended: transaction.pointee.purchaseDate, position: position)
 
-        func make(_ state: EntitlementState, active: Bool, periodType: PeriodType = .normal, expiresAt: Date? = nil,
-                  willRenew: Bool = false, ended: Date? = nil) -> Claim {
-            Claim(
-                active: active, state: state, periodType: periodType, expiresAt: active ? expiresAt : nil, willRenew: willRenew,
-                ownership: ownership, group: group, level: level, ended: ended ?? transaction.purchaseDate, position: position)
+        func set(_ state: EntitlementState, active: Bool, expiresAt: Date? = nil, willRenew: Bool = false, ended: Date? = nil) {
+            claim.state = state
+            claim.active = active
+            claim.expiresAt = active ? expiresAt : nil
+            claim.willRenew = willRenew
+            if let ended { claim.ended = ended }
         }
 
-        let periodType = Self.periodType(of: transaction, kind: kind)
-        if let revoked = transaction.revocationDate { return make(.revoked, active: false, periodType: periodType, ended: revoked) }
+        let periodType: PeriodType
+        if case .autoRenewable = kind, let offer = transaction.pointee.offerType {
+            let discount = transaction.pointee.offerDiscountType
+            periodType = offer == .introductory && (discount == nil || discount == .freeTrial) ? .trial : .intro
+        } else {
+            periodType = .normal
+        }
+        if let revoked = transaction.pointee.revocationDate {
+            claim.periodType = periodType
+            set(.revoked, active: false, ended: revoked)
+            return claim
+        }
 
         switch kind {
         case .consumable:
             return nil
         case .nonConsumable:
-            return make(.purchased, active: true)
+            set(.purchased, active: true)
         case .nonRenewing(let duration):
-            guard let end = duration.map({ $0.added(to: transaction.purchaseDate) }) ?? transaction.expiresDate else { return nil }
-            return now < end ? make(.purchased, active: true, expiresAt: end) : make(.expired, active: false, ended: end)
+            guard let end = duration.map({ $0.added(to: transaction.pointee.purchaseDate) }) ?? transaction.pointee.expiresDate else {
+                return nil
+            }
+            if now < end { set(.purchased, active: true, expiresAt: end) } else { set(.expired, active: false, ended: end) }
         case .autoRenewable:
-            guard let expires = transaction.expiresDate else { return make(.expired, active: false, periodType: periodType) }
+            claim.periodType = periodType
+            guard let expires = transaction.pointee.expiresDate else {
+                set(.expired, active: false)
+                return claim
+            }
             let inRetry = renewal?.isInBillingRetryPeriod == true
             if now < expires {
-                let willRenew = (renewal?.autoRenewStatus ?? true) && !inRetry
-                return make(.subscribed, active: true, periodType: periodType, expiresAt: expires, willRenew: willRenew)
+                set(.subscribed, active: true, expiresAt: expires, willRenew: (renewal?.autoRenewStatus ?? true) && !inRetry)
+            } else if let grace = renewal?.gracePeriodExpiresDate, now < grace {
+                set(.inGracePeriod, active: true, expiresAt: grace)
+            } else if inRetry {
+                set(.inBillingRetryPeriod, active: false, ended: expires)
+            } else {
+                set(.expired, active: false, ended: expires)
             }
-            if let grace = renewal?.gracePeriodExpiresDate, now < grace {
-                return make(.inGracePeriod, active: true, periodType: periodType, expiresAt: grace)
-            }
-            if inRetry { return make(.inBillingRetryPeriod, active: false, periodType: periodType, ended: expires) }
-            return make(.expired, active: false, periodType: periodType, ended: expires)
         }
-    }
-
-    private static func kind(of type: StoreProductType) -> ProductKind? {
-        switch type {
-        case .nonConsumable: .nonConsumable
-        case .consumable: .consumable
-        default: nil // subscriptions need the catalog's group, level or duration
-        }
-    }
-
-    private static func periodType(of transaction: StoreTransaction, kind: ProductKind) -> PeriodType {
-        guard case .autoRenewable = kind, let offer = transaction.offerType else { return .normal }
-        if offer == .introductory, transaction.offerDiscountType == nil || transaction.offerDiscountType == .freeTrial { return .trial }
-        return .intro
+        return claim
     }
 }

@@ -53,7 +53,9 @@ extension EntitlementSnapshot {
             for position in 0..<root.count {
                 guard let key = reader.key(position, of: root) else { return nil }
                 guard reader.isASCIIString(key, equalTo: defaultsKey) else { continue }
-                return reader.value(position, of: root).flatMap { SnapshotInPlaceDecoder(reader: reader).snapshot($0) }
+                guard let value = reader.value(position, of: root) else { return nil }
+                var decoder = SnapshotInPlaceDecoder(reader: reader)
+                return decoder.snapshot(value)
             }
             return nil
         }
@@ -67,7 +69,9 @@ private struct SnapshotInPlaceDecoder {
     typealias Object = BinaryPropertyListReader.Object
     let reader: BinaryPropertyListReader
 
-    func snapshot(_ object: Object) -> EntitlementSnapshot? {
+    init(reader: BinaryPropertyListReader) { self.reader = reader }
+
+    mutating func snapshot(_ object: Object) -> EntitlementSnapshot? {
         guard let root = reader.dictionary(object) else { return nil }
         var version: Int64?, generation: Int64?, issuedAt: Date?, nextTransition: Date?, table: Object?
         for position in 0..<root.count {
@@ -96,7 +100,7 @@ private struct SnapshotInPlaceDecoder {
             entitlements: entitlements)
     }
 
-    private func entitlements(_ object: Object) -> [String: EntitlementStatus]? {
+    private mutating func entitlements(_ object: Object) -> [String: EntitlementStatus]? {
         guard let table = reader.dictionary(object) else { return nil }
         var entitlements = [String: EntitlementStatus](minimumCapacity: table.count)
         for position in 0..<table.count {
@@ -108,33 +112,77 @@ private struct SnapshotInPlaceDecoder {
         return entitlements
     }
 
-    private func status(_ object: Object) -> EntitlementStatus? {
+    /// The fields of an entry; `other` is ignored, as ``EntitlementSnapshot/init(propertyList:)`` does.
+    private enum EntryField: CaseIterable {
+        case active, state, periodType, ownership, willRenew, expiresAt, productId, other
+
+        var name: [UInt8] {
+            switch self {
+            case .active: Array("active".utf8)
+            case .state: Array("state".utf8)
+            case .periodType: Array("periodType".utf8)
+            case .ownership: Array("ownership".utf8)
+            case .willRenew: Array("willRenew".utf8)
+            case .expiresAt: Array("expiresAt".utf8)
+            case .productId: Array("productId".utf8)
+            case .other: []
+            }
+        }
+    }
+
+    private static let entryFieldNames: [(EntryField, [UInt8])] = EntryField.allCases.filter { $0 != .other }.map { ($0, $0.name) }
+
+    /// Key objects already resolved: a writer stores each key string once and every entry
+    /// references it, so the bytes are compared once per file, not once per entry.
+    private var resolvedKeys: [(object: Int, field: EntryField)] = []
+    /// Likewise for enumeration values (`subscribed`, `normal`, `purchased`, …).
+    private var resolvedStates: [(object: Int, value: EntitlementState)] = []
+    private var resolvedPeriodTypes: [(object: Int, value: PeriodType)] = []
+    private var resolvedOwnerships: [(object: Int, value: Ownership)] = []
+
+    private mutating func field(_ key: Object) -> EntryField? {
+        for index in resolvedKeys.indices where resolvedKeys[index].object == key.index { return resolvedKeys[index].field }
+        guard let bytes = reader.asciiBytes(key) else { return nil }
+        var field = EntryField.other
+        for (candidate, name) in Self.entryFieldNames where name.count == bytes.count && name.elementsEqual(bytes) {
+            field = candidate
+            break
+        }
+        if resolvedKeys.count < 32 { resolvedKeys.append((key.index, field)) }
+        return field
+    }
+
+    private mutating func status(_ object: Object) -> EntitlementStatus? {
         guard let entry = reader.dictionary(object) else { return nil }
         var active: Bool?, willRenew: Bool?, state: EntitlementState?, periodType: PeriodType?, ownership: Ownership?
         var expiresAt: Date?, productId: String?
         for position in 0..<entry.count {
-            guard let key = reader.key(position, of: entry), let value = reader.value(position, of: entry) else { return nil }
-            if reader.isASCIIString(key, equalTo: "active") {
+            guard let key = reader.key(position, of: entry), let value = reader.value(position, of: entry), let field = field(key)
+            else { return nil }
+            switch field {
+            case .active:
                 guard let flag = reader.scalar(value)?.boolValue else { return nil }
                 active = flag
-            } else if reader.isASCIIString(key, equalTo: "state") {
-                guard let parsed = enumeration(value, Self.states) else { return nil }
+            case .state:
+                guard let parsed = enumeration(value, Self.states, memo: &resolvedStates) else { return nil }
                 state = parsed
-            } else if reader.isASCIIString(key, equalTo: "periodType") {
-                guard let parsed = enumeration(value, Self.periodTypes) else { return nil }
+            case .periodType:
+                guard let parsed = enumeration(value, Self.periodTypes, memo: &resolvedPeriodTypes) else { return nil }
                 periodType = parsed
-            } else if reader.isASCIIString(key, equalTo: "ownership") {
-                guard let parsed = enumeration(value, Self.ownerships) else { return nil }
+            case .ownership:
+                guard let parsed = enumeration(value, Self.ownerships, memo: &resolvedOwnerships) else { return nil }
                 ownership = parsed
-            } else if reader.isASCIIString(key, equalTo: "willRenew") {
+            case .willRenew:
                 guard let flag = reader.scalar(value)?.boolValue else { return nil }
                 willRenew = flag
-            } else if reader.isASCIIString(key, equalTo: "expiresAt") {
+            case .expiresAt:
                 guard let date = date(value) else { return nil }
                 expiresAt = date
-            } else if reader.isASCIIString(key, equalTo: "productId") {
+            case .productId:
                 guard let string = reader.asciiString(value) else { return nil }
                 productId = string
+            case .other:
+                break
             }
         }
         guard let active, let state, let periodType, let ownership, let willRenew else { return nil }
@@ -149,10 +197,15 @@ private struct SnapshotInPlaceDecoder {
         return date
     }
 
-    /// The case whose raw value is the ASCII string `object`, compared byte for byte.
-    private func enumeration<E>(_ object: Object, _ cases: [(E, [UInt8])]) -> E? {
+    /// The case whose raw value is the ASCII string `object`, compared byte for byte (once per
+    /// string object: `memo` remembers).
+    private func enumeration<E>(_ object: Object, _ cases: [(E, [UInt8])], memo: inout [(object: Int, value: E)]) -> E? {
+        for index in memo.indices where memo[index].object == object.index { return memo[index].value }
         guard let bytes = reader.asciiBytes(object) else { return nil }
-        for (value, raw) in cases where raw.count == bytes.count && raw.elementsEqual(bytes) { return value }
+        for (value, raw) in cases where raw.count == bytes.count && raw.elementsEqual(bytes) {
+            if memo.count < 32 { memo.append((object.index, value)) }
+            return value
+        }
         return nil
     }
 

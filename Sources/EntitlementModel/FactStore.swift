@@ -23,6 +23,15 @@ public struct FactStore: Sendable {
         /// The member that counts (rule 1), `nil` while only renewal info is known.
         var latest: Int?
         var renewalInfo: RenewalInfo?
+        /// What the engine reads of ``renewalInfo``, without its Strings.
+        var renewal: RenewalFacts?
+    }
+
+    /// The renewal-info fields the engine decides with.
+    struct RenewalFacts: Sendable {
+        var autoRenewStatus: Bool?
+        var isInBillingRetryPeriod: Bool?
+        var gracePeriodExpiresDate: Date?
     }
 
     /// How many current transaction versions name one product.
@@ -97,6 +106,9 @@ public struct FactStore: Sendable {
                 return false
             }
             subscriptions[position].renewalInfo = info
+            subscriptions[position].renewal = RenewalFacts(
+                autoRenewStatus: info.autoRenewStatus, isInBillingRetryPeriod: info.isInBillingRetryPeriod,
+                gracePeriodExpiresDate: info.gracePeriodExpiresDate)
         }
         if let signed = event.signedDate, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
         return true

@@ -69,16 +69,11 @@ public struct FeatureGate: Sendable, Hashable {
     public func check(
         _ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil, daysAgo: Int? = nil
     ) -> GateDecision {
-        // Fields are read in place through the index (no copy of the rule's Strings); the rule
-        // itself is copied only to build a paywall.
-        guard let ruleIndex = rules.index(forKey: feature) else {
+        guard let rule = rules[feature] else {
             return .locked(Paywall(feature: feature, reason: .unknownFeature, copy: Self.fallbackCopy))
         }
-        guard let entitled = isEntitled(ruleAt: ruleIndex, snapshot: snapshot, wallClock: wallClock) else {
-            return .unlocked(remaining: nil)  // a free feature
-        }
-        if entitled { return .unlocked(remaining: nil) }
-        let rule = rules.values[ruleIndex]
+        guard let entitlement = rule.entitlement else { return .unlocked(remaining: nil) }
+        if isEntitled(entitlement, snapshot: snapshot, wallClock: wallClock) { return .unlocked(remaining: nil) }
         if let limit = rule.freeCount, let count = currentCount, count < limit {
             return .unlocked(remaining: limit - count)
         }
@@ -86,23 +81,7 @@ public struct FeatureGate: Sendable, Hashable {
             if daysAgo <= window { return .unlocked(remaining: nil) }
             return .locked(Paywall(feature: feature, reason: snapshot == nil ? .noSnapshot : .limitReached, copy: rule.paywall))
         }
-        guard let entitlement = rule.entitlement else { return .unlocked(remaining: nil) }
         return .locked(Paywall(feature: feature, reason: reason(rule, entitlement, snapshot), copy: rule.paywall))
-    }
-
-    /// Whether the entitlement of the rule at `ruleIndex` is active at the reader's effective
-    /// now; `nil` when the rule names no entitlement (free for everyone).
-    private func isEntitled(ruleAt ruleIndex: Dictionary<String, FeatureRule>.Index, snapshot: EntitlementSnapshot?, wallClock: Date) -> Bool? {
-        let rules = self.rules
-        return withExtendedLifetime(rules) { () -> Bool? in
-            guard let entitlement = rules.values[ruleIndex].entitlement else { return nil }
-            guard let snapshot, let statusIndex = snapshot.entitlements.index(forKey: entitlement) else { return false }
-            // `EntitlementStatus.isActive(at: snapshot.effectiveNow(wallClock:))`, field by field.
-            let statuses = snapshot.entitlements.values
-            guard statuses[statusIndex].active else { return false }
-            guard let expiresAt = statuses[statusIndex].expiresAt else { return true }
-            return snapshot.effectiveNow(wallClock: wallClock) < expiresAt
-        }
     }
 
     /// Whether `entitlement` is active in `snapshot` at the reader's effective now (`false` without a snapshot).

@@ -1,3 +1,4 @@
+import Glibc
 import struct Foundation.Date
 
 /// Walks a binary property list (`bplist00`) in place, object by object, without building
@@ -131,14 +132,30 @@ public struct BinaryPropertyListReader {
     /// The walk visits objects in the decoder's order and remembers each, as the decoder does,
     /// so shared objects are checked once and counted per use.
     public func acceptsWholeFile() -> Bool {
-        var counts = [Int](repeating: 0, count: trailer.objectCount)
-        return expandedCount(of: top, depth: 0, counts: &counts) != nil
+        var walk = Walk(objectCount: trailer.objectCount)
+        return expandedCount(of: top, depth: 0, walk: &walk) != nil
+    }
+
+    /// What the whole-file walk remembers.
+    private struct Walk {
+        /// Per object: 0 unvisited, -1 in progress, else how many values it expands to.
+        var counts: [Int]
+        /// Per object: whether it was checked to be an ASCII string (usable as a key).
+        var isASCIIKey: [Bool]
+        /// Key-reference regions (start, byte length) of dictionaries whose keys were found
+        /// distinct: a dictionary with byte-identical key references has the same keys.
+        var distinctKeyRegions: [(start: Int, length: Int)] = []
+
+        init(objectCount: Int) {
+            counts = [Int](repeating: 0, count: objectCount)
+            isASCIIKey = [Bool](repeating: false, count: objectCount)
+        }
     }
 
     /// How many values `object` expands to (as the decoder counts them), or `nil` when the
-    /// decoder might refuse it. `counts`: 0 unvisited, -1 in progress, else the count.
-    private func expandedCount(of object: Object, depth: Int, counts: inout [Int]) -> Int? {
-        let known = counts[object.index]
+    /// decoder might refuse it.
+    private func expandedCount(of object: Object, depth: Int, walk: inout Walk) -> Int? {
+        let known = walk.counts[object.index]
         if known > 0 { return known }
         if known < 0 { return nil }  // a cycle
         guard let offset = offset(of: object) else { return nil }
@@ -151,42 +168,47 @@ public struct BinaryPropertyListReader {
             guard length(at: offset, unitSize: 1) != nil else { return nil }
         case Format.asciiStringKind:
             guard asciiBytes(object) != nil else { return nil }
+            walk.isASCIIKey[object.index] = true
         case Format.utf16StringKind:
             guard let (count, start) = length(at: offset, unitSize: 2), isValidUTF16(from: start, count: count) else { return nil }
         case Format.arrayKind:
             guard depth < 64, let (count, start) = length(at: offset, unitSize: trailer.objectRefSize) else { return nil }
-            counts[object.index] = -1
+            walk.counts[object.index] = -1
             for position in 0..<count {
                 guard let child = reference(at: start + position * trailer.objectRefSize),
-                    let childCount = expandedCount(of: child, depth: depth + 1, counts: &counts)
+                    let childCount = expandedCount(of: child, depth: depth + 1, walk: &walk)
                 else { return nil }
                 total += childCount
                 guard total <= Format.maximumValueCount else { return nil }
             }
         case Format.dictionaryKind:
             guard depth < 64, let dictionary = dictionary(object) else { return nil }
-            counts[object.index] = -1
+            walk.counts[object.index] = -1
             for position in 0..<dictionary.count {
                 guard let keyObject = key(position, of: dictionary), let valueObject = value(position, of: dictionary),
-                    asciiBytes(keyObject) != nil,
-                    let keyCount = expandedCount(of: keyObject, depth: depth + 1, counts: &counts),
-                    let valueCount = expandedCount(of: valueObject, depth: depth + 1, counts: &counts)
+                    let keyCount = expandedCount(of: keyObject, depth: depth + 1, walk: &walk), walk.isASCIIKey[keyObject.index],
+                    let valueCount = expandedCount(of: valueObject, depth: depth + 1, walk: &walk)
                 else { return nil }
                 total += keyCount + valueCount
                 guard total <= Format.maximumValueCount else { return nil }
             }
-            guard hasDistinctKeys(dictionary) else { return nil }
+            guard hasDistinctKeys(dictionary, walk: &walk) else { return nil }
         default:
             return nil  // null, UID, set, unknown markers
         }
-        counts[object.index] = total
+        walk.counts[object.index] = total
         return total
     }
 
     /// Whether the (ASCII, checked) keys of `dictionary` are distinct: distinct ASCII byte
     /// strings are distinct Swift strings. Pairwise for small dictionaries (nothing allocated);
     /// by 64-bit fingerprint for large ones, where two equal fingerprints count as "not sure".
-    private func hasDistinctKeys(_ dictionary: DictionaryObject) -> Bool {
+    private func hasDistinctKeys(_ dictionary: DictionaryObject, walk: inout Walk) -> Bool {
+        let region = (start: dictionary.keysStart, length: dictionary.count * trailer.objectRefSize)
+        for index in walk.distinctKeyRegions.indices where walk.distinctKeyRegions[index].length == region.length {
+            let start = walk.distinctKeyRegions[index].start
+            if let base = bytes.baseAddress, memcmp(base + start, base + region.start, region.length) == 0 { return true }
+        }
         func keyBytes(_ position: Int) -> UnsafeBufferPointer<UInt8>? { key(position, of: dictionary).flatMap(asciiBytes) }
         if dictionary.count <= 16 {
             for later in 0..<dictionary.count {
@@ -196,6 +218,7 @@ public struct BinaryPropertyListReader {
                     if laterKey.count == earlierKey.count && laterKey.elementsEqual(earlierKey) { return false }
                 }
             }
+            if walk.distinctKeyRegions.count < 8 { walk.distinctKeyRegions.append(region) }
             return true
         }
         var fingerprints = Set<UInt64>(minimumCapacity: dictionary.count)
