@@ -34,7 +34,10 @@ struct BenchmarkResults {
     var fanout: [Fanout] = []
     var statPoller = Peer()
     var userDefaults = Peer()
+    /// Per check through a prepared ``FeatureAccess`` and a ``FeatureHandle`` (what a widget calls).
     var checkNanoseconds: Double?
+    /// Per full `FeatureGate.check` (the decision with its paywall).
+    var checkFullNanoseconds: Double?
     /// Entitlement count → microseconds.
     var decodeMicroseconds: [Int: Double] = [:]
     var unchangedMicroseconds: Double?

@@ -119,7 +119,7 @@ public enum EntitlementBench {
             case "defaults-reader":
                 UserDefaultsPeer.runReader(suite: argument(1), index: Int(argument(2)) ?? 0)
             case "profile":
-                // `--role profile check|decode100|unchanged`: one cost in a loop for ~5 s, to run under perf or callgrind.
+                // `--role profile check|checkfull|decode100|unchanged|ingest`: one cost in a loop for ~5 s, to run under perf or callgrind.
                 try CostBenchmarks.profile(argument(1), catalogPath: locateDefaultCatalog() ?? "Shared/Catalog.json")
                 exit(0)
             case "idle":

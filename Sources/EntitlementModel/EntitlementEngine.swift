@@ -27,6 +27,10 @@ public struct EntitlementEngine: Sendable {
 
     /// Evaluates every catalog entitlement.
     ///
+    /// Costs one step per subscription (``FactStore`` keeps the latest transaction of each
+    /// `originalTransactionId` as it inserts), plus one per product and entitlement; no
+    /// transaction is copied and no String hashed per subscription.
+    ///
     /// - Parameters:
     ///   - now: the caller's clock.
     ///   - floor: a lower bound the caller keeps, e.g. the daemon's last published `issuedAt`.
@@ -37,18 +41,37 @@ public struct EntitlementEngine: Sendable {
         if let signed = facts.newestSignedDate, signed > effectiveNow { effectiveNow = signed }
         if let floor, floor > effectiveNow { effectiveNow = floor }
 
-        var candidates: [String: [Candidate]] = [:]
-        for transaction in latestPerOriginal(facts) {
-            guard let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
-                  let candidate = candidate(for: transaction, facts: facts, at: effectiveNow)
-            else { continue }
-            for id in entitlementIds { candidates[id, default: []].append(candidate) }
+        let plan = EvaluationPlan(catalog: catalog, productIds: facts.productIds)
+        var choices = EntitlementChoices(entitlements: plan.entitlementIds.count, groups: plan.groupCount)
+        facts.transactionStorage.withUnsafeBufferPointer { transactions in
+            guard let transactionBase = transactions.baseAddress else { return }
+            plan.products.withUnsafeBufferPointer { products in
+                plan.entitlementPositions.withUnsafeBufferPointer { entitlementPositions in
+                    facts.transactionProducts.withUnsafeBufferPointer { transactionProducts in
+                        facts.subscriptions.withUnsafeBufferPointer { subscriptions in
+                            for subscription in subscriptions.indices {
+                                guard let latest = subscriptions[subscription].latest else { continue }
+                                let product = products[transactionProducts[latest]]
+                                guard product.entitlementCount > 0,
+                                    let claim = Self.claim(
+                                        for: transactionBase + latest, at: latest, product: product,
+                                        renewal: subscriptions[subscription].renewal, now: effectiveNow)
+                                else { continue }
+                                for index in product.entitlementStart..<(product.entitlementStart + product.entitlementCount) {
+                                    choices.offer(claim, to: entitlementPositions[index], transactionIds: transactions)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
 
         var statuses: [String: EntitlementStatus] = [:]
+        statuses.reserveCapacity(plan.entitlementIds.count)
         var nextTransition: Date?
-        for id in catalog.entitlements.keys {
-            let status = Self.decide(candidates[id] ?? [])
+        for (position, id) in plan.entitlementIds.enumerated() {
+            let status = choices.status(of: position, transactions: facts.transactionStorage)
             statuses[id] = status
             if status.active, let end = status.expiresAt, end > effectiveNow, nextTransition.map({ end < $0 }) ?? true {
                 nextTransition = end
@@ -61,17 +84,19 @@ public struct EntitlementEngine: Sendable {
 
     /// Subscription group id -> whether the user may still redeem that group's introductory offer
     /// (one per group), under ``Catalog/introductoryOfferPolicy``. Revoked and upgraded
-    /// transactions count as history too.
+    /// transactions count as history too. One step per product the facts name.
     public func introductoryOfferEligibility(_ facts: FactStore) -> [String: Bool] {
         var eligibility: [String: Bool] = [:]
         for product in catalog.products.values {
             if case .autoRenewable(let group, _) = product.kind { eligibility[group] = true }
         }
-        for transaction in facts.transactions.values {
-            guard let product = catalog.products[transaction.productId], case .autoRenewable(let group, _) = product.kind else { continue }
+        for (position, productId) in facts.productIds.enumerated() {
+            let use = facts.productUses[position]
+            guard use.transactions > 0, let product = catalog.products[productId], case .autoRenewable(let group, _) = product.kind
+            else { continue }
             switch catalog.introductoryOfferPolicy {
             case .newSubscribersOnly: eligibility[group] = false
-            case .oncePerGroup where transaction.offerType == .introductory: eligibility[group] = false
+            case .oncePerGroup where use.introductoryOffers > 0: eligibility[group] = false
             case .oncePerGroup: break
             }
         }
@@ -80,136 +105,77 @@ public struct EntitlementEngine: Sendable {
 
     // MARK: Steps
 
-    private func latestPerOriginal(_ facts: FactStore) -> [StoreTransaction] {
-        var latest: [String: StoreTransaction] = [:]
-        for transaction in facts.transactions.values {
-            if let current = latest[transaction.originalTransactionId], !Self.isLater(transaction, than: current) { continue }
-            latest[transaction.originalTransactionId] = transaction
+    /// One transaction's claim on its entitlements at `now`, or `nil` when it grants nothing
+    /// (rules 2 and 3). Reads the transaction in place: nothing is copied.
+    private static func claim(
+        for transaction: UnsafePointer<StoreTransaction>, at position: Int, product: EvaluationPlan.Product,
+        renewal: FactStore.RenewalFacts?, now: Date
+    ) -> Claim? {
+        if transaction.pointee.isUpgraded { return nil }
+        let kind: EvaluationPlan.Kind
+        if let catalogKind = product.kind {
+            kind = catalogKind
+        } else if transaction.pointee.type == .nonConsumable {
+            kind = .nonConsumable
+        } else {
+            return nil  // a consumable, or a subscription without the catalog's group, level or duration
         }
-        return Array(latest.values)
-    }
+        if case .consumable = kind { return nil }  // before revocation: a consumable never claims
+        // The group and level come with the catalog's kind only (the fallback kind has none).
+        var claim = Claim(
+            active: false, state: .expired, periodType: .normal, expiresAt: nil, willRenew: false,
+            ownership: transaction.pointee.inAppOwnershipType == .familyShared ? .familyShared : .purchased,
+            group: product.kind == nil ? -1 : product.group, level: product.kind == nil ? nil : product.level,
+            ended: transaction.pointee.purchaseDate, position: position)
 
-    private static func isLater(_ a: StoreTransaction, than b: StoreTransaction) -> Bool {
-        if a.purchaseDate != b.purchaseDate { return a.purchaseDate > b.purchaseDate }
-        let aSigned = a.signedDate ?? .distantPast, bSigned = b.signedDate ?? .distantPast
-        if aSigned != bSigned { return aSigned > bSigned }
-        return a.transactionId > b.transactionId
-    }
-
-    /// One transaction's claim on its entitlements at `now`, or `nil` when it grants nothing.
-    private func candidate(for transaction: StoreTransaction, facts: FactStore, at now: Date) -> Candidate? {
-        if transaction.isUpgraded { return nil }
-        let kind = catalog.products[transaction.productId]?.kind ?? Self.kind(of: transaction.type)
-        guard let kind, kind != .consumable else { return nil }
-        let ownership: Ownership = transaction.inAppOwnershipType == .familyShared ? .familyShared : .purchased
-        var group: String?, level: Int?
-        if case .autoRenewable(let g, let l) = kind { (group, level) = (g, l) }
-
-        func make(_ state: EntitlementState, active: Bool, periodType: PeriodType = .normal, expiresAt: Date? = nil,
-                  willRenew: Bool = false, ended: Date? = nil) -> Candidate {
-            Candidate(
-                status: EntitlementStatus(
-                    active: active, state: state, periodType: periodType, expiresAt: active ? expiresAt : nil,
-                    productId: transaction.productId, willRenew: willRenew, ownership: ownership),
-                group: group, level: level, ended: ended ?? transaction.purchaseDate, transactionId: transaction.transactionId)
+        func set(_ state: EntitlementState, active: Bool, expiresAt: Date? = nil, willRenew: Bool = false, ended: Date? = nil) {
+            claim.state = state
+            claim.active = active
+            claim.expiresAt = active ? expiresAt : nil
+            claim.willRenew = willRenew
+            if let ended { claim.ended = ended }
         }
 
-        let periodType = Self.periodType(of: transaction, kind: kind)
-        if let revoked = transaction.revocationDate { return make(.revoked, active: false, periodType: periodType, ended: revoked) }
+        let periodType: PeriodType
+        if case .autoRenewable = kind, let offer = transaction.pointee.offerType {
+            let discount = transaction.pointee.offerDiscountType
+            periodType = offer == .introductory && (discount == nil || discount == .freeTrial) ? .trial : .intro
+        } else {
+            periodType = .normal
+        }
+        if let revoked = transaction.pointee.revocationDate {
+            claim.periodType = periodType
+            set(.revoked, active: false, ended: revoked)
+            return claim
+        }
 
         switch kind {
         case .consumable:
             return nil
         case .nonConsumable:
-            return make(.purchased, active: true)
+            set(.purchased, active: true)
         case .nonRenewing(let duration):
-            guard let end = duration.map({ $0.added(to: transaction.purchaseDate) }) ?? transaction.expiresDate else { return nil }
-            return now < end ? make(.purchased, active: true, expiresAt: end) : make(.expired, active: false, ended: end)
+            guard let end = duration.map({ $0.added(to: transaction.pointee.purchaseDate) }) ?? transaction.pointee.expiresDate else {
+                return nil
+            }
+            if now < end { set(.purchased, active: true, expiresAt: end) } else { set(.expired, active: false, ended: end) }
         case .autoRenewable:
-            guard let expires = transaction.expiresDate else { return make(.expired, active: false, periodType: periodType) }
-            let renewal = facts.renewalInfos[transaction.originalTransactionId]
+            claim.periodType = periodType
+            guard let expires = transaction.pointee.expiresDate else {
+                set(.expired, active: false)
+                return claim
+            }
             let inRetry = renewal?.isInBillingRetryPeriod == true
             if now < expires {
-                let willRenew = (renewal?.autoRenewStatus ?? true) && !inRetry
-                return make(.subscribed, active: true, periodType: periodType, expiresAt: expires, willRenew: willRenew)
-            }
-            if let grace = renewal?.gracePeriodExpiresDate, now < grace {
-                return make(.inGracePeriod, active: true, periodType: periodType, expiresAt: grace)
-            }
-            if inRetry { return make(.inBillingRetryPeriod, active: false, periodType: periodType, ended: expires) }
-            return make(.expired, active: false, periodType: periodType, ended: expires)
-        }
-    }
-
-    private static func kind(of type: StoreProductType) -> ProductKind? {
-        switch type {
-        case .nonConsumable: .nonConsumable
-        case .consumable: .consumable
-        default: nil // subscriptions need the catalog's group, level or duration
-        }
-    }
-
-    private static func periodType(of transaction: StoreTransaction, kind: ProductKind) -> PeriodType {
-        guard case .autoRenewable = kind, let offer = transaction.offerType else { return .normal }
-        if offer == .introductory, transaction.offerDiscountType == nil || transaction.offerDiscountType == .freeTrial { return .trial }
-        return .intro
-    }
-
-    // MARK: Choosing
-
-    private struct Candidate {
-        var status: EntitlementStatus
-        var group: String?
-        var level: Int?
-        /// When access ended (revocation, expiry); the purchase date for active candidates.
-        var ended: Date
-        var transactionId: String
-    }
-
-    private static func decide(_ candidates: [Candidate]) -> EntitlementStatus {
-        let active = candidates.filter(\.status.active)
-        if !active.isEmpty {
-            // Best per subscription group first (levels compare only within a group), then overall.
-            var bestPerBucket: [String: Candidate] = [:]
-            for candidate in active {
-                let bucket = candidate.group.map { "group:" + $0 } ?? "transaction:" + candidate.transactionId
-                if let current = bestPerBucket[bucket], !isBetter(candidate, than: current, compareLevels: true) { continue }
-                bestPerBucket[bucket] = candidate
-            }
-            var best: Candidate?
-            for candidate in bestPerBucket.values where best.map({ isBetter(candidate, than: $0, compareLevels: false) }) ?? true {
-                best = candidate
-            }
-            if let best { return best.status }
-        }
-        var latest: Candidate?
-        for candidate in candidates where latest.map({ endedLater(candidate, than: $0) }) ?? true { latest = candidate }
-        return latest?.status ?? .notPurchased
-    }
-
-    private static func isBetter(_ a: Candidate, than b: Candidate, compareLevels: Bool) -> Bool {
-        let aLifetime = a.status.expiresAt == nil, bLifetime = b.status.expiresAt == nil
-        if aLifetime != bLifetime { return aLifetime }
-        let aGrace = a.status.state == .inGracePeriod, bGrace = b.status.state == .inGracePeriod
-        if aGrace != bGrace { return !aGrace }
-        if compareLevels, let aLevel = a.level, let bLevel = b.level, aLevel != bLevel { return aLevel < bLevel }
-        let aEnd = a.status.expiresAt ?? .distantFuture, bEnd = b.status.expiresAt ?? .distantFuture
-        if aEnd != bEnd { return aEnd > bEnd }
-        if a.status.ownership != b.status.ownership { return a.status.ownership == .purchased }
-        return a.transactionId > b.transactionId
-    }
-
-    private static func endedLater(_ a: Candidate, than b: Candidate) -> Bool {
-        if a.ended != b.ended { return a.ended > b.ended }
-        let rank: (EntitlementState) -> Int = { state in
-            switch state {
-            case .inBillingRetryPeriod: 3
-            case .revoked: 2
-            case .expired: 1
-            default: 0
+                set(.subscribed, active: true, expiresAt: expires, willRenew: (renewal?.autoRenewStatus ?? true) && !inRetry)
+            } else if let grace = renewal?.gracePeriodExpiresDate, now < grace {
+                set(.inGracePeriod, active: true, expiresAt: grace)
+            } else if inRetry {
+                set(.inBillingRetryPeriod, active: false, ended: expires)
+            } else {
+                set(.expired, active: false, ended: expires)
             }
         }
-        if rank(a.status.state) != rank(b.status.state) { return rank(a.status.state) > rank(b.status.state) }
-        return a.transactionId > b.transactionId
+        return claim
     }
 }

@@ -50,26 +50,15 @@ extension EntitlementSnapshot {
         guard let table = root["entitlements"]?.dictionaryValue else {
             throw .invalidField(path: "entitlements", problem: "is missing or not a dictionary")
         }
-        var entitlements: [String: EntitlementStatus] = [:]
+        var entitlements = [String: EntitlementStatus](minimumCapacity: table.count)
         for (id, entryValue) in table {
-            let path = "entitlements.\(id)"
-            guard let entry = entryValue.dictionaryValue else { throw .invalidField(path: path, problem: "is not a dictionary") }
-            guard let active = entry["active"]?.boolValue else { throw .invalidField(path: path + ".active", problem: "is missing or not a boolean") }
-            let state: EntitlementState = try Self.enumeration(entry["state"], path: path + ".state")
-            let periodType: PeriodType = try Self.enumeration(entry["periodType"], path: path + ".periodType")
-            let ownership: Ownership = try Self.enumeration(entry["ownership"], path: path + ".ownership")
-            guard let willRenew = entry["willRenew"]?.boolValue else {
-                throw .invalidField(path: path + ".willRenew", problem: "is missing or not a boolean")
+            // The field path ("entitlements.<id>.<field>") is built only when an entry is refused.
+            do throws(EntryFieldError) {
+                entitlements[id] = try Self.status(entryValue)
+            } catch {
+                let path = error.field.utf8CodeUnitCount == 0 ? "entitlements.\(id)" : "entitlements.\(id).\(error.field)"
+                throw .invalidField(path: path, problem: error.problem)
             }
-            let expiresAt = try entry["expiresAt"].map { v throws(SnapshotDecodingError) in try Self.date(v, path: path + ".expiresAt") }
-            var productId: String?
-            if let value = entry["productId"] {
-                guard let string = value.stringValue else { throw .invalidField(path: path + ".productId", problem: "is not a string") }
-                productId = string
-            }
-            entitlements[id] = EntitlementStatus(
-                active: active, state: state, periodType: periodType, expiresAt: expiresAt,
-                productId: productId, willRenew: willRenew, ownership: ownership)
         }
         self.init(
             schemaVersion: Int(version), generation: generation, issuedAt: issuedAt,
@@ -81,6 +70,48 @@ extension EntitlementSnapshot {
     /// outside is corrupt or forged (and would trap date formatting far enough out).
     static let dateRange = Date(timeIntervalSince1970: 1_199_145_600)...Date(timeIntervalSince1970: 10_413_792_000)
 
+    /// A refused entry field, named relative to its entry (`""` for the entry itself).
+    private struct EntryFieldError: Error {
+        var field: StaticString
+        var problem: String
+    }
+
+    private static func status(_ entryValue: PropertyListValue) throws(EntryFieldError) -> EntitlementStatus {
+        guard let entry = entryValue.dictionaryValue else { throw EntryFieldError(field: "", problem: "is not a dictionary") }
+        guard let active = entry["active"]?.boolValue else { throw EntryFieldError(field: "active", problem: "is missing or not a boolean") }
+        let state: EntitlementState = try entryEnumeration(entry["state"], field: "state")
+        let periodType: PeriodType = try entryEnumeration(entry["periodType"], field: "periodType")
+        let ownership: Ownership = try entryEnumeration(entry["ownership"], field: "ownership")
+        guard let willRenew = entry["willRenew"]?.boolValue else {
+            throw EntryFieldError(field: "willRenew", problem: "is missing or not a boolean")
+        }
+        var expiresAt: Date?
+        if let value = entry["expiresAt"] {
+            guard let date = value.dateValue, date.timeIntervalSince1970.isFinite else {
+                throw EntryFieldError(field: "expiresAt", problem: "is missing or not a date")
+            }
+            guard dateRange.contains(date) else {
+                throw EntryFieldError(field: "expiresAt", problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
+            }
+            expiresAt = date
+        }
+        var productId: String?
+        if let value = entry["productId"] {
+            guard let string = value.stringValue else { throw EntryFieldError(field: "productId", problem: "is not a string") }
+            productId = string
+        }
+        return EntitlementStatus(
+            active: active, state: state, periodType: periodType, expiresAt: expiresAt, productId: productId, willRenew: willRenew,
+            ownership: ownership)
+    }
+
+    private static func entryEnumeration<E: RawRepresentable>(_ value: PropertyListValue?, field: StaticString) throws(EntryFieldError) -> E
+    where E.RawValue == String {
+        guard let raw = value?.stringValue else { throw EntryFieldError(field: field, problem: "is missing or not a string") }
+        guard let parsed = E(rawValue: raw) else { throw EntryFieldError(field: field, problem: "has unknown value '\(raw)'") }
+        return parsed
+    }
+
     private static func date(_ value: PropertyListValue?, path: String) throws(SnapshotDecodingError) -> Date {
         guard let date = value?.dateValue, date.timeIntervalSince1970.isFinite else {
             throw .invalidField(path: path, problem: "is missing or not a date")
@@ -89,12 +120,5 @@ extension EntitlementSnapshot {
             throw .invalidField(path: path, problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
         }
         return date
-    }
-
-    private static func enumeration<E: RawRepresentable>(_ value: PropertyListValue?, path: String) throws(SnapshotDecodingError) -> E
-    where E.RawValue == String {
-        guard let raw = value?.stringValue else { throw .invalidField(path: path, problem: "is missing or not a string") }
-        guard let parsed = E(rawValue: raw) else { throw .invalidField(path: path, problem: "has unknown value '\(raw)'") }
-        return parsed
     }
 }

@@ -8,11 +8,51 @@ import Foundation
 /// version with the newest `signedDate` wins. On a tie, or when the newcomer has no `signedDate`
 /// and an existing version does, the existing version stays, so replaying the same input is a
 /// no-op and the order of replay does not matter.
-public struct FactStore: Sendable, Hashable {
-    /// Current version of each transaction, by `transactionId`.
-    public private(set) var transactions: [String: StoreTransaction] = [:]
-    /// Current renewal info of each subscription, by `originalTransactionId`.
-    public private(set) var renewalInfos: [String: RenewalInfo] = [:]
+///
+/// Indexed on insert, so that evaluation costs one step per subscription and never regroups or
+/// copies transactions: per `originalTransactionId` the members and the latest transaction
+/// (``EntitlementEngine`` rule 1: newest `purchaseDate`, then newest `signedDate`, then the
+/// greater `transactionId`) and the renewal info; per product id how many current transactions
+/// name it (and how many of them redeemed an introductory offer).
+public struct FactStore: Sendable {
+    /// One `originalTransactionId`: a subscription, or a single purchase.
+    struct Subscription: Sendable {
+        var originalTransactionId: String
+        /// Positions in ``transactionStorage`` whose current version names this original.
+        var members: [Int] = []
+        /// The member that counts (rule 1), `nil` while only renewal info is known.
+        var latest: Int?
+        var renewalInfo: RenewalInfo?
+        /// What the engine reads of ``renewalInfo``, without its Strings.
+        var renewal: RenewalFacts?
+    }
+
+    /// The renewal-info fields the engine decides with.
+    struct RenewalFacts: Sendable {
+        var autoRenewStatus: Bool?
+        var isInBillingRetryPeriod: Bool?
+        var gracePeriodExpiresDate: Date?
+    }
+
+    /// How many current transaction versions name one product.
+    struct ProductUse: Sendable {
+        var transactions = 0
+        var introductoryOffers = 0
+    }
+
+    /// Current version of each transaction, in first-seen order.
+    private(set) var transactionStorage: [StoreTransaction] = []
+    /// Position in ``productIds`` of each transaction's product, parallel to ``transactionStorage``.
+    private(set) var transactionProducts: [Int] = []
+    private var transactionPositions: [String: Int] = [:]
+    private(set) var subscriptions: [Subscription] = []
+    private var subscriptionPositions: [String: Int] = [:]
+    /// Every product id any transaction version ever named, in first-seen order.
+    private(set) var productIds: [String] = []
+    private var productPositions: [String: Int] = [:]
+    /// Parallel to ``productIds``.
+    private(set) var productUses: [ProductUse] = []
+
     /// The newest `signedDate` of any fact held: a lower bound for "now" (the clock floor).
     public private(set) var newestSignedDate: Date?
 
@@ -23,6 +63,35 @@ public struct FactStore: Sendable, Hashable {
         for event in events { insert(event) }
     }
 
+    /// Current version of each transaction, by `transactionId`. Builds a dictionary (O(n)):
+    /// use ``transaction(id:)`` for one.
+    public var transactions: [String: StoreTransaction] {
+        Dictionary(uniqueKeysWithValues: transactionStorage.map { ($0.transactionId, $0) })
+    }
+
+    /// Current renewal info of each subscription, by `originalTransactionId`. Builds a dictionary
+    /// (O(n)): use ``renewalInfo(original:)`` for one.
+    public var renewalInfos: [String: RenewalInfo] {
+        var infos: [String: RenewalInfo] = [:]
+        for subscription in subscriptions {
+            if let info = subscription.renewalInfo { infos[subscription.originalTransactionId] = info }
+        }
+        return infos
+    }
+
+    /// How many transactions (current versions) the store holds.
+    public var transactionCount: Int { transactionStorage.count }
+
+    /// The current version of transaction `id`, if known.
+    public func transaction(id: String) -> StoreTransaction? {
+        transactionPositions[id].map { transactionStorage[$0] }
+    }
+
+    /// The current renewal info of the subscription whose `originalTransactionId` is `original`.
+    public func renewalInfo(original: String) -> RenewalInfo? {
+        subscriptionPositions[original].flatMap { subscriptions[$0].renewalInfo }
+    }
+
     /// Inserts one fact.
     /// - Returns: `true` when the store changed; `false` when the event was already known or is
     ///   older than the version held.
@@ -30,15 +99,16 @@ public struct FactStore: Sendable, Hashable {
     public mutating func insert(_ event: StoreEvent) -> Bool {
         switch event {
         case .transaction(let transaction):
-            if let existing = transactions[transaction.transactionId], !Self.isNewer(transaction.signedDate, than: existing.signedDate) {
-                return false
-            }
-            transactions[transaction.transactionId] = transaction
+            guard insert(transaction) else { return false }
         case .renewalInfo(let info):
-            if let existing = renewalInfos[info.originalTransactionId], !Self.isNewer(info.signedDate, than: existing.signedDate) {
+            let position = subscriptionPosition(for: info.originalTransactionId)
+            if let existing = subscriptions[position].renewalInfo, !Self.isNewer(info.signedDate, than: existing.signedDate) {
                 return false
             }
-            renewalInfos[info.originalTransactionId] = info
+            subscriptions[position].renewalInfo = info
+            subscriptions[position].renewal = RenewalFacts(
+                autoRenewStatus: info.autoRenewStatus, isInBillingRetryPeriod: info.isInBillingRetryPeriod,
+                gracePeriodExpiresDate: info.gracePeriodExpiresDate)
         }
         if let signed = event.signedDate, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
         return true
@@ -52,9 +122,102 @@ public struct FactStore: Sendable, Hashable {
         return changed
     }
 
+    // MARK: Index maintenance
+
+    private mutating func insert(_ transaction: StoreTransaction) -> Bool {
+        let product = productPosition(for: transaction.productId)
+        let introductory = transaction.offerType == .introductory
+        guard let position = transactionPositions[transaction.transactionId] else {
+            let position = transactionStorage.count
+            transactionStorage.append(transaction)
+            transactionProducts.append(product)
+            transactionPositions[transaction.transactionId] = position
+            use(product, introductory: introductory, by: 1)
+            let subscription = subscriptionPosition(for: transaction.originalTransactionId)
+            subscriptions[subscription].members.append(position)
+            consider(position, in: subscription)
+            return true
+        }
+        let old = transactionStorage[position]
+        guard Self.isNewer(transaction.signedDate, than: old.signedDate) else { return false }
+        use(transactionProducts[position], introductory: old.offerType == .introductory, by: -1)
+        use(product, introductory: introductory, by: 1)
+        transactionStorage[position] = transaction
+        transactionProducts[position] = product
+        let subscription = subscriptionPosition(for: transaction.originalTransactionId)
+        if old.originalTransactionId != transaction.originalTransactionId {
+            if let previous = subscriptionPositions[old.originalTransactionId] {
+                subscriptions[previous].members.removeAll { $0 == position }
+                if subscriptions[previous].latest == position { recomputeLatest(of: previous) }
+            }
+            subscriptions[subscription].members.append(position)
+            consider(position, in: subscription)
+        } else if subscriptions[subscription].latest == position {
+            recomputeLatest(of: subscription)  // its dates may have moved back
+        } else {
+            consider(position, in: subscription)
+        }
+        return true
+    }
+
+    private mutating func use(_ product: Int, introductory: Bool, by delta: Int) {
+        productUses[product].transactions += delta
+        if introductory { productUses[product].introductoryOffers += delta }
+    }
+
+    private mutating func productPosition(for productId: String) -> Int {
+        if let position = productPositions[productId] { return position }
+        productIds.append(productId)
+        productUses.append(ProductUse())
+        productPositions[productId] = productIds.count - 1
+        return productIds.count - 1
+    }
+
+    private mutating func subscriptionPosition(for original: String) -> Int {
+        if let position = subscriptionPositions[original] { return position }
+        subscriptions.append(Subscription(originalTransactionId: original))
+        subscriptionPositions[original] = subscriptions.count - 1
+        return subscriptions.count - 1
+    }
+
+    private mutating func consider(_ position: Int, in subscription: Int) {
+        if let latest = subscriptions[subscription].latest,
+            !Self.isLater(transactionStorage[position], than: transactionStorage[latest])
+        {
+            return
+        }
+        subscriptions[subscription].latest = position
+    }
+
+    private mutating func recomputeLatest(of subscription: Int) {
+        subscriptions[subscription].latest = nil
+        for member in subscriptions[subscription].members { consider(member, in: subscription) }
+    }
+
+    /// Rule 1 of ``EntitlementEngine``: a strict total order on distinct transactions.
+    static func isLater(_ a: StoreTransaction, than b: StoreTransaction) -> Bool {
+        if a.purchaseDate != b.purchaseDate { return a.purchaseDate > b.purchaseDate }
+        let aSigned = a.signedDate ?? .distantPast, bSigned = b.signedDate ?? .distantPast
+        if aSigned != bSigned { return aSigned > bSigned }
+        return a.transactionId > b.transactionId
+    }
+
     private static func isNewer(_ candidate: Date?, than existing: Date?) -> Bool {
         guard let candidate else { return false }
         guard let existing else { return true }
         return candidate > existing
+    }
+}
+
+extension FactStore: Hashable {
+    /// Equal when they hold the same facts, whatever order they were inserted in.
+    public static func == (lhs: FactStore, rhs: FactStore) -> Bool {
+        lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactions == rhs.transactions && lhs.renewalInfos == rhs.renewalInfos
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(newestSignedDate)
+        hasher.combine(transactions)
+        hasher.combine(renewalInfos)
     }
 }

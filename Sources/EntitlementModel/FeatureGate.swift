@@ -42,7 +42,10 @@ public enum GateDecision: Sendable, Hashable {
 }
 
 /// The feature gate: features, the entitlements that unlock them and the free allowances.
-/// Pure; a check on a loaded snapshot is a dictionary lookup and a comparison.
+/// Pure. ``check(_:snapshot:wallClock:currentCount:daysAgo:)`` gives the full decision with its
+/// paywall (two dictionary lookups); for repeated yes/no checks (a widget, a list of items) use
+/// ``prepared(for:)`` once per snapshot and ``handle(_:)`` once per feature, which makes a check
+/// an array index and a Date comparison.
 public struct FeatureGate: Sendable, Hashable {
     public var rules: [String: FeatureRule]
 

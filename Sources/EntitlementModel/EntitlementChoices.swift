@@ -1,0 +1,166 @@
+import Foundation
+
+/// What one evaluation needs to know about the catalog, resolved once per evaluation so that the
+/// loop over subscriptions works with positions instead of String keys.
+struct EvaluationPlan {
+    /// A product's kind without Strings (the group is a position).
+    enum Kind {
+        case autoRenewable
+        case nonConsumable
+        case consumable
+        case nonRenewing(duration: ISO8601Duration?)
+    }
+
+    /// One product id the facts name.
+    struct Product {
+        /// `entitlementPositions[entitlementStart..<entitlementStart + entitlementCount]` are the
+        /// positions in ``EvaluationPlan/entitlementIds`` of the entitlements it grants.
+        var entitlementStart: Int
+        var entitlementCount: Int
+        /// The catalog's kind, `nil` when the catalog does not list the product.
+        var kind: Kind?
+        /// Position of its subscription group (auto-renewable only), else -1.
+        var group: Int
+        var level: Int?
+    }
+
+    /// Every catalog entitlement, in the order of `catalog.entitlements.keys`.
+    let entitlementIds: [String]
+    /// Parallel to the store's product ids.
+    let products: [Product]
+    let entitlementPositions: [Int]
+    let groupCount: Int
+
+    init(catalog: Catalog, productIds: [String]) {
+        entitlementIds = Array(catalog.entitlements.keys)
+        var positionById: [String: Int] = [:]
+        for (position, id) in entitlementIds.enumerated() { positionById[id] = position }
+        var groupPositions: [String: Int] = [:]
+        var products: [Product] = []
+        products.reserveCapacity(productIds.count)
+        var entitlementPositions: [Int] = []
+        for productId in productIds {
+            let start = entitlementPositions.count
+            entitlementPositions += (catalog.entitlementsByProduct[productId] ?? []).compactMap { positionById[$0] }
+            var kind: Kind?, group = -1, level: Int?
+            switch catalog.products[productId]?.kind {
+            case .autoRenewable(let groupId, let groupLevel)?:
+                kind = .autoRenewable
+                if let known = groupPositions[groupId] {
+                    group = known
+                } else {
+                    group = groupPositions.count
+                    groupPositions[groupId] = group
+                }
+                level = groupLevel
+            case .nonConsumable?: kind = .nonConsumable
+            case .consumable?: kind = .consumable
+            case .nonRenewing(let duration)?: kind = .nonRenewing(duration: duration)
+            case nil: kind = nil
+            }
+            products.append(
+                Product(entitlementStart: start, entitlementCount: entitlementPositions.count - start, kind: kind, group: group, level: level))
+        }
+        self.products = products
+        self.entitlementPositions = entitlementPositions
+        groupCount = groupPositions.count
+    }
+}
+
+/// One transaction's claim on its entitlements at the evaluated instant: a status without its
+/// strings (the product id and transaction id are read from the store by `position` when needed).
+struct Claim {
+    var active: Bool
+    var state: EntitlementState
+    var periodType: PeriodType
+    var expiresAt: Date?
+    var willRenew: Bool
+    var ownership: Ownership
+    /// Subscription group position, -1 outside a group.
+    var group: Int
+    var level: Int?
+    /// When access ended (revocation, expiry); the purchase date for active claims.
+    var ended: Date
+    /// Position of the transaction in the store.
+    var position: Int
+}
+
+/// Rule 4 of ``EntitlementEngine``, streamed: per entitlement the best active claim of each
+/// subscription group (levels compare only within a group), the best active claim outside any
+/// group, and the inactive claim that ended last. Every comparison is a strict total order on
+/// distinct transactions, so the outcome does not depend on the order claims arrive in.
+struct EntitlementChoices {
+    private let groups: Int
+    private var bestOutsideGroups: [Claim?]
+    /// `entitlement * groups + group`.
+    private var bestInGroup: [Claim?]
+    private var latestInactive: [Claim?]
+
+    init(entitlements: Int, groups: Int) {
+        self.groups = groups
+        bestOutsideGroups = Array(repeating: nil, count: entitlements)
+        bestInGroup = Array(repeating: nil, count: entitlements * groups)
+        latestInactive = Array(repeating: nil, count: entitlements)
+    }
+
+    mutating func offer(_ claim: Claim, to entitlement: Int, transactionIds transactions: UnsafeBufferPointer<StoreTransaction>) {
+        if claim.active {
+            if claim.group >= 0 {
+                let slot = entitlement * groups + claim.group
+                if let current = bestInGroup[slot], !Self.isBetter(claim, than: current, compareLevels: true, transactions) { return }
+                bestInGroup[slot] = claim
+            } else {
+                if let current = bestOutsideGroups[entitlement], !Self.isBetter(claim, than: current, compareLevels: false, transactions) {
+                    return
+                }
+                bestOutsideGroups[entitlement] = claim
+            }
+        } else {
+            if let current = latestInactive[entitlement], !Self.endedLater(claim, than: current, transactions) { return }
+            latestInactive[entitlement] = claim
+        }
+    }
+
+    /// The status of `entitlement`: the best active claim, else the one that ended last, else not purchased.
+    func status(of entitlement: Int, transactions storage: [StoreTransaction]) -> EntitlementStatus {
+        storage.withUnsafeBufferPointer { transactions in
+            var best = bestOutsideGroups[entitlement]
+            for group in 0..<groups {
+                guard let candidate = bestInGroup[entitlement * groups + group] else { continue }
+                if best.map({ Self.isBetter(candidate, than: $0, compareLevels: false, transactions) }) ?? true { best = candidate }
+            }
+            guard let chosen = best ?? latestInactive[entitlement] else { return .notPurchased }
+            return EntitlementStatus(
+                active: chosen.active, state: chosen.state, periodType: chosen.periodType, expiresAt: chosen.expiresAt,
+                productId: transactions[chosen.position].productId, willRenew: chosen.willRenew, ownership: chosen.ownership)
+        }
+    }
+
+    private static func isBetter(
+        _ a: Claim, than b: Claim, compareLevels: Bool, _ transactions: UnsafeBufferPointer<StoreTransaction>
+    ) -> Bool {
+        let aLifetime = a.expiresAt == nil, bLifetime = b.expiresAt == nil
+        if aLifetime != bLifetime { return aLifetime }
+        let aGrace = a.state == .inGracePeriod, bGrace = b.state == .inGracePeriod
+        if aGrace != bGrace { return !aGrace }
+        if compareLevels, let aLevel = a.level, let bLevel = b.level, aLevel != bLevel { return aLevel < bLevel }
+        let aEnd = a.expiresAt ?? .distantFuture, bEnd = b.expiresAt ?? .distantFuture
+        if aEnd != bEnd { return aEnd > bEnd }
+        if a.ownership != b.ownership { return a.ownership == .purchased }
+        return transactions[a.position].transactionId > transactions[b.position].transactionId
+    }
+
+    private static func endedLater(_ a: Claim, than b: Claim, _ transactions: UnsafeBufferPointer<StoreTransaction>) -> Bool {
+        if a.ended != b.ended { return a.ended > b.ended }
+        let rank: (EntitlementState) -> Int = { state in
+            switch state {
+            case .inBillingRetryPeriod: 3
+            case .revoked: 2
+            case .expired: 1
+            default: 0
+            }
+        }
+        if rank(a.state) != rank(b.state) { return rank(a.state) > rank(b.state) }
+        return transactions[a.position].transactionId > transactions[b.position].transactionId
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import PropertyList
+import Testing
+@testable import EntitlementModel
+
+/// ``EntitlementSnapshot/decode(fromSuiteBytes:)`` (the in-place walk, falling back to the
+/// general path) accepts and refuses exactly what the general path does — decode every value,
+/// then ``EntitlementSnapshot/init(propertyList:)`` — with equal snapshots and equal errors, on
+/// valid suite files and on many corrupted ones.
+@Suite(.timeLimit(.minutes(1))) struct SnapshotSuiteBytesTests {
+    typealias Outcome = Result<EntitlementSnapshot, SnapshotFileDecodingError>
+
+    static func random(_ count: Int, seed: UInt64) -> EntitlementSnapshot {
+        var random = SplitMix(seed: seed)
+        let base = Date(timeIntervalSinceReferenceDate: 780_000_000.25)
+        var statuses: [String: EntitlementStatus] = [:]
+        for index in 0..<count {
+            let active = random.next(in: 0...2) > 0
+            statuses["extra.\(index)"] = EntitlementStatus(
+                active: active, state: EntitlementState.allCases[random.next(in: 0...(EntitlementState.allCases.count - 1))],
+                periodType: PeriodType.allCases[random.next(in: 0...2)],
+                expiresAt: random.next(in: 0...3) == 0 ? nil : base.addingTimeInterval(Double(random.next(in: -100_000...9_000_000)) / 8),
+                productId: random.next(in: 0...4) == 0 ? nil : "com.example.product.\(random.next(in: 0...5))",
+                willRenew: random.next(in: 0...1) == 0, ownership: random.next(in: 0...1) == 0 ? .purchased : .familyShared)
+        }
+        return EntitlementSnapshot(
+            generation: Int64(random.next(in: 0...1_000_000)), issuedAt: base,
+            nextTransition: random.next(in: 0...1) == 0 ? nil : base.addingTimeInterval(3600), entitlements: statuses)
+    }
+
+    /// A suite file as `SharedDefaults` writes it, with other writers' keys beside the snapshot.
+    static func suiteBytes(_ snapshot: PropertyListValue, others: Bool) throws -> [UInt8] {
+        var root: [String: PropertyListValue] = [EntitlementSnapshot.defaultsKey: snapshot]
+        if others {
+            root["launchMode"] = .string("full")
+            root["userName"] = .string("Zoë ✓")  // UTF-16 in someone else's value
+            root["counters"] = .array([.integer(-3), .real(2.5), .boolean(true), .data([1, 2, 3]), .date(Date(timeIntervalSinceReferenceDate: 5))])
+            root["nested"] = .dictionary(["a": .dictionary(["b": .array([.string("c")])])])
+        }
+        return try PropertyListCodec.encode(.dictionary(root), format: .binary)
+    }
+
+    static func outcome(_ body: () throws(SnapshotFileDecodingError) -> EntitlementSnapshot) -> Outcome {
+        do { return .success(try body()) } catch { return .failure(error) }
+    }
+
+    static func expectSameOutcome(_ bytes: [UInt8], _ label: @autoclosure () -> String) {
+        let fast = outcome { () throws(SnapshotFileDecodingError) in try EntitlementSnapshot.decode(fromSuiteBytes: bytes) }
+        let general = outcome { () throws(SnapshotFileDecodingError) in try EntitlementSnapshot.decodeThroughValues(fromSuiteBytes: bytes) }
+        switch (fast, general) {
+        case (.failure(.snapshot(.invalidField)), .failure(.snapshot(.invalidField))):
+            // When several entries are bad, the general path names whichever its dictionary
+            // iteration meets first, which differs between two runs of the general path itself.
+            break
+        default:
+            #expect(fast == general, "\(label())")
+        }
+    }
+
+    @Test(arguments: [0, 1, 2, 10, 17, 100, 130])
+    func validFilesDecodeInPlaceToTheSameSnapshot(count: Int) throws {
+        for seed in UInt64(1)...6 {
+            let snapshot = Self.random(count, seed: seed &* 31 &+ UInt64(count))
+            for others in [false, true] {
+                let bytes = try Self.suiteBytes(snapshot.propertyList, others: others)
+                // The in-place walk handles these itself (no fallback) and agrees with the snapshot.
+                #expect(EntitlementSnapshot.decodeInPlace(fromSuiteBytes: bytes) == snapshot)
+                #expect(try EntitlementSnapshot.decode(fromSuiteBytes: bytes) == snapshot)
+            }
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func corruptedFilesAreRefusedOrAcceptedAlike(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let original = try Self.suiteBytes(Self.random(seed % 2 == 0 ? 24 : 3, seed: seed).propertyList, others: seed % 3 == 0)
+        for round in 0..<250 {
+            var bytes = original
+            switch random.next(in: 0...3) {
+            case 0: bytes[random.next(in: 0...(bytes.count - 1))] ^= UInt8(1 << random.next(in: 0...7))
+            case 1: bytes[random.next(in: 0...(bytes.count - 1))] = UInt8(random.next(in: 0...255))
+            case 2: bytes.removeLast(random.next(in: 1...min(64, bytes.count)))
+            default:
+                for _ in 0..<3 { bytes[random.next(in: 0...(bytes.count - 1))] = UInt8(random.next(in: 0...255)) }
+            }
+            Self.expectSameOutcome(bytes, "seed \(seed) round \(round)")
+        }
+    }
+
+    /// Values that are well formed but wrong for a snapshot, each refused (or accepted) alike.
+    @Test func wrongValuesAreJudgedAlike() throws {
+        let snapshot = Self.random(3, seed: 9)
+        guard case .dictionary(let root) = snapshot.propertyList, case .dictionary(let table)? = root["entitlements"],
+            case .dictionary(let entry)? = table["extra.0"]
+        else {
+            Issue.record("snapshot property list has an unexpected shape")
+            return
+        }
+        func with(_ key: String, _ value: PropertyListValue?) -> PropertyListValue {
+            var copy = root
+            copy[key] = value
+            return .dictionary(copy)
+        }
+        func withEntry(_ key: String, _ value: PropertyListValue?) -> PropertyListValue {
+            var changed = entry
+            changed[key] = value
+            var changedTable = table
+            changedTable["extra.0"] = .dictionary(changed)
+            return with("entitlements", .dictionary(changedTable))
+        }
+        let variants: [PropertyListValue] = [
+            with("schemaVersion", .real(1.0)), with("schemaVersion", .integer(2)), with("schemaVersion", nil),
+            with("schemaVersion", .string("1")), with("generation", .integer(-1)), with("generation", .real(7.5)),
+            with("issuedAt", .real(0)), with("nextTransition", .string("soon")), with("entitlements", .array([])),
+            with("unrelated", .dictionary([:])), withEntry("state", .string("subscribed ")), withEntry("state", .string("purchased")),
+            withEntry("active", .integer(1)), withEntry("willRenew", nil), withEntry("productId", .string("ünïcode")),
+            withEntry("productId", .integer(3)), withEntry("expiresAt", nil), withEntry("expiresAt", .date(Date(timeIntervalSince1970: 0))),
+            withEntry("extraField", .boolean(true)), .array([]), .string("x"),
+        ]
+        for (index, variant) in variants.enumerated() {
+            Self.expectSameOutcome(try Self.suiteBytes(variant, others: index % 2 == 0), "variant \(index)")
+        }
+        // Root not a dictionary, no snapshot key, XML, garbage.
+        Self.expectSameOutcome(try PropertyListCodec.encode(.array([snapshot.propertyList])), "array root")
+        Self.expectSameOutcome(try PropertyListCodec.encode(.dictionary(["other": .integer(1)])), "no snapshot")
+        Self.expectSameOutcome(try PropertyListCodec.encode(.dictionary([EntitlementSnapshot.defaultsKey: snapshot.propertyList]), format: .xml), "XML")
+        Self.expectSameOutcome(Array("bplist00".utf8), "magic only")
+        Self.expectSameOutcome([], "empty")
+    }
+
+    /// Two keys of one dictionary patched to the same text: refused by both paths, in a small
+    /// dictionary (an entry) and in a large one (the entitlement table, checked by fingerprint).
+    @Test func duplicateKeysAreRefusedAlike() throws {
+        let bytes = try Self.suiteBytes(Self.random(30, seed: 4).propertyList, others: false)
+        for (from, to) in [("productId", "willRenew"), ("extra.12", "extra.13"), ("extra.1", "extra.2")] {
+            var patched = bytes
+            let needle = Array(from.utf8)
+            guard let start = (0...(patched.count - needle.count)).first(where: { patched[$0..<($0 + needle.count)].elementsEqual(needle) })
+            else {
+                Issue.record("\(from) not found in the file")
+                continue
+            }
+            patched.replaceSubrange(start..<(start + needle.count), with: Array(to.utf8))
+            #expect(EntitlementSnapshot.decodeInPlace(fromSuiteBytes: patched) == nil)
+            #expect(throws: SnapshotFileDecodingError.self) { try EntitlementSnapshot.decode(fromSuiteBytes: patched) }
+            Self.expectSameOutcome(patched, "\(from) -> \(to)")
+        }
+    }
+}
