@@ -216,19 +216,3 @@ private struct SnapshotInPlaceDecoder {
     private static let periodTypes = PeriodType.allCases.map { ($0, Array($0.rawValue.utf8)) }
     private static let ownerships = Ownership.allCases.map { ($0, Array($0.rawValue.utf8)) }
 }
-
-extension PropertyListValue {
-    /// The kind of value in words, for error messages.
-    fileprivate var kindInWords: String {
-        switch self {
-        case .string: "a string"
-        case .integer: "an integer"
-        case .real: "a real"
-        case .boolean: "a boolean"
-        case .date: "a date"
-        case .data: "data"
-        case .array: "an array"
-        case .dictionary: "a dictionary"
-        }
-    }
-}

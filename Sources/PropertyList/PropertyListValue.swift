@@ -42,3 +42,19 @@ extension PropertyListValue {
         }
     }
 }
+
+extension PropertyListValue {
+    /// The kind of value in words, for error messages: "a string", "an integer", "a dictionary".
+    public var kindInWords: String {
+        switch self {
+        case .string: "a string"
+        case .integer: "an integer"
+        case .real: "a real"
+        case .boolean: "a boolean"
+        case .date: "a date"
+        case .data: "data"
+        case .array: "an array"
+        case .dictionary: "a dictionary"
+        }
+    }
+}

@@ -149,7 +149,7 @@ extension SharedDefaults {
             let root: PropertyListValue
             do { root = try PropertyListCodec.decode(bytes) } catch { throw SharedDefaultsError.undecodable(path: path, reason: error.description) }
             guard case .dictionary(let dictionary) = root else {
-                throw SharedDefaultsError.rootNotDictionary(path: path, type: root.kindName)
+                throw SharedDefaultsError.rootNotDictionary(path: path, type: root.kindInWords)
             }
             return (dictionary, status, file)
         } catch let error as SharedDefaultsError {
@@ -209,21 +209,5 @@ extension SharedDefaults {
 extension SharedDefaultsError {
     static func system(path: String, operation: String, errno: Errno) -> SharedDefaultsError {
         .system(path: path, operation: operation, errno: errno.rawValue, message: errno.description)
-    }
-}
-
-extension PropertyListValue {
-    /// The case's name, for messages (`array`, `string`).
-    var kindName: String {
-        switch self {
-        case .string: "a string"
-        case .integer: "an integer"
-        case .real: "a real"
-        case .boolean: "a boolean"
-        case .date: "a date"
-        case .data: "data"
-        case .array: "an array"
-        case .dictionary: "a dictionary"
-        }
     }
 }
