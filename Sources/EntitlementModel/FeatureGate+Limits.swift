@@ -21,9 +21,10 @@ extension FeatureGate {
 
     /// How many more items fit: `nil` when unlimited, otherwise `max(0, limit - currentCount)`.
     ///
-    /// - Parameter currentCount: how many items the user already has.
+    /// - Parameter currentCount: how many items the user already has (a negative count is a
+    ///   caller's bug and counts as none, so nothing here can overflow).
     public func remaining(_ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int) -> Int? {
-        limit(feature, snapshot: snapshot, wallClock: wallClock).map { max(0, $0 - currentCount) }
+        limit(feature, snapshot: snapshot, wallClock: wallClock).map { max(0, $0 - max(0, currentCount)) }
     }
 
     /// Whether adding `adding` items to the user's `currentCount` would go past the limit
@@ -46,7 +47,7 @@ extension FeatureGate {
         _ feature: String, adding: Int = 1, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int
     ) throws(FeatureLimitError) {
         guard let limit = limit(feature, snapshot: snapshot, wallClock: wallClock) else { return }
-        let remaining = max(0, limit - currentCount)
+        let remaining = max(0, limit - max(0, currentCount))
         guard adding > remaining else { return }
         let paywall: Paywall
         if let rule = rules[feature], rule.freeCount != nil {

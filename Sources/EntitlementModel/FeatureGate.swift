@@ -74,7 +74,8 @@ public struct FeatureGate: Sendable, Hashable {
         }
         guard let entitlement = rule.entitlement else { return .unlocked(remaining: nil) }
         if isEntitled(entitlement, snapshot: snapshot, wallClock: wallClock) { return .unlocked(remaining: nil) }
-        if let limit = rule.freeCount, let count = currentCount, count < limit {
+        // A negative count (a caller's bug) counts as none, so `limit - count` cannot overflow.
+        if let limit = rule.freeCount, let count = currentCount.map({ max(0, $0) }), count < limit {
             return .unlocked(remaining: limit - count)
         }
         if let window = rule.freeDays, let daysAgo {

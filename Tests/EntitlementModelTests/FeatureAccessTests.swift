@@ -49,7 +49,7 @@ import Testing
         end.addingTimeInterval(0.001), end.addingTimeInterval(1), .distantFuture, Date(timeIntervalSinceReferenceDate: -.infinity),
         Date(timeIntervalSinceReferenceDate: .infinity),
     ]
-    static let counts: [Int?] = [nil, -1_000_000, -1, 0, 1, 2, 3, 9, 10, 11, Int.max]
+    static let counts: [Int?] = [nil, Int.min, -1_000_000, -1, 0, 1, 2, 3, 9, 10, 11, Int.max]
     static let days: [Int?] = [nil, Int.min, -1, 0, 7, 8, 30, 31, Int.max]
 
     @Test func preparedAnswersMatchCheckEverywhere() throws {
@@ -141,7 +141,8 @@ import Testing
         }
         guard let entitlement = rule.entitlement else { return .unlocked(remaining: nil) }
         if isEntitled(entitlement) { return .unlocked(remaining: nil) }
-        if let limit = rule.freeCount, let count = currentCount, count < limit {
+        // As `check` now does: a negative count counts as none (the original overflowed near Int.min).
+        if let limit = rule.freeCount, let count = currentCount.map({ max(0, $0) }), count < limit {
             return .unlocked(remaining: limit - count)
         }
         if let window = rule.freeDays, let daysAgo {

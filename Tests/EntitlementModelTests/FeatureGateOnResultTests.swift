@@ -43,3 +43,17 @@ import Testing
         #expect(Self.widgetsCopy.title == "Widgets need Geko Plus")
     }
 }
+
+@Suite struct FeatureGateExtremeCountTests {
+    @Test("Extreme counts never trap", arguments: [Int.min, -1, 0, 2, 3, Int.max])
+    func extremeCounts(count: Int) {
+        let gate = FeatureGate(rules: ["habits": FeatureRule(
+            entitlement: "plus", freeCount: 3, paywall: PaywallCopy(title: "t", message: "m", callToAction: "c"))])
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let decision = gate.check("habits", snapshot: nil, wallClock: now, currentCount: count)
+        #expect(decision.isUnlocked == (count < 3))
+        let remaining = gate.remaining("habits", snapshot: nil, wallClock: now, currentCount: count)
+        #expect(remaining == max(0, 3 - max(0, count)))
+        #expect(gate.wouldExceed("habits", snapshot: nil, wallClock: now, currentCount: count) == (count >= 3))
+    }
+}
