@@ -155,7 +155,9 @@ struct TortureHarness {
             // the other half once the daemon is serving (draining, journaling, publishing).
             if random.next() % 2 == 0 {
                 _ = await ChildProcess.wait(timeout: .seconds(5)) { daemon.standardError.contains("published generation") }
-                try? await Task.sleep(for: .microseconds(Int(random.next() % 30_000)))
+                // Long enough after the start-up publish to land inside drain steps too (each is a
+                // journal fsync and a publish), not only before the first one commits.
+                try? await Task.sleep(for: .microseconds(Int(random.next() % 200_000)))
             } else {
                 try? await Task.sleep(for: .microseconds(Int(random.next() % 150_000)))
             }
