@@ -36,7 +36,7 @@ let package = Package(
         // inotify on a directory, filtered by name, as an AsyncSequence.
         .target(name: "FileWatch", dependencies: ["SystemShims"], swiftSettings: strict),
         // Signals as an AsyncSequence, a service protocol and graceful shutdown.
-        .target(name: "ServiceRuntime", swiftSettings: strict),
+        .target(name: "ServiceRuntime", dependencies: ["SystemShims"], swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
         .target(name: "Broker", dependencies: ["EntitlementModel", "SharedDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
@@ -56,7 +56,14 @@ let package = Package(
         .executableTarget(name: "widget-renderer", dependencies: ["EntitlementCommands"], swiftSettings: strict),
         .executableTarget(name: "entitlement-demo", dependencies: ["EntitlementCommands"], swiftSettings: strict),
         // Tight publish/read loops for the torn-read tests and the torture harness (not in the contract).
-        .executableTarget(name: "entitlement-stress", dependencies: ["EntitlementCommands"], swiftSettings: strict),
+        // The stress and crash-torture commands; the one library that links Foundation proper (its
+        // UserDefaults is the contrast writer), so the shipped tools need only FoundationEssentials.
+        .target(
+            name: "StressCommands",
+            dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "SharedDefaults", "FileWatch", "ServiceRuntime", "Broker", "SystemShims", "PropertyList"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "entitlement-stress", dependencies: ["StressCommands"], swiftSettings: strict),
         // The benchmark of issue 6: propagation against the kernel's floor, fan-out, peers and costs.
         .target(
             name: "Benchmarks",

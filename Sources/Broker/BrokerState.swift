@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SystemShims
 
 /// What the daemon must remember across restarts beyond the journal: the last generation it

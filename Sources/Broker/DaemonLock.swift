@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import SystemShims
 
 /// The single-writer lock of a container (the caller keeps the returned `FileLock` alive and unlocks it on exit): an exclusive `flock` on
@@ -9,7 +14,7 @@ enum DaemonLock {
     /// Takes the lock without blocking (retrying for up to 0.5 s to ride out a concurrent probe).
     /// Throws ``BrokerError/busy(_:)`` naming the container and the holder's pid.
     static func acquire(path: String, container: String) throws(BrokerError) -> FileLock {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do { try FileSystem.makeDirectories(path: directory, mode: ContainerLayout.directoryMode) } catch {
             throw .io(path: directory, operation: "create directory", detail: "\(error)")
         }

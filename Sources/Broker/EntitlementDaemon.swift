@@ -1,6 +1,10 @@
 import EntitlementModel
 import FileWatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ServiceRuntime
 import SystemShims
 

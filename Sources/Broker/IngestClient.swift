@@ -1,6 +1,10 @@
 import EntitlementModel
 import FileWatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SharedDefaults
 
 /// What `entitlementctl ingest` does: validate every line, queue them durably as one inbox file,

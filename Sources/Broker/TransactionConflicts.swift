@@ -1,5 +1,9 @@
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Refuses an input in which one `transactionId` appears with different immutable fields.
 ///

@@ -1,5 +1,9 @@
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SharedDefaults
 
 /// Delivery of snapshots to the watch's own container with `updateApplicationContext`

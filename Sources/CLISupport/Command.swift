@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// A command-line command: parsed from arguments, then run. Parsing is separate from running so
 /// tests can parse argument arrays without starting anything.

@@ -1,7 +1,12 @@
 import Broker
 import CLISupport
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import ServiceRuntime
 import SharedDefaults
 
@@ -63,7 +68,7 @@ public struct DemoCommand: Command {
         try outcome.get()
     }
 
-    static func makeTemporaryDirectory(prefix: String = "entitlement-demo") throws(ToolError) -> String {
+    package static func makeTemporaryDirectory(prefix: String = "entitlement-demo") throws(ToolError) -> String {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/\(prefix).XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {

@@ -1,7 +1,11 @@
 import Broker
 import CLISupport
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ServiceRuntime
 import SharedDefaults
 

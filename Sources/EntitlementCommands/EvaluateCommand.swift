@@ -39,4 +39,8 @@ struct EvaluateCommand: Command {
     }
 }
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif

@@ -1,7 +1,11 @@
 import Broker
 import CLISupport
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `entitlementctl ingest [FILE|-] [--wait]`.
 struct IngestCommand: Command {
@@ -56,8 +60,8 @@ struct IngestCommand: Command {
 }
 
 /// Loads the catalog named on the command line, mapping failures onto the contract's codes.
-enum CatalogLoading {
-    static func load(_ path: String) throws(ToolError) -> Catalog {
+package enum CatalogLoading {
+    package static func load(_ path: String) throws(ToolError) -> Catalog {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ToolError(.usage, "\(path): catalog not found (pass --catalog FILE or run from the package root)")
         }

@@ -1,6 +1,12 @@
 import Broker
 import CLISupport
+import Glibc
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SystemShims
 
 /// Reads JSON Lines from a file or standard input (`-`), with a size cap so a runaway input is
 /// a clean error rather than an exhausted machine.
@@ -9,40 +15,41 @@ enum InputLines {
 
     /// The lines of `path` (`nil` or `-` = standard input) and the name to use in messages.
     static func read(_ path: String?) throws(ToolError) -> (lines: [String], source: String) {
-        let data: Data
+        let bytes: [UInt8]
         let source: String
         if path == nil || path == "-" {
             source = "<stdin>"
-            var collected = Data()
-            while true {
-                let chunk = FileHandle.standardInput.availableData
-                if chunk.isEmpty { break }
-                collected.append(chunk)
-                if collected.count > maximumInput { throw ToolError(.dataError, "\(source): input exceeds \(maximumInput) bytes") }
-            }
-            data = collected
+            bytes = try readAll(FileDescriptor(rawValue: STDIN_FILENO), source: source)
         } else {
             source = path!
-            guard let handle = FileHandle(forReadingAtPath: source) else {
-                throw ToolError(.usage, "\(source): cannot open for reading")
+            let descriptor: FileDescriptor
+            do { descriptor = try FileDescriptor.open(source, .readOnly) } catch {
+                throw ToolError(.usage, "\(source): cannot open for reading: \(error)")
             }
-            defer { try? handle.close() }
-            do { data = try handle.read(upToCount: maximumInput + 1) ?? Data() } catch {
-                throw ToolError(.dataError, "\(source): read failed: \(error.localizedDescription)")
-            }
-            if data.count > maximumInput { throw ToolError(.dataError, "\(source): input exceeds \(maximumInput) bytes") }
+            defer { try? descriptor.close() }
+            bytes = try readAll(descriptor, source: source)
         }
-        guard let text = String(bytes: data, encoding: .utf8) else {
-            throw ToolError(.dataError, "\(source):\(firstInvalidLine(data)): line is not valid UTF-8")
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ToolError(.dataError, "\(source):\(firstInvalidLine(bytes)): line is not valid UTF-8")
         }
         return (text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), source)
+    }
+
+    /// Everything `descriptor` holds from its current offset, at most ``maximumInput`` bytes.
+    private static func readAll(_ descriptor: FileDescriptor, source: String) throws(ToolError) -> [UInt8] {
+        do { return try descriptor.readAll(limit: maximumInput) } catch {
+            switch error {
+            case .exceedsLimit: throw ToolError(.dataError, "\(source): input exceeds \(maximumInput) bytes")
+            case .system(let errno): throw ToolError(.dataError, "\(source): read failed: \(errno)")
+            }
+        }
     }
 }
 
 /// The 1-based number of the first line of `data` that is not valid UTF-8.
-private func firstInvalidLine(_ data: Data) -> Int {
-    let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    return (lines.firstIndex { String(bytes: $0, encoding: .utf8) == nil } ?? 0) + 1
+private func firstInvalidLine(_ bytes: [UInt8]) -> Int {
+    let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    return (lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0) + 1
 }
 
 extension BrokerError {

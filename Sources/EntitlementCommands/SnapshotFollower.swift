@@ -2,7 +2,11 @@ import Broker
 import CLISupport
 import EntitlementModel
 import FileWatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ServiceRuntime
 import SharedDefaults
 

@@ -10,11 +10,13 @@ public enum ToolEntry {
         "entitlementctl": EntitlementctlCommand.self,
         "widget-renderer": WidgetRendererCommand.self,
         "entitlement-demo": DemoCommand.self,
-        "entitlement-stress": StressCommand.self,
     ]
 
-    /// Runs the tool `name` with the process arguments; never returns.
-    public static func main(_ name: String) async -> Never {
+    /// Runs the tool `name` with the process arguments; never returns. `extraTools` adds tools
+    /// that live in other modules (`entitlement-stress`, which links Foundation proper and so is
+    /// kept out of the shipped tools).
+    public static func main(_ name: String, extraTools: [String: any Command.Type] = [:]) async -> Never {
+        let tools = Self.tools.merging(extraTools) { _, extra in extra }
         // A reader that closes our stdout (`| head`) must end us with an error, not a signal.
         signal(SIGPIPE, SIG_IGN)
         var arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,6 +1,11 @@
 import Broker
 import CLISupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import SystemShims
 
 /// `entitlementctl watch-link down|up`: simulate the watch going out of range and coming back.

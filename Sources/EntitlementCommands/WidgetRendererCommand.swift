@@ -1,6 +1,10 @@
 import CLISupport
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WatchExtension
 import WidgetTimeline
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Catalog {
     /// Decodes a catalog from the bytes of `Catalog.json` and of the `.storekit` file it names.

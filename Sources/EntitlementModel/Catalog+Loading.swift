@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The only file of EntitlementModel that touches the file system.
 extension Catalog {
@@ -14,11 +18,11 @@ extension Catalog {
     }
 
     private static func read(_ path: String) throws(CatalogError) -> Data {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CatalogError(file: path, keyPath: "", problem: "no such file")
         }
-        guard !isDirectory.boolValue else { throw CatalogError(file: path, keyPath: "", problem: "is a directory, not a file") }
+        guard !isDirectory else { throw CatalogError(file: path, keyPath: "", problem: "is a directory, not a file") }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the engine concluded at ``effectiveNow``.
 public struct EngineResult: Sendable, Hashable {

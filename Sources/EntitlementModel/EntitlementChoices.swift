@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What one evaluation needs to know about the catalog, resolved once per evaluation so that the
 /// loop over subscriptions works with positions instead of String keys.

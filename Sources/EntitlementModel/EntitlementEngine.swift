@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns facts into entitlement statuses: `transactions + renewal info + now -> statuses + next
 /// transition`. Pure: the instant is passed in, nothing reads the clock.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PropertyList
 
 /// What the daemon publishes into the shared file: every entitlement's status at `issuedAt`.

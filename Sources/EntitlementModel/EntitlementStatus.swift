@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where an entitlement stands, in the contract's words (DESIGN.md, "Inspect").
 public enum EntitlementState: String, Sendable, Hashable, CaseIterable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The facts the engine evaluates: the current version of every transaction and of every
 /// subscription's renewal info. A pure value; the daemon journals the raw input lines and rebuilds

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every feature of a ``FeatureGate`` resolved against one snapshot: per feature, whether it is
 /// free, until which instant its entitlement unlocks it, and its free allowances. Build it once

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Count limits (seed 000's collections and groups, seed 001's cards): how many items a user may
 /// have, how many are left, and whether adding some would go past the limit.

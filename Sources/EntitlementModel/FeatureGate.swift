@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a feature is locked.
 public enum PaywallReason: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// ISO 8601 instants in the one form the contract prints: `2026-11-22T01:34:49Z`, with
 /// milliseconds (`.123`) only when the instant has them. Pure arithmetic: no formatter, no locale,

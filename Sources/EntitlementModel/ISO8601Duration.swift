@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An ISO 8601 duration such as `P1M`, `P1Y`, `P7D`, `P1W` or `P1DT12H`, as `.storekit` files and
 /// the catalog's `durations` write them.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A problem at a key path inside a JSON document: `entitlements.plus.products[1]`, `not a string`.
 struct JSONPathError: Error, Sendable, Hashable {

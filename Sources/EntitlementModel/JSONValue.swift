@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A JSON value for output, serialised deterministically (keys sorted, no insignificant
 /// white space) so that tools and golden tests print byte-identical lines.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One paywall analytics event (seed 000's `paywallShown` / `paywallDismissed` /
 /// `upgradedFromPaywall`), stored as one JSON Lines record:

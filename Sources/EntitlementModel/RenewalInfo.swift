@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A subscription's renewal state: StoreKit 2 `RenewalInfo.jsonRepresentation`, the same schema as
 /// the App Store Server's `JWSRenewalInfoDecodedPayload`. Keyed by `originalTransactionId`; the

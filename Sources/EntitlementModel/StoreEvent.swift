@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One fact the engine learns from: a transaction (a version of one) or a renewal info.
 public enum StoreEvent: Sendable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension StoreTransaction {
     /// The transaction in StoreKit 2's `jsonRepresentation` shape (the server's

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One StoreKit 2 transaction: `Transaction.jsonRepresentation`, which has the same schema as the
 /// App Store Server's `JWSTransactionDecodedPayload`.

@@ -18,6 +18,8 @@ public struct FileWatchError: Error, Sendable, Hashable, CustomStringConvertible
         case wait = "poll"
         /// Reading events (`read`).
         case read = "read"
+        /// Starting the thread that reads the events (`pthread_create`).
+        case startReader = "pthread_create"
     }
 
     /// The `errno` value reported by the failing call.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SystemShims
 
 /// The body of the one reader thread of a watch.
 ///
@@ -18,11 +23,13 @@ struct WatchReader: ~Copyable {
 
     /// Starts the reader on a new thread named after the directory.
     static func start(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
-        let thread = Thread {
-            run(directory: directory, names: names, settle: settle, channel: channel)
+        do throws(Errno) {
+            try DetachedThread.start {
+                run(directory: directory, names: names, settle: settle, channel: channel)
+            }
+        } catch {
+            channel.finishReader(failure: FileWatchError(errno: error.rawValue, path: directory, operation: .startReader))
         }
-        thread.name = "FileWatch \(directory)"
-        thread.start()
     }
 
     static func run(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {

@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
+import SystemShims
 import Synchronization
 
 /// A child process started with `posix_spawn`, whose stdout and stderr are collected line by
@@ -32,14 +37,14 @@ public final class ChildProcess: Sendable {
     public let processIdentifier: Int32
 
     /// Starts `executable` (an absolute path) with `arguments`. `environment` replaces the
-    /// parent's when given. Standard input is /dev/null unless `standardInput` is given (the
-    /// descriptor is duplicated; the caller keeps ownership). `onLine` sees every complete line
+    /// parent's when given. Standard input is /dev/null unless `standardInput` (a descriptor) is
+    /// given; the child gets a duplicate and the caller keeps ownership of the original. `onLine` sees every complete line
     /// (without its newline) as it arrives, on a background thread.
     ///
     /// - Throws: `POSIXError` when the process cannot be started (e.g. ENOENT).
     public init(
         executable: String, arguments: [String], environment: [String: String]? = nil,
-        standardInput: FileHandle? = nil, onLine: (@Sendable (Stream, String) -> Void)? = nil
+        standardInput: Int32? = nil, onLine: (@Sendable (Stream, String) -> Void)? = nil
     ) throws {
         self.executable = executable
         self.arguments = arguments
@@ -58,7 +63,7 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let standardInput {
-            posix_spawn_file_actions_adddup2(&actions, standardInput.fileDescriptor, 0)
+            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
@@ -92,17 +97,38 @@ public final class ChildProcess: Sendable {
 
         let state = state, child = pid
         let readDescriptors = (output[0], error[0])
-        Thread.detachNewThread {
-            Self.readLines(from: readDescriptors, into: state, onLine: onLine)
-        }
-        Thread.detachNewThread {
-            var raw: Int32 = 0
-            while waitpid(child, &raw, 0) < 0 {
-                guard errno == EINTR else { break }
+        do {
+            try DetachedThread.start {
+                let status = Self.waitForExit(child)
+                state.exitStatus.withLock { $0 = status }
             }
-            let status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-            state.exitStatus.withLock { $0 = status }
+        } catch {
+            // Nobody could ever report this child's end: stop it now rather than leave it unowned.
+            kill(child, SIGKILL)
+            _ = Self.waitForExit(child)
+            close(readDescriptors.0)
+            close(readDescriptors.1)
+            throw POSIXError(POSIXErrorCode(rawValue: error.rawValue) ?? .EAGAIN)
         }
+        do {
+            try DetachedThread.start {
+                Self.readLines(from: readDescriptors, into: state, onLine: onLine)
+            }
+        } catch {
+            // Without a reader the child would block on a full pipe: closing our ends makes its
+            // writes fail instead (EPIPE), and nobody waits for lines that cannot come.
+            close(readDescriptors.0)
+            close(readDescriptors.1)
+        }
+    }
+
+    /// Blocks until `child` exits; its exit code, or 128 + the signal that killed it.
+    private static func waitForExit(_ child: pid_t) -> Int32 {
+        var raw: Int32 = 0
+        while waitpid(child, &raw, 0) < 0 {
+            guard errno == EINTR else { break }
+        }
+        return raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
     }
 
     deinit {

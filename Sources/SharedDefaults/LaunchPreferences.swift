@@ -1,5 +1,9 @@
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PropertyList
 
 /// Seed 004's premium-only preference: the sync toggle, stored in the shared defaults under

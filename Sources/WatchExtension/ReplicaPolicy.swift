@@ -1,5 +1,9 @@
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How long the watch trusts its replica without hearing from the phone.
 ///

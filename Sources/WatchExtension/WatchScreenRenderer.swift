@@ -1,5 +1,9 @@
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WidgetTimeline
 
 /// Draws the watch as text for `widget-renderer --device watch`: the app's launch screen (the
@@ -11,7 +15,7 @@ import WidgetTimeline
 /// separated by `\n` with no trailing newline.
 public struct WatchScreenRenderer: Sendable {
     /// The watch screen in points.
-    public static let screenSize = CGSize(width: 198, height: 242)
+    public static let screenSize = DisplaySize(width: 198, height: 242)
 
     public var charset: TextCharset
     public var content: WidgetContent

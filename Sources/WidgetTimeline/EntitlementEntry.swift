@@ -1,5 +1,9 @@
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One timeline entry (WidgetKit's `TimelineEntry`): what the widget shows from `date` until the
 /// next entry's date. Views render from the entry, never from the wall clock.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// When WidgetKit should ask the provider for a new timeline.
 public enum TimelineReloadPolicy: Sendable, Hashable {

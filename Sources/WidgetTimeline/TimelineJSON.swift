@@ -1,5 +1,9 @@
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One family's timeline in the contract's JSON shape (DESIGN.md, "Render"):
 ///

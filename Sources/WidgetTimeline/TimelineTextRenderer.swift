@@ -1,5 +1,9 @@
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Draws widget entries and timelines as text for people (the contract leaves text free in form).
 ///

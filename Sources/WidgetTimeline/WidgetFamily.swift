@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A widget size, named as WidgetKit names it.
 public enum WidgetFamily: String, CaseIterable, Sendable, Hashable {
@@ -24,16 +28,16 @@ public enum WidgetFamily: String, CaseIterable, Sendable, Hashable {
     /// These figures come from the HIG's "Widgets › Specifications" tables as recalled when this was
     /// written; the tables could not be re-read from this machine, so treat them as representative
     /// rather than authoritative. Sizes vary by device; only proportions matter to the text renderer.
-    public var displaySize: CGSize {
+    public var displaySize: DisplaySize {
         switch self {
-        case .systemSmall: CGSize(width: 170, height: 170)
-        case .systemMedium: CGSize(width: 364, height: 170)
-        case .systemLarge: CGSize(width: 364, height: 382)
-        case .systemExtraLarge: CGSize(width: 715, height: 330)
-        case .accessoryCircular: CGSize(width: 76, height: 76)
-        case .accessoryRectangular: CGSize(width: 172, height: 76)
-        case .accessoryInline: CGSize(width: 257, height: 26)
-        case .accessoryCorner: CGSize(width: 40, height: 40)
+        case .systemSmall: DisplaySize(width: 170, height: 170)
+        case .systemMedium: DisplaySize(width: 364, height: 170)
+        case .systemLarge: DisplaySize(width: 364, height: 382)
+        case .systemExtraLarge: DisplaySize(width: 715, height: 330)
+        case .accessoryCircular: DisplaySize(width: 76, height: 76)
+        case .accessoryRectangular: DisplaySize(width: 172, height: 76)
+        case .accessoryInline: DisplaySize(width: 257, height: 26)
+        case .accessoryCorner: DisplaySize(width: 40, height: 40)
         }
     }
 }

@@ -1,5 +1,9 @@
 import EntitlementModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// WidgetKit's refresh budget, simulated: a widget gets roughly 40–70 timeline reloads a day and
 /// reloads closer than about 5 minutes apart are deferred. This replays the reload policies our

@@ -1,3 +1,4 @@
 import EntitlementCommands
+import StressCommands
 
-await ToolEntry.main("entitlement-stress")
+await ToolEntry.main("entitlement-stress", extraTools: ["entitlement-stress": StressCommand.self])

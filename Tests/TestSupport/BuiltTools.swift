@@ -55,7 +55,8 @@ public enum BuiltTools {
             if let inputFile { try? FileManager.default.removeItem(atPath: inputFile) }
         }
         let child = try ChildProcess(
-            executable: path(name), arguments: arguments, environment: self.environment(environment), standardInput: stdin)
+            executable: path(name), arguments: arguments, environment: self.environment(environment),
+            standardInput: stdin?.fileDescriptor)
         guard let status = await child.waitForExit(timeout: timeout) else {
             await child.stop(grace: .seconds(1))
             throw ToolTimeout(command: ([name] + arguments).joined(separator: " "), output: child.standardOutput + child.standardError)

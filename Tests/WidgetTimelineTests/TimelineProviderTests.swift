@@ -115,7 +115,7 @@ import WidgetTimeline
     }
 
     @Test func contextDefaultsToFamilySize() {
-        #expect(TimelineProviderContext(family: .systemMedium).displaySize == CGSize(width: 364, height: 170))
+        #expect(TimelineProviderContext(family: .systemMedium).displaySize == DisplaySize(width: 364, height: 170))
         #expect(!TimelineProviderContext(family: .systemMedium).isPreview)
     }
 }
@@ -165,6 +165,6 @@ import WidgetTimeline
         (.accessoryInline, 257, 26), (.accessoryCorner, 40, 40),
     ])
     func displaySizes(family: WidgetFamily, width: Double, height: Double) {
-        #expect(family.displaySize == CGSize(width: width, height: height))
+        #expect(family.displaySize == DisplaySize(width: width, height: height))
     }
 }

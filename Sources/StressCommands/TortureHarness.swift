@@ -1,5 +1,6 @@
 import Broker
 import CLISupport
+import EntitlementCommands
 import EntitlementModel
 import Foundation
 import ServiceRuntime
