@@ -71,6 +71,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlement-bench", dependencies: ["Benchmarks"], swiftSettings: strict),
+        // The bench's process floor: the shipped tools' runtime (FoundationEssentials), doing nothing.
+        .executableTarget(name: "entitlement-bench-floor", swiftSettings: strict),
 
         // Test helpers: temporary directories, running built tools, waiting for conditions.
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),

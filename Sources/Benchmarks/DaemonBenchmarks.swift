@@ -59,18 +59,24 @@ enum DaemonBenchmarks {
         return times
     }
 
-    /// The floor under the two rows above: a process of this same executable (same Swift runtime
-    /// and Foundation libraries) that does nothing. Returns its resident memory (MiB) after
-    /// `idle` seconds and the median wall time (ms) of spawning one that exits at once.
-    static func processFloor(idle: Double, runs: Int) throws(BenchmarkError) -> (memory: Double, startMilliseconds: Double) {
-        let sleeper = try SpawnedProcess(executable: SelfExecutable.path, arguments: ["--role", "idle"])
+    /// The floor under the two rows above: a process of the shipped tools' runtime (Swift runtime,
+    /// Dispatch, FoundationEssentials: `entitlement-bench-floor`, built next to the bench) that
+    /// does nothing. Returns its resident memory (MiB) after `idle` seconds and the median wall
+    /// time (ms) of spawning one that exits at once. Without that executable (or with
+    /// `foundation: true`) the floor is this executable, which links Foundation proper and ICU.
+    static func processFloor(idle: Double, runs: Int, foundation: Bool = false) throws(BenchmarkError) -> (memory: Double, startMilliseconds: Double) {
+        let floorTool = PackageTool("entitlement-bench-floor")
+        let (executable, idleArguments, exitArguments) =
+            floorTool.isRealBinary && !foundation
+            ? (floorTool.executable, ["idle"], ["exit"]) : (SelfExecutable.path, ["--role", "idle"], ["--role", "exit"])
+        let sleeper = try SpawnedProcess(executable: executable, arguments: idleArguments)
         defer { sleeper.stop() }
         usleep(UInt32(idle * 1e6))
         let memory = try residentMemory(pid: sleeper.pid)
         var times: [Double] = []
         for _ in 0..<runs {
             let start = MonotonicClock.now()
-            let child = try SpawnedProcess(executable: SelfExecutable.path, arguments: ["--role", "exit"])
+            let child = try SpawnedProcess(executable: executable, arguments: exitArguments)
             child.waitForExit()
             times.append(Double(MonotonicClock.now() - start) / 1e6)
         }
