@@ -1,0 +1,500 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // toolchains without FoundationEssentials
+#endif
+
+/// Reads an XML property list (`<?xml …?><plist version="1.0">…</plist>`) straight from its
+/// bytes, without Foundation, failing closed on anything malformed.
+///
+/// Read, as CoreFoundation reads them: an optional UTF-8 byte-order mark, an XML declaration
+/// (encoding UTF-8 or ASCII), comments, processing instructions and a `<!DOCTYPE …>` without an
+/// internal subset around the root; a root `<plist>` (attributes ignored) holding exactly one
+/// value, or a bare value without the wrapper; `dict`, `array`, `string`, `integer` (decimal or
+/// `0x` hex, optional sign), `real` (also `nan`, `inf`, `infinity`), `true`, `false`, `date`
+/// (`YYYY-MM-DDTHH:MM:SSZ`), `data` (base64, whitespace ignored) and the empty forms
+/// `<string/>`, `<array/>`, `<dict/>`, `<data/>`; the five named entities, `&#NN;` and `&#xNN;`,
+/// and CDATA sections in strings and keys.
+///
+/// Refused, each with a one-line ``PropertyListError/malformed(reason:)`` naming the line and
+/// column: unclosed or mismatched tags, unknown elements and entities, character references to
+/// surrogates or beyond U+10FFFF, invalid UTF-8, a dictionary with the same key twice or a key
+/// without a value, `<key>` outside a dictionary, more than one root value or anything but
+/// comments after it, integers outside `Int64`, reals, dates and base64 that do not parse
+/// exactly, a DOCTYPE internal subset (no entity can be declared, so none can expand), nesting
+/// deeper than ``BinaryPropertyListFormat/maximumDepth`` and more than
+/// ``BinaryPropertyListFormat/maximumValueCount`` values. Work is linear in the input's size
+/// and recursion is bounded by the nesting limit.
+struct XMLPropertyListDecoder {
+    private typealias Format = BinaryPropertyListFormat
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The next byte to read.
+    private var position = 0
+    private var valueCount = 0
+
+    /// The message for input that is neither binary nor XML (for example the OpenStep format).
+    static let notXMLReason = "neither a binary (bplist00) nor an XML property list"
+
+    /// Decodes the XML property list in `bytes`.
+    ///
+    /// - Throws: ``PropertyListError/malformed(reason:)`` as described on the type; never traps
+    ///   on any input.
+    static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        guard !bytes.isEmpty else { throw .malformed(reason: "empty input") }
+        guard bytes.count <= Format.maximumInputSize else {
+            throw .malformed(reason: "XML property list of \(bytes.count) bytes exceeds the \(Format.maximumInputSize)-byte limit")
+        }
+        return try bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in
+            var decoder = XMLPropertyListDecoder(bytes: buffer)
+            return try decoder.document()
+        }
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    // MARK: Document
+
+    /// Prolog, the root value (in `<plist>` or bare), then nothing but comments.
+    private mutating func document() throws(PropertyListError) -> PropertyListValue {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            position = 3
+        } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            throw .malformed(reason: "UTF-16 XML property lists are not supported (only UTF-8)")
+        }
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "<") else {
+            throw .malformed(reason: Self.notXMLReason)
+        }
+        if matches("<?xml") && position + 5 < bytes.count && Self.isWhitespace(bytes[position + 5]) {
+            try xmlDeclaration()
+        }
+        try skipMisc(allowDoctype: true)
+        guard position < bytes.count else { throw failure("no property list value in the document") }
+        let rootStart = position
+        let root = try openTag()
+        let value: PropertyListValue
+        if root.name == "plist" {
+            guard !root.selfClosing else { throw failure("<plist> is empty", at: rootStart) }
+            try skipMisc(allowDoctype: false)
+            guard !matches("</") else { throw failure("<plist> is empty") }
+            value = try self.value(depth: 0)
+            try skipMisc(allowDoctype: false)
+            guard matches("</") else {
+                throw failure(position < bytes.count ? "<plist> holds more than one value" : "<plist> is not closed (end of input)")
+            }
+            try closeTag("plist")
+        } else {
+            value = try self.value(tag: root, at: rootStart, depth: 0)
+        }
+        try skipMisc(allowDoctype: false)
+        guard position == bytes.count else { throw failure("content after the root element") }
+        return value
+    }
+
+    /// `<?xml version="…" encoding="…"?>`: only UTF-8 (or its subset ASCII) is read.
+    private mutating func xmlDeclaration() throws(PropertyListError) {
+        let start = position
+        guard let end = find([UInt8]("?>".utf8), from: position) else { throw failure("the XML declaration is not closed") }
+        position = end + 2
+        guard let encoding = find([UInt8]("encoding".utf8), from: start), encoding < end else { return }
+        var index = encoding + 8
+        while index < end, Self.isWhitespace(bytes[index]) || bytes[index] == UInt8(ascii: "=") { index += 1 }
+        guard index < end, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
+            throw failure("the XML declaration's encoding is not quoted", at: start)
+        }
+        let quote = bytes[index]
+        let nameStart = index + 1
+        index = nameStart
+        while index < end, bytes[index] != quote { index += 1 }
+        let name = String(decoding: bytes[nameStart..<index], as: UTF8.self).lowercased()
+        guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(name) else {
+            throw failure("encoding \(name.quotedForMessage) is not supported (only UTF-8)", at: start)
+        }
+    }
+
+    /// Whitespace, comments, processing instructions and (before the root) `<!DOCTYPE …>`.
+    private mutating func skipMisc(allowDoctype: Bool) throws(PropertyListError) {
+        while true {
+            skipWhitespace()
+            if matches("<!--") {
+                try skipComment()
+            } else if matches("<?") {
+                let start = position
+                guard let end = find([UInt8]("?>".utf8), from: position + 2) else {
+                    throw failure("processing instruction is not closed", at: start)
+                }
+                position = end + 2
+            } else if matches("<!DOCTYPE") {
+                guard allowDoctype else { throw failure("<!DOCTYPE> after the root element began") }
+                try skipDoctype()
+            } else {
+                return
+            }
+        }
+    }
+
+    private mutating func skipComment() throws(PropertyListError) {
+        let start = position
+        guard let end = find([UInt8]("-->".utf8), from: position + 4) else { throw failure("comment is not closed", at: start) }
+        position = end + 3
+    }
+
+    /// `<!DOCTYPE plist PUBLIC "…" "…">`; an internal subset (`[…]`, where entities would be
+    /// declared) is refused, as CoreFoundation refuses it.
+    private mutating func skipDoctype() throws(PropertyListError) {
+        let start = position
+        position += 9
+        var quote: UInt8?
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                throw failure("<!DOCTYPE> with an internal subset (entity declarations) is not supported", at: position - 1)
+            } else if byte == UInt8(ascii: ">") {
+                return
+            }
+        }
+        throw failure("<!DOCTYPE> is not closed", at: start)
+    }
+
+    // MARK: Values
+
+    /// The value whose open tag starts at `position`.
+    private mutating func value(depth: Int) throws(PropertyListError) -> PropertyListValue {
+        let start = position
+        guard position < bytes.count else { throw failure("end of input where a value was expected") }
+        guard bytes[position] == UInt8(ascii: "<") else { throw failure("text where a value element was expected") }
+        return try value(tag: try openTag(), at: start, depth: depth)
+    }
+
+    /// The value opened by `tag` (already read; it started at `start`).
+    private mutating func value(tag: Tag, at start: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        valueCount += 1
+        guard valueCount <= Format.maximumValueCount else {
+            throw failure("more than \(Format.maximumValueCount) values", at: start)
+        }
+        switch tag.name {
+        case "dict":
+            return tag.selfClosing ? .dictionary([:]) : try dictionary(depth: depth + 1, at: start)
+        case "array":
+            return tag.selfClosing ? .array([]) : try array(depth: depth + 1, at: start)
+        case "string":
+            return .string(tag.selfClosing ? "" : try text(in: "string"))
+        case "true", "false":
+            if !tag.selfClosing {
+                guard matches("</") else { throw failure("<\(tag.name)> is not empty") }
+                try closeTag(tag.name)
+            }
+            return .boolean(tag.name == "true")
+        case "integer":
+            return .integer(try scalar(of: tag, at: start, XMLPropertyListScalars.integer))
+        case "real":
+            return .real(try scalar(of: tag, at: start, XMLPropertyListScalars.real))
+        case "date":
+            return .date(try scalar(of: tag, at: start, XMLPropertyListDate.date))
+        case "data":
+            if tag.selfClosing { return .data([]) }
+            return .data(try scalar(of: tag, at: start, Base64.decode))
+        case "key":
+            throw failure("<key> outside a <dict>", at: start)
+        case "plist":
+            throw failure("<plist> inside a value", at: start)
+        default:
+            throw failure("unknown element <\(tag.name)>", at: start)
+        }
+    }
+
+    private mutating func dictionary(depth: Int, at start: Int) throws(PropertyListError) -> PropertyListValue {
+        guard depth <= Format.maximumDepth else { throw tooDeep(at: start) }
+        var entries: [String: PropertyListValue] = [:]
+        while true {
+            try skipMisc(allowDoctype: false)
+            if matches("</") {
+                try closeTag("dict")
+                return .dictionary(entries)
+            }
+            let keyStart = position
+            guard position < bytes.count else { throw failure("<dict> is not closed (end of input)", at: start) }
+            guard bytes[position] == UInt8(ascii: "<") else { throw failure("text where <key> was expected in <dict>") }
+            let keyTag = try openTag()
+            guard keyTag.name == "key" else { throw failure("<\(keyTag.name)> where <key> was expected in <dict>", at: keyStart) }
+            let key = keyTag.selfClosing ? "" : try text(in: "key")
+            try skipMisc(allowDoctype: false)
+            guard !matches("</") else { throw failure("key \(key.quotedForMessage) has no value", at: keyStart) }
+            guard !matches("<key") else { throw failure("key \(key.quotedForMessage) has no value", at: keyStart) }
+            let element = try value(depth: depth)
+            guard entries.updateValue(element, forKey: key) == nil else {
+                throw failure("<dict> has the key \(key.quotedForMessage) twice", at: keyStart)
+            }
+        }
+    }
+
+    private mutating func array(depth: Int, at start: Int) throws(PropertyListError) -> PropertyListValue {
+        guard depth <= Format.maximumDepth else { throw tooDeep(at: start) }
+        var elements: [PropertyListValue] = []
+        while true {
+            try skipMisc(allowDoctype: false)
+            if matches("</") {
+                try closeTag("array")
+                return .array(elements)
+            }
+            guard position < bytes.count else { throw failure("<array> is not closed (end of input)", at: start) }
+            elements.append(try value(depth: depth))
+        }
+    }
+
+    // MARK: Text
+
+    /// The content of a `<string>` or `<key>` up to its close tag: text with entities and CDATA
+    /// sections resolved, which must be valid UTF-8.
+    private mutating func text(in element: String) throws(PropertyListError) -> String {
+        let start = position
+        var end = position
+        while end < bytes.count, bytes[end] != UInt8(ascii: "<"), bytes[end] != UInt8(ascii: "&") {
+            end += 1
+        }
+        let string: String
+        if end < bytes.count, bytes[end] == UInt8(ascii: "<"), end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "/") {
+            // Plain text, the usual case: no copy before validation.
+            guard let plain = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) else {
+                throw failure("invalid UTF-8 in <\(element)>", at: start)
+            }
+            string = plain
+            position = end
+        } else {
+            string = try escapedText(in: element)
+        }
+        try closeTag(element)
+        return string
+    }
+
+    /// Text content with `&…;` and `<![CDATA[…]]>`, copied into a buffer as it is resolved.
+    private mutating func escapedText(in element: String) throws(PropertyListError) -> String {
+        let start = position
+        var resolved: [UInt8] = []
+        while true {
+            guard position < bytes.count else { throw failure("<\(element)> is not closed (end of input)", at: start) }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "&") {
+                try entity(into: &resolved)
+            } else if byte == UInt8(ascii: "<") {
+                if matches("</") { break }
+                guard matches("<![CDATA[") else { throw failure("markup other than CDATA inside <\(element)>") }
+                let sectionStart = position
+                guard let end = find([UInt8]("]]>".utf8), from: position + 9) else {
+                    throw failure("CDATA section is not closed", at: sectionStart)
+                }
+                resolved.append(contentsOf: bytes[(position + 9)..<end])
+                position = end + 3
+            } else {
+                resolved.append(byte)
+                position += 1
+            }
+        }
+        guard let string = String(validating: resolved, as: UTF8.self) else {
+            throw failure("invalid UTF-8 in <\(element)>", at: start)
+        }
+        return string
+    }
+
+    /// Resolves the entity at `position` (`&amp;`, `&#65;`, `&#x41;`, …) into UTF-8.
+    private mutating func entity(into resolved: inout [UInt8]) throws(PropertyListError) {
+        let start = position
+        var end = position + 1
+        // Entity names and character references are short: look no further than 32 bytes.
+        while end < bytes.count, end - start <= 32, bytes[end] != UInt8(ascii: ";") { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else {
+            throw failure("'&' that does not start an entity (write &amp;)", at: start)
+        }
+        let name = bytes[(start + 1)..<end]
+        position = end + 1
+        switch String(decoding: name, as: UTF8.self) {
+        case "amp": resolved.append(UInt8(ascii: "&"))
+        case "lt": resolved.append(UInt8(ascii: "<"))
+        case "gt": resolved.append(UInt8(ascii: ">"))
+        case "quot": resolved.append(UInt8(ascii: "\""))
+        case "apos": resolved.append(UInt8(ascii: "'"))
+        default:
+            guard name.first == UInt8(ascii: "#") else {
+                throw failure("unknown entity &\(String(decoding: name, as: UTF8.self));", at: start)
+            }
+            let hex = name.dropFirst().first == UInt8(ascii: "x")
+            let digits = name.dropFirst(hex ? 2 : 1)
+            let allDigits = digits.allSatisfy { byte in
+                (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || (hex && byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+            }
+            guard !digits.isEmpty, allDigits, let code = UInt32(String(decoding: digits, as: UTF8.self), radix: hex ? 16 : 10),
+                let scalar = Unicode.Scalar(code)
+            else {
+                throw failure("character reference &\(String(decoding: name, as: UTF8.self)); is not a Unicode scalar value", at: start)
+            }
+            UTF8.encode(scalar) { resolved.append($0) }
+        }
+    }
+
+    /// The content of a scalar element, parsed by `parse`; its problem is reported at `start`.
+    private mutating func scalar<Value>(
+        of tag: Tag, at start: Int, _ parse: (Substring) throws(XMLPropertyListScalars.Problem) -> Value
+    ) throws(PropertyListError) -> Value {
+        let content = try scalarText(of: tag, at: start)
+        do {
+            return try parse(content)
+        } catch {
+            throw failure("<\(tag.name)> \(error.description)", at: start)
+        }
+    }
+
+    /// The raw content of an `integer`, `real`, `date` or `data` element up to its close tag:
+    /// no entities or other markup.
+    private mutating func scalarText(of tag: Tag, at start: Int) throws(PropertyListError) -> Substring {
+        guard !tag.selfClosing else { throw failure("<\(tag.name)> is empty", at: start) }
+        let contentStart = position
+        while position < bytes.count, bytes[position] != UInt8(ascii: "<") {
+            guard bytes[position] != UInt8(ascii: "&") else { throw failure("entity inside <\(tag.name)>") }
+            position += 1
+        }
+        let content = String(decoding: bytes[contentStart..<position], as: UTF8.self)[...]
+        guard matches("</") else {
+            throw failure(position < bytes.count ? "markup inside <\(tag.name)>" : "<\(tag.name)> is not closed (end of input)", at: start)
+        }
+        try closeTag(tag.name)
+        return content
+    }
+
+    // MARK: Tags
+
+    /// An open tag: its name and whether it closed itself (`<dict/>`).
+    private struct Tag {
+        let name: String
+        let selfClosing: Bool
+    }
+
+    /// Reads `<name attribute="value" …>` or `<name …/>` at `position`; attributes are checked
+    /// for form and ignored.
+    private mutating func openTag() throws(PropertyListError) -> Tag {
+        let start = position
+        position += 1
+        let name = self.name()
+        guard !name.isEmpty else { throw failure("malformed tag", at: start) }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count else { throw failure("tag <\(name)> is not closed (end of input)", at: start) }
+            switch bytes[position] {
+            case UInt8(ascii: ">"):
+                position += 1
+                return Tag(name: name, selfClosing: false)
+            case UInt8(ascii: "/"):
+                guard position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: ">") else {
+                    throw failure("malformed tag <\(name)>", at: start)
+                }
+                position += 2
+                return Tag(name: name, selfClosing: true)
+            default:
+                try attribute(in: name, tagStart: start)
+            }
+        }
+    }
+
+    /// `name="value"` or `name='value'`.
+    private mutating func attribute(in tag: String, tagStart: Int) throws(PropertyListError) {
+        guard !self.name().isEmpty else { throw failure("malformed attribute in <\(tag)>") }
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else { throw failure("attribute without a value in <\(tag)>") }
+        position += 1
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else {
+            throw failure("attribute value is not quoted in <\(tag)>")
+        }
+        let quote = bytes[position]
+        position += 1
+        while position < bytes.count, bytes[position] != quote {
+            guard bytes[position] != UInt8(ascii: "<") else { throw failure("'<' in an attribute value of <\(tag)>") }
+            position += 1
+        }
+        guard position < bytes.count else { throw failure("tag <\(tag)> is not closed (end of input)", at: tagStart) }
+        position += 1
+    }
+
+    /// `</name>`, with optional whitespace before the `>`.
+    private mutating func closeTag(_ expected: String) throws(PropertyListError) {
+        let start = position
+        guard matches("</") else { throw failure("expected </\(expected)>") }
+        position += 2
+        let name = self.name()
+        skipWhitespace()
+        guard position < bytes.count else { throw failure("</\(name)> is not closed (end of input)", at: start) }
+        guard bytes[position] == UInt8(ascii: ">") else { throw failure("malformed close tag </\(name)>", at: start) }
+        guard name == expected else { throw failure("</\(name)> closes <\(expected)>", at: start) }
+        position += 1
+    }
+
+    /// A tag or attribute name: ASCII letters, digits, `_`, `-`, `.` and `:`.
+    private mutating func name() -> String {
+        let start = position
+        while position < bytes.count, position - start < 64 {
+            let byte = bytes[position]
+            let isNameByte = (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+            guard isNameByte else { break }
+            position += 1
+        }
+        return String(decoding: bytes[start..<position], as: UTF8.self)
+    }
+
+    // MARK: Bytes
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count, Self.isWhitespace(bytes[position]) { position += 1 }
+    }
+
+    /// Whether the bytes at `position` are `literal` (ASCII).
+    private func matches(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard count <= bytes.count - position else { return false }
+        let pointer = literal.utf8Start
+        for offset in 0..<count where bytes[position + offset] != pointer[offset] { return false }
+        return true
+    }
+
+    /// The first index at or after `start` where `needle` begins.
+    private func find(_ needle: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.first, start <= bytes.count - needle.count else { return nil }
+        var index = start
+        while index <= bytes.count - needle.count {
+            if bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    // MARK: Errors
+
+    /// `problem`, prefixed with the line and column (1-based, in bytes) of `offset`.
+    private func failure(_ problem: String, at offset: Int? = nil) -> PropertyListError {
+        let offset = min(offset ?? position, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for index in 0..<offset where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        return .malformed(reason: "line \(line), column \(offset - lineStart + 1): \(problem)")
+    }
+
+    private func tooDeep(at offset: Int) -> PropertyListError {
+        failure("containers nest deeper than \(Format.maximumDepth) levels", at: offset)
+    }
+}
