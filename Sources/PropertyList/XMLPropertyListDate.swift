@@ -20,7 +20,9 @@ enum XMLPropertyListDate {
     /// roll them over into the next month, day or minute.
     static func date(_ text: Substring) throws(XMLPropertyListScalars.Problem) -> Date {
         let bytes = Array(text.utf8)
-        let malformed = XMLPropertyListScalars.Problem(description: "\(String(text).quotedForMessage) is not YYYY-MM-DDTHH:MM:SSZ")
+        var malformed: XMLPropertyListScalars.Problem {
+            XMLPropertyListScalars.Problem(description: "\(String(text).quotedForMessage) is not YYYY-MM-DDTHH:MM:SSZ")
+        }
         // "-MM-DDTHH:MM:SSZ" is 16 bytes; the year comes before it.
         let yearLength = bytes.count - 16
         guard yearLength >= 1 else { throw malformed }

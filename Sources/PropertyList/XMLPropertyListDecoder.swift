@@ -76,7 +76,7 @@ struct XMLPropertyListDecoder {
         let rootStart = position
         let root = try openTag()
         let value: PropertyListValue
-        if root.name == "plist" {
+        if root.element == .plist {
             guard !root.selfClosing else { throw failure("<plist> is empty", at: rootStart) }
             try skipMisc(allowDoctype: false)
             guard !matches("</") else { throw failure("<plist> is empty") }
@@ -85,7 +85,7 @@ struct XMLPropertyListDecoder {
             guard matches("</") else {
                 throw failure(position < bytes.count ? "<plist> holds more than one value" : "<plist> is not closed (end of input)")
             }
-            try closeTag("plist")
+            try closeTag(.plist)
         } else {
             value = try self.value(tag: root, at: rootStart, depth: 0)
         }
@@ -180,34 +180,33 @@ struct XMLPropertyListDecoder {
         guard valueCount <= Format.maximumValueCount else {
             throw failure("more than \(Format.maximumValueCount) values", at: start)
         }
-        switch tag.name {
-        case "dict":
+        guard let element = tag.element else { throw failure("unknown element <\(name(of: tag))>", at: start) }
+        switch element {
+        case .dict:
             return tag.selfClosing ? .dictionary([:]) : try dictionary(depth: depth + 1, at: start)
-        case "array":
+        case .array:
             return tag.selfClosing ? .array([]) : try array(depth: depth + 1, at: start)
-        case "string":
-            return .string(tag.selfClosing ? "" : try text(in: "string"))
-        case "true", "false":
+        case .string:
+            return .string(tag.selfClosing ? "" : try text(in: .string))
+        case .true, .false:
             if !tag.selfClosing {
-                guard matches("</") else { throw failure("<\(tag.name)> is not empty") }
-                try closeTag(tag.name)
+                guard matches("</") else { throw failure("<\(element)> is not empty") }
+                try closeTag(element)
             }
-            return .boolean(tag.name == "true")
-        case "integer":
+            return .boolean(element == .true)
+        case .integer:
             return .integer(try scalar(of: tag, at: start, XMLPropertyListScalars.integer))
-        case "real":
+        case .real:
             return .real(try scalar(of: tag, at: start, XMLPropertyListScalars.real))
-        case "date":
+        case .date:
             return .date(try scalar(of: tag, at: start, XMLPropertyListDate.date))
-        case "data":
+        case .data:
             if tag.selfClosing { return .data([]) }
             return .data(try scalar(of: tag, at: start, Base64.decode))
-        case "key":
+        case .key:
             throw failure("<key> outside a <dict>", at: start)
-        case "plist":
+        case .plist:
             throw failure("<plist> inside a value", at: start)
-        default:
-            throw failure("unknown element <\(tag.name)>", at: start)
         }
     }
 
@@ -217,15 +216,15 @@ struct XMLPropertyListDecoder {
         while true {
             try skipMisc(allowDoctype: false)
             if matches("</") {
-                try closeTag("dict")
+                try closeTag(.dict)
                 return .dictionary(entries)
             }
             let keyStart = position
             guard position < bytes.count else { throw failure("<dict> is not closed (end of input)", at: start) }
             guard bytes[position] == UInt8(ascii: "<") else { throw failure("text where <key> was expected in <dict>") }
             let keyTag = try openTag()
-            guard keyTag.name == "key" else { throw failure("<\(keyTag.name)> where <key> was expected in <dict>", at: keyStart) }
-            let key = keyTag.selfClosing ? "" : try text(in: "key")
+            guard keyTag.element == .key else { throw failure("<\(name(of: keyTag))> where <key> was expected in <dict>", at: keyStart) }
+            let key = keyTag.selfClosing ? "" : try text(in: .key)
             try skipMisc(allowDoctype: false)
             guard !matches("</") else { throw failure("key \(key.quotedForMessage) has no value", at: keyStart) }
             guard !matches("<key") else { throw failure("key \(key.quotedForMessage) has no value", at: keyStart) }
@@ -242,7 +241,7 @@ struct XMLPropertyListDecoder {
         while true {
             try skipMisc(allowDoctype: false)
             if matches("</") {
-                try closeTag("array")
+                try closeTag(.array)
                 return .array(elements)
             }
             guard position < bytes.count else { throw failure("<array> is not closed (end of input)", at: start) }
@@ -254,19 +253,25 @@ struct XMLPropertyListDecoder {
 
     /// The content of a `<string>` or `<key>` up to its close tag: text with entities and CDATA
     /// sections resolved, which must be valid UTF-8.
-    private mutating func text(in element: String) throws(PropertyListError) -> String {
+    private mutating func text(in element: Element) throws(PropertyListError) -> String {
         let start = position
         var end = position
+        var combined: UInt8 = 0
         while end < bytes.count, bytes[end] != UInt8(ascii: "<"), bytes[end] != UInt8(ascii: "&") {
+            combined |= bytes[end]
             end += 1
         }
         let string: String
         if end < bytes.count, bytes[end] == UInt8(ascii: "<"), end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "/") {
-            // Plain text, the usual case: no copy before validation.
-            guard let plain = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) else {
+            // Plain text, the usual case: no copy, and no validation when it is all ASCII.
+            let content = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if combined < 0x80 {
+                string = String(decoding: content, as: UTF8.self)
+            } else if let valid = String(validating: content, as: UTF8.self) {
+                string = valid
+            } else {
                 throw failure("invalid UTF-8 in <\(element)>", at: start)
             }
-            string = plain
             position = end
         } else {
             string = try escapedText(in: element)
@@ -276,7 +281,7 @@ struct XMLPropertyListDecoder {
     }
 
     /// Text content with `&…;` and `<![CDATA[…]]>`, copied into a buffer as it is resolved.
-    private mutating func escapedText(in element: String) throws(PropertyListError) -> String {
+    private mutating func escapedText(in element: Element) throws(PropertyListError) -> String {
         let start = position
         var resolved: [UInt8] = []
         while true {
@@ -348,33 +353,69 @@ struct XMLPropertyListDecoder {
         do {
             return try parse(content)
         } catch {
-            throw failure("<\(tag.name)> \(error.description)", at: start)
+            throw failure("<\(name(of: tag))> \(error.description)", at: start)
         }
     }
 
     /// The raw content of an `integer`, `real`, `date` or `data` element up to its close tag:
     /// no entities or other markup.
     private mutating func scalarText(of tag: Tag, at start: Int) throws(PropertyListError) -> Substring {
-        guard !tag.selfClosing else { throw failure("<\(tag.name)> is empty", at: start) }
+        guard !tag.selfClosing else { throw failure("<\(name(of: tag))> is empty", at: start) }
         let contentStart = position
         while position < bytes.count, bytes[position] != UInt8(ascii: "<") {
-            guard bytes[position] != UInt8(ascii: "&") else { throw failure("entity inside <\(tag.name)>") }
+            guard bytes[position] != UInt8(ascii: "&") else { throw failure("entity inside <\(name(of: tag))>") }
             position += 1
         }
         let content = String(decoding: bytes[contentStart..<position], as: UTF8.self)[...]
         guard matches("</") else {
-            throw failure(position < bytes.count ? "markup inside <\(tag.name)>" : "<\(tag.name)> is not closed (end of input)", at: start)
+            throw failure(position < bytes.count ? "markup inside <\(name(of: tag))>" : "<\(name(of: tag))> is not closed (end of input)", at: start)
         }
-        try closeTag(tag.name)
+        try closeTag(tag.element)
         return content
     }
 
     // MARK: Tags
 
-    /// An open tag: its name and whether it closed itself (`<dict/>`).
+    /// The elements of a property list.
+    private enum Element: String, CustomStringConvertible {
+        case plist, dict, array, key, string, integer, real, date, data, `true`, `false`
+
+        var description: String { rawValue }
+
+        /// The element named by `name`, or `nil`: the name's bytes, packed big-endian into an
+        /// integer, compared with each element's.
+        init?(_ name: Slice<UnsafeBufferPointer<UInt8>>) {
+            guard name.count <= 7 else { return nil }
+            var packed: UInt64 = 0
+            for byte in name { packed = packed << 8 | UInt64(byte) }
+            switch packed {
+            case 0x6B_6579: self = .key
+            case 0x6469_6374: self = .dict
+            case 0x7265_616C: self = .real
+            case 0x6461_7465: self = .date
+            case 0x6461_7461: self = .data
+            case 0x7472_7565: self = .true
+            case 0x70_6C69_7374: self = .plist
+            case 0x61_7272_6179: self = .array
+            case 0x66_616C_7365: self = .false
+            case 0x7374_7269_6E67: self = .string
+            case 0x69_6E74_6567_6572: self = .integer
+            default: return nil
+            }
+        }
+    }
+
+    /// An open tag: its element (`nil` if unknown), where its name lies, and whether it closed
+    /// itself (`<dict/>`).
     private struct Tag {
-        let name: String
+        let element: Element?
+        let name: Range<Int>
         let selfClosing: Bool
+    }
+
+    /// The tag's name as written, for messages.
+    private func name(of tag: Tag) -> String {
+        String(decoding: bytes[tag.name], as: UTF8.self)
     }
 
     /// Reads `<name attribute="value" …>` or `<name …/>` at `position`; attributes are checked
@@ -382,23 +423,25 @@ struct XMLPropertyListDecoder {
     private mutating func openTag() throws(PropertyListError) -> Tag {
         let start = position
         position += 1
-        let name = self.name()
-        guard !name.isEmpty else { throw failure("malformed tag", at: start) }
+        let nameRange = self.name()
+        let element = Element(bytes[nameRange])
+        let name = { [bytes] in String(decoding: bytes[nameRange], as: UTF8.self) }
+        guard !nameRange.isEmpty else { throw failure("malformed tag", at: start) }
         while true {
             skipWhitespace()
-            guard position < bytes.count else { throw failure("tag <\(name)> is not closed (end of input)", at: start) }
+            guard position < bytes.count else { throw failure("tag <\(name())> is not closed (end of input)", at: start) }
             switch bytes[position] {
             case UInt8(ascii: ">"):
                 position += 1
-                return Tag(name: name, selfClosing: false)
+                return Tag(element: element, name: nameRange, selfClosing: false)
             case UInt8(ascii: "/"):
                 guard position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: ">") else {
-                    throw failure("malformed tag <\(name)>", at: start)
+                    throw failure("malformed tag <\(name())>", at: start)
                 }
                 position += 2
-                return Tag(name: name, selfClosing: true)
+                return Tag(element: element, name: nameRange, selfClosing: true)
             default:
-                try attribute(in: name, tagStart: start)
+                try attribute(in: name(), tagStart: start)
             }
         }
     }
@@ -423,21 +466,24 @@ struct XMLPropertyListDecoder {
         position += 1
     }
 
-    /// `</name>`, with optional whitespace before the `>`.
-    private mutating func closeTag(_ expected: String) throws(PropertyListError) {
+    /// `</name>` for `expected` (never `nil`: a tag whose element is unknown is refused before
+    /// its content is read), with optional whitespace before the `>`.
+    private mutating func closeTag(_ expected: Element?) throws(PropertyListError) {
         let start = position
-        guard matches("</") else { throw failure("expected </\(expected)>") }
+        let expectedName = expected?.rawValue ?? "?"
+        guard matches("</") else { throw failure("expected </\(expectedName)>") }
         position += 2
-        let name = self.name()
+        let nameRange = self.name()
+        let name = { [bytes] in String(decoding: bytes[nameRange], as: UTF8.self) }
         skipWhitespace()
-        guard position < bytes.count else { throw failure("</\(name)> is not closed (end of input)", at: start) }
-        guard bytes[position] == UInt8(ascii: ">") else { throw failure("malformed close tag </\(name)>", at: start) }
-        guard name == expected else { throw failure("</\(name)> closes <\(expected)>", at: start) }
+        guard position < bytes.count else { throw failure("</\(name())> is not closed (end of input)", at: start) }
+        guard bytes[position] == UInt8(ascii: ">") else { throw failure("malformed close tag </\(name())>", at: start) }
+        guard let expected, Element(bytes[nameRange]) == expected else { throw failure("</\(name())> closes <\(expectedName)>", at: start) }
         position += 1
     }
 
-    /// A tag or attribute name: ASCII letters, digits, `_`, `-`, `.` and `:`.
-    private mutating func name() -> String {
+    /// Where a tag or attribute name lies: ASCII letters, digits, `_`, `-`, `.` and `:`.
+    private mutating func name() -> Range<Int> {
         let start = position
         while position < bytes.count, position - start < 64 {
             let byte = bytes[position]
@@ -447,7 +493,7 @@ struct XMLPropertyListDecoder {
             guard isNameByte else { break }
             position += 1
         }
-        return String(decoding: bytes[start..<position], as: UTF8.self)
+        return start..<position
     }
 
     // MARK: Bytes
