@@ -202,7 +202,7 @@ struct XMLPropertyListDecoder {
             return .date(try scalar(of: tag, at: start, XMLPropertyListDate.date))
         case .data:
             if tag.selfClosing { return .data([]) }
-            return .data(try scalar(of: tag, at: start, Base64.decode))
+            return .data(try scalar(of: tag, at: start, PropertyListBase64.decode))
         case .key:
             throw failure("<key> outside a <dict>", at: start)
         case .plist:

@@ -55,7 +55,7 @@ struct XMLPropertyListEncoder {
         case .data(let bytes):
             append("<data>\n")
             var lineIndent = [UInt8](repeating: 0x09, count: depth)
-            Base64.encode(bytes, lineLength: Self.base64LineLength, indent: lineIndent, into: &output)
+            PropertyListBase64.encode(bytes, lineLength: Self.base64LineLength, indent: lineIndent, into: &output)
             lineIndent.append(contentsOf: "</data>\n".utf8)
             output.append(contentsOf: lineIndent)
         case .array(let elements):

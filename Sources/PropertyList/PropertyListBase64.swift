@@ -1,5 +1,5 @@
 /// Standard base64 (RFC 4648, `+` and `/`, `=` padding) for the XML property list's `<data>`.
-enum Base64 {
+enum PropertyListBase64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Each byte's 6-bit value, 64 for `=`, 65 for whitespace, 255 for anything else.
