@@ -99,7 +99,7 @@ struct XMLPropertyListDecoder {
         let start = position
         guard let end = find([UInt8]("?>".utf8), from: position) else { throw failure("the XML declaration is not closed") }
         position = end + 2
-        guard let encoding = find([UInt8]("encoding".utf8), from: start), encoding < end else { return }
+        guard let encoding = find([UInt8]("encoding".utf8), from: start, before: end) else { return }
         var index = encoding + 8
         while index < end, Self.isWhitespace(bytes[index]) || bytes[index] == UInt8(ascii: "=") { index += 1 }
         guard index < end, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
@@ -515,11 +515,13 @@ struct XMLPropertyListDecoder {
         return true
     }
 
-    /// The first index at or after `start` where `needle` begins.
-    private func find(_ needle: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.first, start <= bytes.count - needle.count else { return nil }
+    /// The first index at or after `start` where `needle` begins and ends by `limit` (by
+    /// default the end of the input).
+    private func find(_ needle: [UInt8], from start: Int, before limit: Int? = nil) -> Int? {
+        let limit = limit ?? bytes.count
+        guard let first = needle.first, start <= limit - needle.count else { return nil }
         var index = start
-        while index <= bytes.count - needle.count {
+        while index <= limit - needle.count {
             if bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
             index += 1
         }
