@@ -1,4 +1,12 @@
-import struct Foundation.Date
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // toolchains without FoundationEssentials
+#endif
+#endif
 
 /// Reads a binary property list (`bplist00`) straight from its bytes, without Foundation's
 /// serializer, failing closed on anything malformed.

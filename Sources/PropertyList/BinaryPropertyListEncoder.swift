@@ -1,4 +1,12 @@
-import struct Foundation.Date
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // toolchains without FoundationEssentials
+#endif
+#endif
 
 /// Writes a binary property list (`bplist00`) that Foundation's `PropertyListSerialization`,
 /// Apple's CoreFoundation and Python's `plistlib` read back.

@@ -1,5 +1,13 @@
 import Glibc
-import struct Foundation.Date
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // toolchains without FoundationEssentials
+#endif
+#endif
 
 /// Walks a binary property list (`bplist00`) in place, object by object, without building
 /// ``PropertyListValue`` containers: for a caller that knows the shape it expects (the

@@ -2,10 +2,11 @@
 ///
 /// Binary property lists (`bplist00`, what iOS writes for `UserDefaults`) go through a
 /// purpose-built codec that reads straight from the bytes (see `BinaryPropertyListDecoder` and
-/// `BinaryPropertyListEncoder`); XML goes through Foundation's `PropertyListSerialization`,
-/// which also stays the reference the binary codec is tested against. Booleans are never read as
-/// the integers 0/1, whole-number reals stay `.real`, and integers outside `Int64` are refused
-/// rather than wrapped.
+/// `BinaryPropertyListEncoder`); so does XML (`XMLPropertyListDecoder`,
+/// `XMLPropertyListEncoder`). Neither needs libFoundation: Foundation's
+/// `PropertyListSerialization` is only the reference the tests compare against. Booleans are
+/// never read as the integers 0/1, whole-number reals stay `.real`, and integers outside `Int64`
+/// are refused rather than wrapped.
 public enum PropertyListCodec {
     /// The on-disk format to write.
     public enum Format: Sendable, Hashable {
@@ -22,24 +23,28 @@ public enum PropertyListCodec {
     /// Input starting with `bplist` is decoded by the binary codec, which fails closed on
     /// anything malformed: bad trailers, out-of-range offsets and references, reference cycles,
     /// nesting deeper than 512, more than 2^20 values, invalid strings and duplicate dictionary
-    /// keys (refused, not "last wins").
+    /// keys (refused, not "last wins"). Anything else is read as XML, as strictly: unclosed or
+    /// mismatched tags, unknown elements or entities, invalid UTF-8, bad numbers, dates or
+    /// base64, duplicate keys, more than one root value and the same limits are refused, with
+    /// the line and column in the reason.
     ///
     /// - Throws: ``PropertyListError/malformed(reason:)`` for garbage or truncated input (never a
     ///   crash), ``PropertyListError/unsupportedValue(path:type:)`` for values with no case.
     public static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
         if bytes.starts(with: binaryPrefix) { return try BinaryPropertyListDecoder.decode(bytes) }
-        return try FoundationPropertyList.decode(bytes)
+        return try XMLPropertyListDecoder.decode(bytes)
     }
 
     /// Encodes `value`; binary by default, as iOS does. Binary output is canonical: the same
     /// value always gives the same bytes.
     ///
     /// - Throws: ``PropertyListError/encodingFailed(reason:)`` if the value cannot be written
-    ///   (for example a non-finite date, or containers nested deeper than 512 levels in binary).
+    ///   (for example a non-finite date, a date beyond the years ±999,999 in XML, or containers
+    ///   nested deeper than 512 levels).
     public static func encode(_ value: PropertyListValue, format: Format = .binary) throws(PropertyListError) -> [UInt8] {
         switch format {
         case .binary: try BinaryPropertyListEncoder.encode(value)
-        case .xml: try FoundationPropertyList.encode(value, format: .xml)
+        case .xml: try XMLPropertyListEncoder.encode(value)
         }
     }
 

@@ -1,7 +1,8 @@
 /// Why a property list could not be decoded or encoded. Each case describes itself in one line.
 public enum PropertyListError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The bytes are not a property list in any format this codec reads (binary `bplist00`,
-    /// XML), or are truncated; `reason` is the parser's message flattened to one line.
+    /// XML), or are truncated; `reason` is the decoder's one-line message (for XML it starts
+    /// with the line and column, `line 3, column 5: …`).
     case malformed(reason: String)
     /// The parser produced an object that has no ``PropertyListValue`` case (for example an
     /// integer above `Int64.max`, or a dictionary key that is not a string); `path` names where.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // toolchains without FoundationEssentials
+#endif
 
 /// One value of a property list, as `UserDefaults` and `plutil` know them.
 ///

@@ -1,7 +1,8 @@
 import Foundation
+@testable import PropertyList
 
-/// Foundation's `PropertyListSerialization`, bridged to ``PropertyListValue``: the XML path of
-/// ``PropertyListCodec`` and the reference the binary codec is tested against.
+/// Foundation's `PropertyListSerialization`, bridged to ``PropertyListValue``: the reference the
+/// binary and XML codecs are tested against (the library itself no longer uses Foundation).
 ///
 /// The Linux bridging quirks are handled here: booleans come back as `Bool` (never as the integers
 /// 0/1), whole-number reals stay `.real`, and integers outside `Int64` are refused rather than
