@@ -26,7 +26,7 @@ enum DaemonLock {
             do { acquired = try lock.tryLock(.exclusive) } catch { throw .io(path: path, operation: "flock", detail: "\(error)") }
             if acquired { break }
             if Date() > deadline {
-                let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.split(whereSeparator: \.isWhitespace).first.map(String.init)
                 throw .busy("another entitlementd (pid \(holder ?? "unknown")) holds \(container)")
             }
             usleep(20_000)

@@ -56,7 +56,9 @@ public enum EventLine {
     static func trimmed(_ line: String) -> String {
         let utf8 = line.utf8
         if let first = utf8.first, let last = utf8.last, isPrintableASCII(first), isPrintableASCII(last) { return line }
-        return line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let start = line.firstIndex { !$0.isWhitespace } ?? line.endIndex
+        let end = line.lastIndex { !$0.isWhitespace }.map(line.index(after:)) ?? start
+        return String(line[start..<max(start, end)])
     }
 
     private static func isPrintableASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }

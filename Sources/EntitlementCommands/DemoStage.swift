@@ -52,7 +52,7 @@ actor DemoStage {
         let beforeExpiry = try currentGeneration()
         try await waitForPublished(atLeast: beforeExpiry + 1, locked: true, timeout: .seconds(trialSeconds + 10))
         let lockedAt = Date()
-        say(String(format: "Locked %.3f s after the trial's end.", lockedAt.timeIntervalSince(trialEnd)))
+        say("Locked \(Self.seconds(lockedAt.timeIntervalSince(trialEnd))) s after the trial's end.")
 
         step(4, "The user buys Geko Plus Lifetime.")
         let buy = Date()
@@ -85,7 +85,7 @@ actor DemoStage {
     }
 
     private func start(_ name: String, _ arguments: [String]) throws {
-        let padded = name.padding(toLength: 6, withPad: " ", startingAt: 0)
+        let padded = name.count >= 6 ? String(name.prefix(6)) : name + String(repeating: " ", count: 6 - name.count)
         let child = try ChildProcess(executable: "/proc/self/exe", arguments: arguments) { _, line in
             StandardStreams.writeOut("\(padded) │ \(line)\n")
         }
@@ -123,7 +123,7 @@ actor DemoStage {
             throw ToolError(.temporaryFailure, "entitlementctl ingest did not finish within \(Self.deadline)")
         }
         guard status == 0 else {
-            throw ToolError(.temporaryFailure, "entitlementctl ingest exited \(status): \(child.standardError.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw ToolError(.temporaryFailure, "entitlementctl ingest exited \(status): \(child.standardError.split(whereSeparator: \.isNewline).last ?? "")")
         }
         let words = child.standardOutput.split(whereSeparator: \.isWhitespace)
         return words.last.flatMap { Int64($0) } ?? 0
@@ -156,5 +156,14 @@ actor DemoStage {
         let widget = children.first { $0.name == "widget" }?.process
         let rendered = await ChildProcess.wait(timeout: .seconds(5)) { widget?.standardOutput.contains(marker) ?? false }
         guard rendered else { throw ToolError(.temporaryFailure, "the widget follower did not render \(marker) within 5 s") }
+    }
+
+    /// `seconds` with three decimals ("0.046"), as the demo prints durations.
+    static func seconds(_ seconds: Double) -> String {
+        let milliseconds = Int64((seconds * 1000).rounded())
+        let sign = milliseconds < 0 ? "-" : ""
+        let magnitude = milliseconds.magnitude
+        let fraction = String(magnitude % 1000)
+        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 }

@@ -65,7 +65,7 @@ public struct WidgetRendererCommand: Command {
         let locale = environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["LANG"] ?? ""
         if locale.isEmpty { return true }  // no locale configured: assume a modern UTF-8 terminal
-        return locale.uppercased().replacingOccurrences(of: "-", with: "").contains("UTF8")
+        return locale.uppercased().filter { $0 != "-" }.contains("UTF8")
     }
 
     public func run() async throws {

@@ -107,7 +107,7 @@ public enum EventDecoder {
     }
 
     static func base64URLDecode(_ text: Substring) -> Data? {
-        var standard = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
         while standard.count % 4 != 0 { standard += "=" }
         return Data(base64Encoded: standard)
     }
