@@ -155,20 +155,24 @@ final class DaemonCore {
 
     /// Whether `event` would change the facts as they stand after this step's earlier events
     /// (held in `step`); if so it is added to `step`. Decided by ``FactStore/insert(_:)`` itself,
-    /// on a probe holding only the version already known for the same id.
+    /// on a probe holding only the version already known for the same id; an id known to neither
+    /// store is new without a probe. Lookups are by id (O(1)): ``FactStore/transactions`` builds
+    /// a whole dictionary, which made every event cost O(facts held) and a run quadratic.
     private func isNew(_ event: StoreEvent, step: inout FactStore) -> Bool {
-        var probe = FactStore()
+        let held: StoreEvent?
         switch event {
         case .transaction(let transaction):
-            if let held = step.transactions[transaction.transactionId] ?? facts.transactions[transaction.transactionId] {
-                probe.insert(.transaction(held))
-            }
+            let id = transaction.transactionId
+            held = (step.transaction(id: id) ?? facts.transaction(id: id)).map(StoreEvent.transaction)
         case .renewalInfo(let info):
-            if let held = step.renewalInfos[info.originalTransactionId] ?? facts.renewalInfos[info.originalTransactionId] {
-                probe.insert(.renewalInfo(held))
-            }
+            let original = info.originalTransactionId
+            held = (step.renewalInfo(original: original) ?? facts.renewalInfo(original: original)).map(StoreEvent.renewalInfo)
         }
-        guard probe.insert(event) else { return false }
+        if let held {
+            var probe = FactStore()
+            probe.insert(held)
+            guard probe.insert(event) else { return false }
+        }
         step.insert(event)
         return true
     }
