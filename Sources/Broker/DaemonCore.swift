@@ -116,13 +116,15 @@ final class DaemonCore {
     /// Returns whether any fact changed.
     func drainInbox() throws(BrokerError) -> Bool {
         var changedAny = false
+        // Each step's new events, kept apart until the journal holds them; `facts` itself is
+        // never copied (a copy per step made a long run quadratic). One set of buffers serves
+        // every step of this drain and is freed when it ends.
+        var step = Step()
         while true {
             let names = try inbox.pending().prefix(stepFiles)
             stepFiles = min(stepFiles * 2, Self.filesPerCommit)
             guard !names.isEmpty else { return changedAny }
-            // This step's new events, kept apart until the journal holds them; `facts` itself is
-            // never copied (a copy per step made a long run quadratic).
-            var step = Step()
+            step.reset()
             for name in names where step.eventCount < Self.eventsPerCommit {
                 let decoded: [(line: String, events: [StoreEvent])]
                 do { decoded = try EventLine.decodeAll(try inbox.read(name), source: name, catalog: catalog) } catch {
@@ -170,6 +172,16 @@ final class DaemonCore {
         /// Position in ``newEvents`` of the newest version of each transaction and renewal info.
         private var transactionVersions: [String: Int] = [:]
         private var renewalVersions: [String: Int] = [:]
+
+        /// Empties the step for the next one, keeping its buffers.
+        mutating func reset() {
+            accepted.removeAll(keepingCapacity: true)
+            done.removeAll(keepingCapacity: true)
+            eventCount = 0
+            newEvents.removeAll(keepingCapacity: true)
+            transactionVersions.removeAll(keepingCapacity: true)
+            renewalVersions.removeAll(keepingCapacity: true)
+        }
 
         /// Whether `event` would change `facts` as they stand after this step's earlier events;
         /// if so it is queued in ``newEvents``. Decided by ``FactStore/insert(_:)`` itself, on a
