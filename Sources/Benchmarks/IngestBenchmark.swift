@@ -26,6 +26,23 @@ struct IngestBenchmark {
         var eventsPerSecond: Double { Double(events) / seconds }
         /// The daemon's resident memory after the run (MiB).
         var daemonMemory: Double
+        /// CPU time (user + system) the daemon spent between the start and the end of the clock (s).
+        var daemonCPUSeconds: Double
+        /// Daemon CPU per event (µs): where the time goes when the rate is below target.
+        var daemonMicrosecondsPerEvent: Double { daemonCPUSeconds * 1e6 / Double(events) }
+    }
+
+    /// User + system CPU time of process `pid` so far (s), from `/proc/<pid>/stat`.
+    static func cpuSeconds(pid: pid_t) throws(BenchmarkError) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { throw BenchmarkError("cannot read /proc/\(pid)/stat") }
+        // Fields after the command name: state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+            throw BenchmarkError("unexpected /proc/\(pid)/stat")
+        }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     func run(container: String, catalogPath: String) throws(BenchmarkError) -> Outcome {
@@ -55,6 +72,7 @@ struct IngestBenchmark {
             guard let report = channel.nextReport(deadline: readyDeadline) else { throw BenchmarkError("ingest producers did not start") }
             if report.generation == 0 { ready += 1 }
         }
+        let cpuAtStart = try Self.cpuSeconds(pid: daemon.pid)
         let start = MonotonicClock.now()
         var byte: UInt8 = 1
         for descriptor in goPipes { _ = write(descriptor, &byte, 1) }
@@ -74,8 +92,9 @@ struct IngestBenchmark {
             usleep(500)
         }
         let elapsed = Double(MonotonicClock.now() - start) / 1e9
+        let cpu = try Self.cpuSeconds(pid: daemon.pid) - cpuAtStart
         let memory = try DaemonBenchmarks.residentMemory(pid: daemon.pid)
-        return Outcome(events: producers * calls * batch, batch: batch, seconds: elapsed, daemonMemory: memory)
+        return Outcome(events: producers * calls * batch, batch: batch, seconds: elapsed, daemonMemory: memory, daemonCPUSeconds: cpu)
     }
 
     /// The producer helper: prepares its lines, says it is ready, waits for one byte on standard

@@ -68,8 +68,18 @@ public struct Inbox: Sendable {
     /// not a symlink, and at most ``maximumFileSize`` bytes.
     public func read(_ name: String) throws(BrokerError) -> [String] {
         let bytes = try SecureFile.read(path: directory + "/" + name, maximumSize: Self.maximumFileSize)
-        // Split on the byte, not on `Character`s: grapheme breaking cost a tenth of a drain.
-        return bytes.split(separator: 0x0A, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
+        // Split on the byte, not on `Character`s: grapheme breaking cost a tenth of a drain;
+        // and over the raw buffer, not with the generic `split`.
+        return bytes.withUnsafeBufferPointer { buffer in
+            var lines: [String] = []
+            var start = 0
+            while start < buffer.count {
+                let end = buffer[start...].firstIndex(of: 0x0A) ?? buffer.count
+                if end > start { lines.append(String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)) }
+                start = end + 1
+            }
+            return lines
+        }
     }
 
     /// Deletes a processed file. A file already gone is fine.

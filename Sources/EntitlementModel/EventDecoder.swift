@@ -114,62 +114,81 @@ public enum EventDecoder {
 
     // MARK: Payloads
 
+    /// The transaction fields read, in the order they are checked.
+    enum TransactionField: Int, PayloadField {
+        case transactionId, purchaseDate, expiresDate, type, originalTransactionId, webOrderLineItemId, bundleId, productId
+        case subscriptionGroupIdentifier, originalPurchaseDate, quantity, appAccountToken, inAppOwnershipType, signedDate
+        case revocationReason, revocationDate, revocationType, isUpgraded, offerType, offerIdentifier, offerDiscountType
+        case offerPeriod, environment, storefront, storefrontId, transactionReason, price, currency
+        static let keys = caseNames()
+        static let positions = positionsByKey()
+    }
+
     static func transaction(_ root: JSONCursor) throws(JSONPathError) -> StoreTransaction {
         let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "transaction" : root.path)
-        _ = try root.object()
-        let transactionId = try root.required("transactionId").identifier()
-        let purchaseDate = try date(root.required("purchaseDate"))
-        let expiresDate = try optionalDate(root, "expiresDate")
-        let typeRaw = try root.optionalString("type")
+        let fields = try PayloadMembers<TransactionField>(root)
+        let transactionId = try fields.required(.transactionId).identifier()
+        let purchaseDate = try date(fields.required(.purchaseDate))
+        let expiresDate = try optionalDate(fields.optional(.expiresDate))
+        let typeRaw = try fields.optionalString(.type)
         return StoreTransaction(
             transactionId: transactionId,
-            originalTransactionId: try root.optionalIdentifier("originalTransactionId") ?? transactionId,
-            webOrderLineItemId: try root.optionalIdentifier("webOrderLineItemId"),
-            bundleId: try root.optionalString("bundleId"),
-            productId: try nonEmpty(root.required("productId")),
-            subscriptionGroupIdentifier: try root.optionalIdentifier("subscriptionGroupIdentifier"),
+            originalTransactionId: try fields.optionalIdentifier(.originalTransactionId) ?? transactionId,
+            webOrderLineItemId: try fields.optionalIdentifier(.webOrderLineItemId),
+            bundleId: try fields.optionalString(.bundleId),
+            productId: try nonEmpty(fields.required(.productId)),
+            subscriptionGroupIdentifier: try fields.optionalIdentifier(.subscriptionGroupIdentifier),
             purchaseDate: purchaseDate,
-            originalPurchaseDate: try optionalDate(root, "originalPurchaseDate"),
+            originalPurchaseDate: try optionalDate(fields.optional(.originalPurchaseDate)),
             expiresDate: expiresDate,
-            quantity: try root.optionalInteger("quantity"),
+            quantity: try fields.optionalInteger(.quantity),
             type: typeRaw.map(StoreProductType.init(rawValue:)) ?? (expiresDate == nil ? .nonConsumable : .autoRenewable),
-            appAccountToken: try root.optionalString("appAccountToken"),
-            inAppOwnershipType: try root.optionalString("inAppOwnershipType").map(OwnershipType.init(rawValue:)) ?? .purchased,
-            signedDate: try optionalDate(root, "signedDate"),
-            revocationReason: try root.optionalInteger("revocationReason").map(RevocationReason.init(rawValue:)),
-            revocationDate: try optionalDate(root, "revocationDate"),
-            revocationType: try root.optionalString("revocationType").map(RevocationType.init(rawValue:)),
-            isUpgraded: try root.optionalFlag("isUpgraded") ?? false,
-            offerType: try root.optionalInteger("offerType").map(OfferType.init(rawValue:)),
-            offerIdentifier: try root.optionalString("offerIdentifier"),
-            offerDiscountType: try root.optionalString("offerDiscountType").map(OfferDiscountType.init(rawValue:)),
-            offerPeriod: try root.optionalString("offerPeriod"),
-            environment: try root.optionalString("environment").map(StoreEnvironment.init(rawValue:)),
-            storefront: try root.optionalString("storefront"),
-            storefrontId: try root.optionalIdentifier("storefrontId"),
-            transactionReason: try root.optionalString("transactionReason").map(TransactionReason.init(rawValue:)),
-            price: try root.optional("price").map { c throws(JSONPathError) in Int64(try c.double().rounded()) },
-            currency: try root.optionalString("currency"))
+            appAccountToken: try fields.optionalString(.appAccountToken),
+            inAppOwnershipType: try fields.optionalString(.inAppOwnershipType).map(OwnershipType.init(rawValue:)) ?? .purchased,
+            signedDate: try optionalDate(fields.optional(.signedDate)),
+            revocationReason: try fields.optionalInteger(.revocationReason).map(RevocationReason.init(rawValue:)),
+            revocationDate: try optionalDate(fields.optional(.revocationDate)),
+            revocationType: try fields.optionalString(.revocationType).map(RevocationType.init(rawValue:)),
+            isUpgraded: try fields.optionalFlag(.isUpgraded) ?? false,
+            offerType: try fields.optionalInteger(.offerType).map(OfferType.init(rawValue:)),
+            offerIdentifier: try fields.optionalString(.offerIdentifier),
+            offerDiscountType: try fields.optionalString(.offerDiscountType).map(OfferDiscountType.init(rawValue:)),
+            offerPeriod: try fields.optionalString(.offerPeriod),
+            environment: try fields.optionalString(.environment).map(StoreEnvironment.init(rawValue:)),
+            storefront: try fields.optionalString(.storefront),
+            storefrontId: try fields.optionalIdentifier(.storefrontId),
+            transactionReason: try fields.optionalString(.transactionReason).map(TransactionReason.init(rawValue:)),
+            price: try fields.optional(.price).map(price),
+            currency: try fields.optionalString(.currency))
+    }
+
+    /// The renewal-info fields read, in the order they are checked.
+    enum RenewalInfoField: Int, PayloadField {
+        case originalTransactionId, autoRenewStatus, autoRenewProductId, productId, isInBillingRetryPeriod, gracePeriodExpiresDate
+        case expirationIntent, signedDate, renewalDate, recentSubscriptionStartDate, offerType, offerIdentifier, offerDiscountType
+        case environment
+        static let keys = caseNames()
+        static let positions = positionsByKey()
     }
 
     static func renewalInfo(_ root: JSONCursor) throws(JSONPathError) -> RenewalInfo {
         let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "renewal info" : root.path)
-        _ = try root.object()
+        let fields = try PayloadMembers<RenewalInfoField>(root)
         return RenewalInfo(
-            originalTransactionId: try root.required("originalTransactionId").identifier(),
-            autoRenewStatus: try root.optionalFlag("autoRenewStatus"),
-            autoRenewProductId: try root.optionalString("autoRenewProductId"),
-            productId: try root.optionalString("productId"),
-            isInBillingRetryPeriod: try root.optionalFlag("isInBillingRetryPeriod"),
-            gracePeriodExpiresDate: try optionalDate(root, "gracePeriodExpiresDate"),
-            expirationIntent: try root.optionalInteger("expirationIntent").map(ExpirationIntent.init(rawValue:)),
-            signedDate: try optionalDate(root, "signedDate"),
-            renewalDate: try optionalDate(root, "renewalDate"),
-            recentSubscriptionStartDate: try optionalDate(root, "recentSubscriptionStartDate"),
-            offerType: try root.optionalInteger("offerType").map(OfferType.init(rawValue:)),
-            offerIdentifier: try root.optionalString("offerIdentifier"),
-            offerDiscountType: try root.optionalString("offerDiscountType").map(OfferDiscountType.init(rawValue:)),
-            environment: try root.optionalString("environment").map(StoreEnvironment.init(rawValue:)))
+            originalTransactionId: try fields.required(.originalTransactionId).identifier(),
+            autoRenewStatus: try fields.optionalFlag(.autoRenewStatus),
+            autoRenewProductId: try fields.optionalString(.autoRenewProductId),
+            productId: try fields.optionalString(.productId),
+            isInBillingRetryPeriod: try fields.optionalFlag(.isInBillingRetryPeriod),
+            gracePeriodExpiresDate: try optionalDate(fields.optional(.gracePeriodExpiresDate)),
+            expirationIntent: try fields.optionalInteger(.expirationIntent).map(ExpirationIntent.init(rawValue:)),
+            signedDate: try optionalDate(fields.optional(.signedDate)),
+            renewalDate: try optionalDate(fields.optional(.renewalDate)),
+            recentSubscriptionStartDate: try optionalDate(fields.optional(.recentSubscriptionStartDate)),
+            offerType: try fields.optionalInteger(.offerType).map(OfferType.init(rawValue:)),
+            offerIdentifier: try fields.optionalString(.offerIdentifier),
+            offerDiscountType: try fields.optionalString(.offerDiscountType).map(OfferDiscountType.init(rawValue:)),
+            environment: try fields.optionalString(.environment).map(StoreEnvironment.init(rawValue:)))
     }
 
     // MARK: Fields
@@ -187,9 +206,16 @@ public enum EventDecoder {
         return Date(timeIntervalSince1970: milliseconds / 1000)
     }
 
-    private static func optionalDate(_ root: JSONCursor, _ key: String) throws(JSONPathError) -> Date? {
-        guard let cursor = try root.optional(key) else { return nil }
+    private static func optionalDate(_ cursor: JSONCursor?) throws(JSONPathError) -> Date? {
+        guard let cursor else { return nil }
         return try date(cursor)
+    }
+
+    /// A price in milliunits; one beyond `Int64` is refused, not trapped on.
+    private static func price(_ cursor: JSONCursor) throws(JSONPathError) -> Int64 {
+        let value = try cursor.double().rounded()
+        guard let price = Int64(exactly: value) else { throw cursor.fail("\(value) is out of range for a price") }
+        return price
     }
 
     private static func nonEmpty(_ cursor: JSONCursor) throws(JSONPathError) -> String {

@@ -36,8 +36,18 @@ extension JSONInput {
     static let maximumDepth = 128
 
     /// Parses exactly one JSON value (RFC 8259) surrounded by optional white space.
+    ///
+    /// Works in place on contiguous input (`[UInt8]`, `Data`, a `String`'s UTF-8 view); other
+    /// collections are copied once.
     static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONInput {
-        let buffer = Array(bytes)
+        let inPlace = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONSyntaxError) in try parse(buffer: buffer) }
+        }
+        if let inPlace { return try inPlace.get() }
+        return try Array(bytes).withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try parse(buffer: buffer) }
+    }
+
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONInput {
         var parser = JSONParser(bytes: buffer)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -47,11 +57,12 @@ extension JSONInput {
     }
 }
 
+/// A recursive-descent parser over bytes that outlive it (the caller's buffer).
 private struct JSONParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     func error(_ problem: String) -> JSONSyntaxError { JSONSyntaxError(offset: index, problem: problem) }
 
@@ -88,12 +99,17 @@ private struct JSONParser {
 
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONInput {
         index += 1
-        var members: [String: JSONInput] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object([:])
         }
+        // Members are gathered first and hashed once, into a dictionary of the right size
+        // (growing one member at a time rehashed every key at each doubling). Repeats are
+        // found by comparison while the object is small, by a set once it is not.
+        var pairs: [(key: String, value: JSONInput)] = []
+        pairs.reserveCapacity(16)
+        var largeObjectKeys: Set<String>?
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -104,14 +120,26 @@ private struct JSONParser {
             skipWhitespace()
             // Two readers of one object with a repeated key can disagree on its value (first or
             // last wins), which is how a verified field gets smuggled past a check: refuse it.
-            guard members[key] == nil else { throw error("duplicate key \(String(reflecting: String(key.prefix(64))))") }
-            members[key] = try parseValue(depth: depth + 1)
+            if isRepeated(key, among: pairs, keys: &largeObjectKeys) {
+                throw error("duplicate key \(String(reflecting: String(key.prefix(64))))")
+            }
+            pairs.append((key, try parseValue(depth: depth + 1)))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; break }
             throw error("expected ',' or '}'")
         }
+        var members = [String: JSONInput](minimumCapacity: pairs.count)
+        for pair in pairs { members[pair.key] = pair.value }
+        return .object(members)
+    }
+
+    /// Whether `key` is among the keys of `pairs`; `keys` holds them all once there are many.
+    private func isRepeated(_ key: String, among pairs: [(key: String, value: JSONInput)], keys: inout Set<String>?) -> Bool {
+        if pairs.count < 16 { return pairs.contains { $0.key == key } }
+        if keys == nil { keys = Set(pairs.lazy.map(\.key)) }
+        return keys?.insert(key).inserted == false
     }
 
     mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONInput {
@@ -158,10 +186,34 @@ private struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits(&self) > 0 else { throw error("expected a digit in the exponent") }
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
+    /// A string without escapes or control characters (keys, identifiers, enumeration values)
+    /// becomes a `String` straight from the input: no intermediate copy, and no validation
+    /// when it is ASCII. Anything else takes ``parseEscapedString()``.
     mutating func parseString() throws(JSONSyntaxError) -> String {
+        let start = index + 1
+        var scan = start
+        var highBits: UInt8 = 0
+        while scan < bytes.count {
+            let byte = bytes[scan]
+            if byte == UInt8(ascii: "\"") {
+                let content = UnsafeBufferPointer(rebasing: bytes[start..<scan])
+                index = scan + 1
+                if highBits & 0x80 == 0 { return String(decoding: content, as: UTF8.self) }
+                guard let text = String(validating: content, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            highBits |= byte
+            scan += 1
+        }
+        return try parseEscapedString()
+    }
+
+    /// The general string path: escapes decoded into a byte buffer, validated at the end.
+    mutating func parseEscapedString() throws(JSONSyntaxError) -> String {
         index += 1
         var scalars: [UInt8] = []
         var chunkStart = index

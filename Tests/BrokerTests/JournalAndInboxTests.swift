@@ -1,5 +1,6 @@
 @testable import Broker
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Journal and inbox", .timeLimit(.minutes(1)))
@@ -80,11 +81,60 @@ struct DaemonCoreTests {
     static let catalog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path + "/Shared/Catalog.json"
 
-    static func line(_ serial: Int) -> String {
+    static func line(_ serial: Int, signedLater: Double = 0) -> String {
         let ms = 1_790_000_000_000.0 + Double(serial)
         return """
-            {"transactionId":"c\(serial)","originalTransactionId":"c\(serial)","productId":"com.irenews.geko.plus.monthly","purchaseDate":\(ms),"expiresDate":\(ms + 3_600_000),"signedDate":\(ms),"type":"Auto-Renewable Subscription","environment":"Xcode","bundleId":"com.irenews.geko"}
+            {"transactionId":"c\(serial)","originalTransactionId":"c\(serial)","productId":"com.irenews.geko.plus.monthly","purchaseDate":\(ms),"expiresDate":\(ms + 3_600_000),"signedDate":\(ms + signedLater),"type":"Auto-Renewable Subscription","environment":"Xcode","bundleId":"com.irenews.geko"}
             """
+    }
+
+    /// The daemon's log lines, collected from its `log` closure.
+    final class LogLines: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+        var accepted: [String] { all.filter { $0.hasPrefix("accepted ") } }
+    }
+
+    static func withCore(_ body: (Inbox, ContainerLayout, LogLines, () throws -> DaemonCore) throws -> Void) throws {
+        let root = NSTemporaryDirectory() + "core-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let layout = ContainerLayout(container: root, group: "group.core")
+        let log = LogLines()
+        let configuration = DaemonConfiguration(layout: layout, catalogPath: Self.catalog, durable: false, log: { log.append($0) })
+        try body(Inbox(directory: layout.inboxDirectory), layout, log) { try DaemonCore(configuration: configuration) }
+    }
+
+    @Test("Versions of one transaction within a step: a newer one is new, a repeat or an older one is not, and the newest wins")
+    func versionsWithinOneStep() throws {
+        try Self.withCore { inbox, layout, log, makeCore in
+            _ = try inbox.enqueue([Self.line(1), Self.line(1, signedLater: 5000), Self.line(1), Self.line(2)])
+            _ = try inbox.enqueue([Self.line(2), Self.line(1, signedLater: 1000)])
+            let core = try makeCore()
+            #expect(try core.drainInbox())
+            #expect(log.accepted == ["accepted 6 events from 2 inbox files (3 new, 3 already known)"])
+            #expect(try Journal(path: layout.journalPath).replay() == [Self.line(1), Self.line(1, signedLater: 5000), Self.line(2)])
+            // The same lines again, in a later step, are all known.
+            _ = try inbox.enqueue([Self.line(1, signedLater: 5000), Self.line(2)])
+            #expect(try !core.drainInbox())
+            #expect(log.accepted.last == "accepted 2 events from 1 inbox files (0 new, 2 already known)")
+        }
+    }
+
+    @Test("A step ends after the file that brings it to eventsPerCommit events, and the next step takes the rest")
+    func stepsBoundedByEvents() throws {
+        try Self.withCore { inbox, layout, log, makeCore in
+            let perFile = DaemonCore.eventsPerCommit * 3 / 4
+            for file in 0..<3 { _ = try inbox.enqueue((0..<perFile).map { Self.line(file * perFile + $0) }) }
+            let core = try makeCore()
+            #expect(try core.drainInbox())
+            #expect(log.accepted == [
+                "accepted \(2 * perFile) events from 2 inbox files (\(2 * perFile) new, 0 already known)",
+                "accepted \(perFile) events from 1 inbox files (\(perFile) new, 0 already known)",
+            ])
+            #expect(try inbox.pending().isEmpty)
+            #expect(try Journal(path: layout.journalPath).replay().count == 3 * perFile)
+        }
     }
 
     @Test("A backlog larger than one commit is drained in bounded steps, all journaled, and replay is idempotent")

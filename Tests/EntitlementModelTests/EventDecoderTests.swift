@@ -142,6 +142,8 @@ import Testing
               message: "purchaseDate: 1700000000.0 ms is out of range (before 2008 or after 2200)"),
         .init(name: "offerType string", line: #"{"transactionId":"1","productId":"p","purchaseDate":1700000000000,"offerType":"intro"}"#,
               message: "offerType: not an integer"),
+        .init(name: "price beyond Int64", line: #"{"transactionId":"1","productId":"p","purchaseDate":1700000000000,"price":1e30}"#,
+              message: "price: 1e+30 is out of range for a price"),
         .init(name: "renewal without id", line: #"{"originalTransactionId":"","autoRenewStatus":1}"#,
               message: "originalTransactionId: not an identifier string"),
         .init(name: "JWS with two parts", line: #"{"notificationType":"DID_RENEW","data":{"signedTransactionInfo":"a.b"}}"#,

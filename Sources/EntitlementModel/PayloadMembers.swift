@@ -1,0 +1,59 @@
+/// The fields one payload decoder reads, as an enumeration whose raw values are positions.
+/// Conformers declare `static let keys = caseNames()` and `static let positions = positionsByKey()`.
+protocol PayloadField: CaseIterable, RawRepresentable<Int> {
+    /// Each field's JSON key (its case name), by position; built once per field type.
+    static var keys: [String] { get }
+    /// Each field's position, by JSON key; built once per field type.
+    static var positions: [String: Int] { get }
+}
+
+extension PayloadField {
+    /// The JSON key: the case name.
+    var key: String { Self.keys[rawValue] }
+
+    /// The case names, by raw value (cases are numbered 0, 1, 2… in order), for ``keys``.
+    static func caseNames() -> [String] { allCases.map { String(describing: $0) } }
+
+    /// Key to position for every case, for ``positions``.
+    static func positionsByKey() -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: allCases.map { (String(describing: $0), $0.rawValue) })
+    }
+}
+
+/// The members of one payload object that a decoder reads, gathered in one pass over the
+/// object: reading a field is then an array index, where a lookup per field hashed some 30 keys
+/// per transaction, most of them absent. Reads behave exactly as ``JSONCursor/optional(_:)``
+/// and ``JSONCursor/required(_:)`` on the same object (null counts as absent, same paths and
+/// messages).
+struct PayloadMembers<Field: PayloadField> {
+    let root: JSONCursor
+    private var values: [JSONInput?]
+
+    /// - Throws: ``JSONPathError`` when `root` is not an object.
+    init(_ root: JSONCursor) throws(JSONPathError) {
+        let members = try root.object()
+        self.root = root
+        let positions = Field.positions
+        values = Array(repeating: nil, count: positions.count)
+        for (key, value) in members {
+            if let position = positions[key] { values[position] = value }
+        }
+    }
+
+    func optional(_ field: Field) -> JSONCursor? {
+        guard let value = values[field.rawValue] else { return nil }
+        if case .null = value { return nil }
+        let key = field.key
+        return JSONCursor(value, path: root.childPath(key), rootLabel: root.rootLabel)
+    }
+
+    func required(_ field: Field) throws(JSONPathError) -> JSONCursor {
+        guard let child = optional(field) else { throw root.fail("missing \(field.key)") }
+        return child
+    }
+
+    func optionalString(_ field: Field) throws(JSONPathError) -> String? { try optional(field)?.string() }
+    func optionalInteger(_ field: Field) throws(JSONPathError) -> Int? { try optional(field)?.integer() }
+    func optionalFlag(_ field: Field) throws(JSONPathError) -> Bool? { try optional(field)?.flag() }
+    func optionalIdentifier(_ field: Field) throws(JSONPathError) -> String? { try optional(field)?.identifier() }
+}
