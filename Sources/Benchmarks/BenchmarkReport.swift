@@ -108,8 +108,6 @@ struct BenchmarkReport {
                 ratio: Self.ratio(results.daemonMemory, results.processFloor?.memory),
                 met: results.daemonMemory.map { $0 < Self.targets.daemonMemory }, key: "daemon_rss_mib"))
         rows.append(Row(name: "floor: idle process of the same runtime", target: "", measured: Self.format(results.processFloor?.memory, unit: "MiB")))
-        rows.append(
-            Row(name: "idle process linking Foundation proper (+ ICU)", target: "", measured: Self.format(results.foundationProcessFloor?.memory, unit: "MiB")))
         if let afterIngest = results.ingest?.daemonMemory {
             rows.append(Row(name: "daemon RSS after the ingest run", target: "", measured: Self.format(afterIngest, unit: "MiB")))
         }
@@ -120,10 +118,6 @@ struct BenchmarkReport {
                 met: results.renderMedian.map { $0 < Self.targets.renderMilliseconds }, key: "renderer_ms"))
         rows.append(
             Row(name: "floor: spawn and exit of the same runtime", target: "", measured: Self.format(results.processFloor?.startMilliseconds, unit: "ms")))
-        rows.append(
-            Row(
-                name: "spawn and exit linking Foundation proper (+ ICU)", target: "",
-                measured: Self.format(results.foundationProcessFloor?.startMilliseconds, unit: "ms")))
         return rows
     }
 
@@ -186,8 +180,6 @@ struct BenchmarkReport {
             "renderer_ms": Self.number(results.renderMedian),
             "process_floor": .object([
                 "idle_rss_mib": Self.number(results.processFloor?.memory), "spawn_exit_ms": Self.number(results.processFloor?.startMilliseconds),
-                "foundation_idle_rss_mib": Self.number(results.foundationProcessFloor?.memory),
-                "foundation_spawn_exit_ms": Self.number(results.foundationProcessFloor?.startMilliseconds),
             ]),
             "targets_met": .object(Dictionary(uniqueKeysWithValues: rows.compactMap { row in row.met.map { (row.key, JSONValue.bool($0)) } })),
             "errors": .array(results.errors.map(JSONValue.string)),

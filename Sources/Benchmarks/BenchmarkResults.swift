@@ -51,8 +51,6 @@ struct BenchmarkResults {
     var rendererTool = ""
     /// An idle process of the benchmark's own executable: resident memory (MiB) and spawn-to-exit time (ms).
     var processFloor: (memory: Double, startMilliseconds: Double)?
-    /// The same floor for a process that links Foundation proper (and so ICU), as the tools did before.
-    var foundationProcessFloor: (memory: Double, startMilliseconds: Double)?
     var errors: [String] = []
 
     var renderMedian: Double? { renderMilliseconds.isEmpty ? nil : median(renderMilliseconds) }

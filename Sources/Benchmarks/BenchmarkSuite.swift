@@ -66,7 +66,6 @@ struct BenchmarkSuite {
         results.rendererTool = renderer.label
         step("process floor", into: &results) { results throws(BenchmarkError) in
             results.processFloor = try DaemonBenchmarks.processFloor(idle: plan.idleSeconds, runs: plan.renderRuns)
-            results.foundationProcessFloor = try DaemonBenchmarks.processFloor(idle: plan.idleSeconds, runs: plan.renderRuns, foundation: true)
         }
         step("daemon idle memory", into: &results) { results throws(BenchmarkError) in
             results.daemonMemory = try DaemonBenchmarks.idleMemory(container: diskRoot + "/idle", catalogPath: catalogPath, idle: plan.idleSeconds)

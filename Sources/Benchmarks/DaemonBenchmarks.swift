@@ -62,12 +62,12 @@ enum DaemonBenchmarks {
     /// The floor under the two rows above: a process of the shipped tools' runtime (Swift runtime,
     /// Dispatch, FoundationEssentials: `entitlement-bench-floor`, built next to the bench) that
     /// does nothing. Returns its resident memory (MiB) after `idle` seconds and the median wall
-    /// time (ms) of spawning one that exits at once. Without that executable (or with
-    /// `foundation: true`) the floor is this executable, which links Foundation proper and ICU.
-    static func processFloor(idle: Double, runs: Int, foundation: Bool = false) throws(BenchmarkError) -> (memory: Double, startMilliseconds: Double) {
+    /// time (ms) of spawning one that exits at once. Without that executable the floor is this
+    /// executable, which links Foundation proper.
+    static func processFloor(idle: Double, runs: Int) throws(BenchmarkError) -> (memory: Double, startMilliseconds: Double) {
         let floorTool = PackageTool("entitlement-bench-floor")
         let (executable, idleArguments, exitArguments) =
-            floorTool.isRealBinary && !foundation
+            floorTool.isRealBinary
             ? (floorTool.executable, ["idle"], ["exit"]) : (SelfExecutable.path, ["--role", "idle"], ["--role", "exit"])
         let sleeper = try SpawnedProcess(executable: executable, arguments: idleArguments)
         defer { sleeper.stop() }
