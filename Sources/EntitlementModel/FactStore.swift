@@ -67,15 +67,16 @@ public struct FactStore: Sendable {
         for event in events { insert(event) }
     }
 
-    /// Current version of each transaction, by `transactionId`. Builds a dictionary (O(n)):
-    /// use ``transaction(id:)`` for one.
-    public var transactions: [String: StoreTransaction] {
+    /// Current version of each transaction, by `transactionId`. Builds a new dictionary on every
+    /// call (O(n), hence a function): use ``transaction(id:)`` for one. A property with this cost
+    /// once made every ingested event O(facts held).
+    public func transactionsByID() -> [String: StoreTransaction] {
         Dictionary(uniqueKeysWithValues: transactionStorage.map { ($0.transactionId, $0) })
     }
 
-    /// Current renewal info of each subscription, by `originalTransactionId`. Builds a dictionary
-    /// (O(n)): use ``renewalInfo(original:)`` for one.
-    public var renewalInfos: [String: RenewalInfo] {
+    /// Current renewal info of each subscription, by `originalTransactionId`. Builds a new
+    /// dictionary on every call (O(n)): use ``renewalInfo(original:)`` for one.
+    public func renewalInfosByOriginalID() -> [String: RenewalInfo] {
         var infos: [String: RenewalInfo] = [:]
         for subscription in subscriptions {
             if let info = subscription.renewalInfo { infos[subscription.originalTransactionId] = info }
@@ -216,12 +217,12 @@ public struct FactStore: Sendable {
 extension FactStore: Hashable {
     /// Equal when they hold the same facts, whatever order they were inserted in.
     public static func == (lhs: FactStore, rhs: FactStore) -> Bool {
-        lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactions == rhs.transactions && lhs.renewalInfos == rhs.renewalInfos
+        lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactionsByID() == rhs.transactionsByID() && lhs.renewalInfosByOriginalID() == rhs.renewalInfosByOriginalID()
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(newestSignedDate)
-        hasher.combine(transactions)
-        hasher.combine(renewalInfos)
+        hasher.combine(transactionsByID())
+        hasher.combine(renewalInfosByOriginalID())
     }
 }

@@ -32,12 +32,12 @@ import Testing
         var store = FactStore([older])
         let changed6 = store.insert(newer)
         #expect(changed6)
-        #expect(store.transactions["1"]?.revocationDate == F.date("2025-01-05T00:00:00Z"))
+        #expect(store.transactionsByID()["1"]?.revocationDate == F.date("2025-01-05T00:00:00Z"))
         let changed7 = store.insert(older)
         #expect(!changed7, "an older version never replaces a newer one")
         let changed8 = store.insert(sameDateDifferent)
         #expect(!changed8, "on a tie the existing version stays")
-        #expect(store.transactions["1"]?.revocationDate != nil)
+        #expect(store.transactionsByID()["1"]?.revocationDate != nil)
         #expect(store.newestSignedDate == F.date("2025-01-05T00:00:00Z"))
     }
 
@@ -47,8 +47,8 @@ import Testing
         var store = FactStore([second])
         let changed9 = store.insert(first)
         #expect(!changed9)
-        #expect(store.renewalInfos["9"]?.autoRenewStatus == false)
-        #expect(store.renewalInfos.count == 1)
+        #expect(store.renewalInfosByOriginalID()["9"]?.autoRenewStatus == false)
+        #expect(store.renewalInfosByOriginalID().count == 1)
     }
 
     @Test func versionWithoutSignedDateNeverReplaces() throws {

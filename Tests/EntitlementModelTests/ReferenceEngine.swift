@@ -51,7 +51,7 @@ struct ReferenceEngine: Sendable {
         for product in catalog.products.values {
             if case .autoRenewable(let group, _) = product.kind { eligibility[group] = true }
         }
-        for transaction in facts.transactions.values {
+        for transaction in facts.transactionsByID().values {
             guard let product = catalog.products[transaction.productId], case .autoRenewable(let group, _) = product.kind else { continue }
             switch catalog.introductoryOfferPolicy {
             case .newSubscribersOnly: eligibility[group] = false
@@ -66,7 +66,7 @@ struct ReferenceEngine: Sendable {
 
     private func latestPerOriginal(_ facts: FactStore) -> [StoreTransaction] {
         var latest: [String: StoreTransaction] = [:]
-        for transaction in facts.transactions.values {
+        for transaction in facts.transactionsByID().values {
             if let current = latest[transaction.originalTransactionId], !Self.isLater(transaction, than: current) { continue }
             latest[transaction.originalTransactionId] = transaction
         }
@@ -111,7 +111,7 @@ struct ReferenceEngine: Sendable {
             return now < end ? make(.purchased, active: true, expiresAt: end) : make(.expired, active: false, ended: end)
         case .autoRenewable:
             guard let expires = transaction.expiresDate else { return make(.expired, active: false, periodType: periodType) }
-            let renewal = facts.renewalInfos[transaction.originalTransactionId]
+            let renewal = facts.renewalInfosByOriginalID()[transaction.originalTransactionId]
             let inRetry = renewal?.isInBillingRetryPeriod == true
             if now < expires {
                 let willRenew = (renewal?.autoRenewStatus ?? true) && !inRetry
