@@ -1,0 +1,161 @@
+/// The one pass behind ``BinaryPropertyListReader/acceptsWholeFile()``: every object reachable
+/// from the root checked as ``BinaryPropertyListDecoder`` checks it, answering `nil` wherever the
+/// decoder would throw or this walk is not sure.
+///
+/// Its memory is one zeroed block of 32-bit slots, allocated and freed by ``withWalk(reader:_:)``:
+/// per object its expanded count, its canonical key and the last dictionary that used it as a
+/// key, then an open-addressed table of the distinct key strings. Nothing is reference counted.
+struct BinaryPropertyListWalk {
+    private typealias Format = BinaryPropertyListFormat
+    private typealias Marker = BinaryPropertyListReader.Marker
+
+    private let reader: BinaryPropertyListReader
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// Per object: 0 unvisited, -1 in progress (meeting it again is a cycle), else how many
+    /// values it expands to.
+    private let counts: UnsafeMutablePointer<Int32>
+    /// Per object used as a key: 1 + the index of the first key object with the same bytes.
+    private let canonicalKeys: UnsafeMutablePointer<Int32>
+    /// Per canonical key object: 1 + the index of the dictionary whose keys were last checked
+    /// with it (a second use inside the same dictionary is a duplicate key).
+    private let lastDictionary: UnsafeMutablePointer<Int32>
+    /// Canonical key objects (1 + index; 0 empty), slot chosen by a hash of the key's bytes.
+    private let keyTable: UnsafeMutablePointer<Int32>
+    private let keyTableMask: Int
+
+    /// Containers nested deeper than this are "not sure" (the decoder allows 512).
+    private static let maximumDepth = 64
+
+    /// Runs `body` with a walk over `reader`'s file, its memory freed afterwards.
+    static func withWalk<Result>(reader: BinaryPropertyListReader, _ body: (BinaryPropertyListWalk) -> Result) -> Result {
+        let objectCount = reader.objectCount
+        var tableSize = 16
+        while tableSize < 2 * objectCount { tableSize <<= 1 }
+        let slots = 3 * objectCount + tableSize
+        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: slots)
+        storage.initialize(repeating: 0, count: slots)
+        defer { storage.deallocate() }
+        let walk = BinaryPropertyListWalk(
+            reader: reader, bytes: reader.bytes, counts: storage, canonicalKeys: storage + objectCount,
+            lastDictionary: storage + 2 * objectCount, keyTable: storage + 3 * objectCount, keyTableMask: tableSize - 1)
+        return body(walk)
+    }
+
+    /// How many values object `index` expands to (as the decoder counts them), or `nil` when
+    /// the decoder might refuse it. Containers are visited in the decoder's order.
+    func expandedCount(of index: Int, depth: Int) -> Int? {
+        let known = counts[index]
+        if known > 0 { return Int(known) }
+        if known < 0 { return nil }  // a cycle
+        guard let offset = reader.offset(ofIndex: index) else { return nil }
+        let marker = bytes[offset], info = marker & 0x0F
+        var total = 1
+        switch marker >> 4 {
+        case 0x0:
+            guard marker == Marker.falseMarker || marker == Marker.trueMarker else { return nil }
+        case Marker.integerKind:
+            // 16-byte integers (info 4) are "not sure": the decoder keeps only those that fit.
+            guard info <= 3, reader.unsigned(at: offset + 1, width: 1 << Int(info)) != nil else { return nil }
+        case Marker.realKind:
+            guard info == 2 || info == 3, reader.unsigned(at: offset + 1, width: 1 << Int(info)) != nil else { return nil }
+        case Marker.dateMarker >> 4:
+            guard marker == Marker.dateMarker, reader.unsigned(at: offset + 1, width: 8) != nil else { return nil }
+        case Marker.dataKind:
+            guard reader.length(at: offset, unitSize: 1) != nil else { return nil }
+        case Marker.asciiStringKind:
+            guard let (count, start) = reader.length(at: offset, unitSize: 1),
+                BinaryPropertyListReader.isASCII(UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]))
+            else { return nil }
+        case Marker.utf16StringKind:
+            guard let (count, start) = reader.length(at: offset, unitSize: 2), isValidUTF16(from: start, count: count) else { return nil }
+        case Marker.arrayKind:
+            let refSize = reader.objectRefSize
+            guard depth < Self.maximumDepth, let (count, start) = reader.length(at: offset, unitSize: refSize) else { return nil }
+            counts[index] = -1
+            for position in 0..<count {
+                guard let child = reader.reference(at: start + position * refSize) else { return nil }
+                let known = counts[child.index]
+                guard let childCount = known > 0 ? Int(known) : expandedCount(of: child.index, depth: depth + 1) else { return nil }
+                total += childCount
+                guard total <= Format.maximumValueCount else { return nil }
+            }
+        case Marker.dictionaryKind:
+            let refSize = reader.objectRefSize
+            guard depth < Self.maximumDepth, let (count, keysStart) = reader.length(at: offset, unitSize: 2 * refSize) else { return nil }
+            counts[index] = -1
+            // The keys first: strings, never containers, so visiting them before the values
+            // leaves the decoder's order of containers (and so its depths) unchanged.
+            let stamp = Int32(index + 1)
+            for position in 0..<count {
+                guard let key = reader.reference(at: keysStart + position * refSize) else { return nil }
+                let known = canonicalKeys[key.index]
+                guard let canonical = known > 0 ? Int(known - 1) : canonicalKey(key.index), lastDictionary[canonical] != stamp
+                else { return nil }
+                lastDictionary[canonical] = stamp
+            }
+            total += count
+            let valuesStart = keysStart + count * refSize
+            for position in 0..<count {
+                guard let value = reader.reference(at: valuesStart + position * refSize) else { return nil }
+                let known = counts[value.index]  // a shared value already checked: no call
+                guard let valueCount = known > 0 ? Int(known) : expandedCount(of: value.index, depth: depth + 1) else { return nil }
+                total += valueCount
+                guard total <= Format.maximumValueCount else { return nil }
+            }
+        default:
+            return nil  // null, UID, set, unknown markers
+        }
+        counts[index] = Int32(total)
+        return total
+    }
+
+    /// The index of the first key object with the same bytes as key object `index`, or `nil`
+    /// if `index` is not an ASCII string (the decoder would refuse it, or this walk is not sure).
+    /// Distinct ASCII byte strings are distinct Swift strings, so equal canonical keys are
+    /// exactly the keys the decoder finds equal.
+    private func canonicalKey(_ index: Int) -> Int? {
+        let known = canonicalKeys[index]
+        if known > 0 { return Int(known - 1) }
+        guard let keyBytes = reader.asciiBytes(BinaryPropertyListReader.Object(index: index)) else { return nil }
+        var slot = Self.hash(keyBytes) & keyTableMask
+        while true {
+            let occupant = keyTable[slot]
+            if occupant == 0 {
+                keyTable[slot] = Int32(index + 1)
+                canonicalKeys[index] = Int32(index + 1)
+                return index
+            }
+            let other = Int(occupant - 1)
+            if let otherBytes = reader.asciiBytes(BinaryPropertyListReader.Object(index: other)),
+                otherBytes.count == keyBytes.count, otherBytes.elementsEqual(keyBytes)
+            {
+                canonicalKeys[index] = occupant
+                return other
+            }
+            slot = (slot + 1) & keyTableMask
+        }
+    }
+
+    /// FNV-1a over the key's bytes.
+    private static func hash(_ keyBytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in keyBytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash ^ hash >> 29)
+    }
+
+    /// No unpaired surrogate in `count` big-endian UTF-16 units from `start` (the decoder refuses them).
+    private func isValidUTF16(from start: Int, count: Int) -> Bool {
+        var position = start
+        let end = start + 2 * count
+        while position < end {
+            let unit = UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
+            position += 2
+            guard unit & 0xF800 == 0xD800 else { continue }
+            guard unit < 0xDC00, position < end else { return false }
+            let low = UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
+            guard low & 0xFC00 == 0xDC00 else { return false }
+            position += 2
+        }
+        return true
+    }
+}
