@@ -26,7 +26,8 @@ extension EntitlementSnapshot {
     /// Accepts and refuses exactly what the general path does — ``PropertyListCodec/decode(_:)``
     /// of the whole file, its root a dictionary, then ``init(propertyList:)`` of the key's value —
     /// and throws the same errors: a binary file is first walked in place
-    /// (``BinaryPropertyListReader``): the whole file checked as the decoder checks it, the
+    /// (``BinaryPropertyListReader``): the whole file checked as the decoder checks it
+    /// (``AcceptedBinaryPropertyList``), then the
     /// snapshot read field by field; anything that walk is not certain about (any error, a
     /// UTF-16 key or value in the snapshot, an XML file) goes through the general path, which
     /// explains the problem.
@@ -49,14 +50,14 @@ extension EntitlementSnapshot {
     /// The in-place path; `nil` when the file is not certain to decode to a valid snapshot.
     static func decodeInPlace(fromSuiteBytes bytes: [UInt8]) -> EntitlementSnapshot? {
         BinaryPropertyListReader.withReader(bytes) { reader in
-            guard reader.acceptsWholeFile(), let root = reader.dictionary(reader.top) else { return nil }
+            guard let file = reader.accepted(), let root = file.dictionary(file.top) else { return nil }
             var wanted = defaultsKey
             return wanted.withUTF8 { wantedBytes in
                 for position in 0..<root.count {
-                    guard let key = reader.key(position, of: root), let keyBytes = reader.asciiBytes(key) else { return nil }
+                    // Every key is an ASCII string (the whole-file check made sure).
+                    guard let keyBytes = file.asciiBytes(file.key(position, of: root)) else { return nil }
                     guard keyBytes.count == wantedBytes.count, keyBytes.elementsEqual(wantedBytes) else { continue }
-                    guard let value = reader.value(position, of: root) else { return nil }
-                    return SnapshotInPlaceDecoder.withDecoder(reader) { $0.snapshot(value) }
+                    return SnapshotInPlaceDecoder.withDecoder(file) { $0.snapshot(file.value(position, of: root)) }
                 }
                 return nil
             }

@@ -2,49 +2,54 @@ import Foundation
 import PropertyList
 
 /// ``EntitlementSnapshot/init(propertyList:)``'s checks, read from a file the reader has already
-/// found acceptable as a whole (so keys are ASCII and distinct, and every object well formed):
-/// each answers `nil` where that initializer would throw, or where this reader is not sure (a
-/// UTF-16 string, say; the caller then takes the general path, which explains the problem).
+/// accepted as a whole (``AcceptedBinaryPropertyList``: keys are ASCII and distinct, every
+/// object well formed, so only types and values are checked here): each answers `nil` where
+/// that initializer would throw, or where this reader is not sure (a UTF-16 string, say; the
+/// caller then takes the general path, which explains the problem).
 ///
 /// A writer stores each key string and each enumeration value once and every entry references
 /// it, so what a string object means (which entry field, which state…) is worked out once per
-/// object and remembered in a per-object table, not compared again for every entry.
+/// object and remembered in a per-object table, not compared again for every entry; a product
+/// id shared by several entries becomes one `String`.
 struct SnapshotInPlaceDecoder {
-    typealias Object = BinaryPropertyListReader.Object
-    private let reader: BinaryPropertyListReader
-    /// Per object, four lanes: entry field, state, period type, ownership. 0 not yet resolved,
-    /// ``unknown`` not a value of that lane, else the case's position + 1.
+    typealias Object = AcceptedBinaryPropertyList.Object
+    private let file: AcceptedBinaryPropertyList
+    /// Per object, ``lanes`` bytes: entry field, state, period type, ownership. 0 not yet
+    /// resolved, ``unknown`` not a value of that lane, else the case's position + 1. The fifth
+    /// lane is the product-id string's position + 1 in the interned strings, 0 if none yet.
     private let resolved: UnsafeMutablePointer<UInt8>
-    private let earliest: Date
-    private let latest: Date
+    private let earliest: Double
+    private let latest: Double
 
     private static let unknown: UInt8 = 0xFF
-    private enum Lane: Int { case field = 0, state, periodType, ownership }
+    private static let lanes = 8
+    private enum Lane: Int { case field = 0, state, periodType, ownership, productId }
 
-    /// Runs `body` with a decoder over `reader`'s file, its memory freed afterwards.
-    static func withDecoder<Result>(_ reader: BinaryPropertyListReader, _ body: (SnapshotInPlaceDecoder) -> Result) -> Result {
-        let slots = 4 * reader.objectCount
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: slots)
-        storage.initialize(repeating: 0, count: slots)
-        defer { storage.deallocate() }
-        let range = EntitlementSnapshot.dateRange
-        return body(SnapshotInPlaceDecoder(reader: reader, resolved: storage, earliest: range.lowerBound, latest: range.upperBound))
+    /// Runs `body` with a decoder over `file`, its memory freed afterwards.
+    static func withDecoder<Result>(_ file: AcceptedBinaryPropertyList, _ body: (SnapshotInPlaceDecoder) -> Result?) -> Result? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: lanes * (file.objectCount + 1)) { storage in
+            guard let base = storage.baseAddress else { return nil }
+            base.initialize(repeating: 0, count: storage.count)
+            let range = EntitlementSnapshot.dateRange
+            return body(SnapshotInPlaceDecoder(
+                file: file, resolved: base, earliest: range.lowerBound.timeIntervalSinceReferenceDate,
+                latest: range.upperBound.timeIntervalSinceReferenceDate))
+        }
     }
 
     func snapshot(_ object: Object) -> EntitlementSnapshot? {
-        guard let root = reader.dictionary(object) else { return nil }
+        guard let root = file.dictionary(object) else { return nil }
         var version: Int64?, generation: Int64?, issuedAt: Date?, nextTransition: Date?, table: Object?
         for position in 0..<root.count {
-            guard let key = reader.key(position, of: root), let value = reader.value(position, of: root),
-                let name = reader.asciiBytes(key)
-            else { return nil }
+            guard let name = file.asciiBytes(file.key(position, of: root)) else { return nil }
+            let value = file.value(position, of: root)
             if Self.equals(name, "schemaVersion") {
                 // Any integral number, as `PropertyListValue.integerValue` reads it (1.0 included).
-                guard let number = reader.scalar(value)?.integerValue else { return nil }
+                guard let number = file.scalar(value)?.integerValue else { return nil }
                 version = number
             } else if Self.equals(name, "generation") {
                 // Strictly an integer, as the general path requires (a real such as 8.0 is refused).
-                guard let number = reader.integer(value) else { return nil }
+                guard let number = file.integer(value) else { return nil }
                 generation = number
             } else if Self.equals(name, "issuedAt") {
                 guard let date = date(value) else { return nil }
@@ -65,11 +70,13 @@ struct SnapshotInPlaceDecoder {
     }
 
     private func entitlements(_ object: Object) -> [String: EntitlementStatus]? {
-        guard let table = reader.dictionary(object) else { return nil }
+        guard let table = file.dictionary(object) else { return nil }
         var entitlements = [String: EntitlementStatus](minimumCapacity: table.count)
+        var productIds: [String] = []
         for position in 0..<table.count {
-            guard let key = reader.key(position, of: table), let id = reader.asciiString(key),
-                let value = reader.value(position, of: table), let status = status(value)
+            // Keys are ASCII strings, told apart by the whole-file check.
+            guard let id = file.asciiString(file.key(position, of: table)),
+                let status = status(file.value(position, of: table), productIds: &productIds)
             else { return nil }
             entitlements[id] = status
         }
@@ -80,35 +87,33 @@ struct SnapshotInPlaceDecoder {
     /// ``EntitlementSnapshot/init(propertyList:)`` ignores it.
     private static let fieldNames: [StaticString] = ["active", "state", "periodType", "ownership", "willRenew", "expiresAt", "productId"]
 
-    private func status(_ object: Object) -> EntitlementStatus? {
-        guard let entry = reader.dictionary(object) else { return nil }
+    private func status(_ object: Object, productIds: inout [String]) -> EntitlementStatus? {
+        guard let entry = file.dictionary(object) else { return nil }
         var active: Bool?, willRenew: Bool?, state: EntitlementState?, periodType: PeriodType?, ownership: Ownership?
         var expiresAt: Date?, productId: String?
         for position in 0..<entry.count {
-            guard let key = reader.key(position, of: entry), let value = reader.value(position, of: entry),
-                let field = field(key)
-            else { return nil }
-            switch field {
+            let value = file.value(position, of: entry)
+            switch field(file.key(position, of: entry)) {
             case 1:
-                guard let flag = reader.boolean(value) else { return nil }
+                guard let flag = file.boolean(value) else { return nil }
                 active = flag
             case 2:
-                guard let parsed: EntitlementState = enumeration(value, lane: .state, Self.states) else { return nil }
+                guard let parsed: EntitlementState = enumeration(value, lane: .state) else { return nil }
                 state = parsed
             case 3:
-                guard let parsed: PeriodType = enumeration(value, lane: .periodType, Self.periodTypes) else { return nil }
+                guard let parsed: PeriodType = enumeration(value, lane: .periodType) else { return nil }
                 periodType = parsed
             case 4:
-                guard let parsed: Ownership = enumeration(value, lane: .ownership, Self.ownerships) else { return nil }
+                guard let parsed: Ownership = enumeration(value, lane: .ownership) else { return nil }
                 ownership = parsed
             case 5:
-                guard let flag = reader.boolean(value) else { return nil }
+                guard let flag = file.boolean(value) else { return nil }
                 willRenew = flag
             case 6:
                 guard let date = date(value) else { return nil }
                 expiresAt = date
             case 7:
-                guard let string = reader.asciiString(value) else { return nil }
+                guard let string = internedProductId(value, &productIds) else { return nil }
                 productId = string
             default:
                 break
@@ -121,37 +126,67 @@ struct SnapshotInPlaceDecoder {
     }
 
     /// Which entry field key `key` names: 1...7 (``fieldNames``' position + 1), ``unknown`` for
-    /// another key; `nil` if it is not an ASCII string.
-    private func field(_ key: Object) -> UInt8? {
-        let slot = resolved + (4 * key.index + Lane.field.rawValue)
+    /// another key (every key is an ASCII string).
+    @inline(__always) private func field(_ key: Object) -> UInt8 {
+        let slot = resolved + (Self.lanes &* key.index &+ Lane.field.rawValue)
         if slot.pointee != 0 { return slot.pointee }
-        guard let name = reader.asciiBytes(key) else { return nil }
+        return resolveField(key, slot)
+    }
+
+    private func resolveField(_ key: Object, _ slot: UnsafeMutablePointer<UInt8>) -> UInt8 {
         var field = Self.unknown
-        for (position, candidate) in Self.fieldNames.enumerated() where Self.equals(name, candidate) {
-            field = UInt8(position + 1)
-            break
+        if let name = file.asciiBytes(key) {
+            for (position, candidate) in Self.fieldNames.enumerated() where Self.equals(name, candidate) {
+                field = UInt8(position + 1)
+                break
+            }
         }
         slot.pointee = field
         return field
     }
 
+    /// The ASCII string `object` as a `String`, made once per string object: entries sharing a
+    /// product id share the `String` (up to 254 distinct ids; later ones are made per use).
+    @inline(__always) private func internedProductId(_ object: Object, _ interned: inout [String]) -> String? {
+        let slot = resolved + (Self.lanes &* object.index &+ Lane.productId.rawValue)
+        let known = slot.pointee
+        if known != 0 && known != Self.unknown { return interned[Int(known) - 1] }
+        guard let string = file.asciiString(object) else { return nil }
+        if known == 0 {
+            if interned.count < Int(Self.unknown) - 1 {
+                interned.append(string)
+                slot.pointee = UInt8(interned.count)
+            } else {
+                slot.pointee = Self.unknown
+            }
+        }
+        return string
+    }
+
     /// A finite date inside ``EntitlementSnapshot/dateRange``, as ``EntitlementSnapshot/init(propertyList:)`` requires.
-    private func date(_ object: Object) -> Date? {
-        guard let date = reader.date(object), date.timeIntervalSince1970.isFinite, date >= earliest, date <= latest else { return nil }
+    @inline(__always) private func date(_ object: Object) -> Date? {
+        guard let date = file.date(object) else { return nil }
+        let seconds = date.timeIntervalSinceReferenceDate
+        guard seconds >= earliest, seconds <= latest else { return nil }  // NaN and infinities fail too
         return date
     }
 
     /// The case whose raw value is the ASCII string `object` (`E(rawValue:)`, as the general path
-    /// asks), worked out once per string object; `cases` is `E.allCases`.
-    private func enumeration<E: RawRepresentable>(_ object: Object, lane: Lane, _ cases: [E]) -> E? where E.RawValue == String {
-        let slot = resolved + (4 * object.index + lane.rawValue)
+    /// asks), worked out once per string object.
+    @inline(__always) private func enumeration<E: RawRepresentable & CaseIterable>(_ object: Object, lane: Lane) -> E?
+    where E.RawValue == String, E.AllCases == [E] {
+        let slot = resolved + (Self.lanes &* object.index &+ lane.rawValue)
         switch slot.pointee {
         case Self.unknown: return nil
-        case 0: break
-        case let known: return cases[Int(known) - 1]
+        case 0: return resolveEnumeration(object, slot)
+        case let known: return E.allCases[Int(known) - 1]
         }
-        guard let raw = reader.asciiString(object), let value = E(rawValue: raw),
-            let position = cases.firstIndex(where: { $0.rawValue == raw })
+    }
+
+    private func resolveEnumeration<E: RawRepresentable & CaseIterable>(_ object: Object, _ slot: UnsafeMutablePointer<UInt8>) -> E?
+    where E.RawValue == String, E.AllCases == [E] {
+        guard let raw = file.asciiString(object), let value = E(rawValue: raw),
+            let position = E.allCases.firstIndex(where: { $0.rawValue == raw })
         else {
             slot.pointee = Self.unknown
             return nil
@@ -159,10 +194,6 @@ struct SnapshotInPlaceDecoder {
         slot.pointee = UInt8(position + 1)
         return value
     }
-
-    private static let states = EntitlementState.allCases
-    private static let periodTypes = PeriodType.allCases
-    private static let ownerships = Ownership.allCases
 
     /// Whether `bytes` are the ASCII text `literal`.
     private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {

@@ -205,9 +205,7 @@ public struct BinaryPropertyListReader {
     /// once into a table of distinct keys, so a dictionary's keys are told apart by comparing
     /// small integers, not bytes.
     public func acceptsWholeFile() -> Bool {
-        BinaryPropertyListWalk.withWalk(reader: self) { walk in
-            walk.expandedCount(of: topObject, depth: 0) != nil
-        }
+        BinaryPropertyListWalk.withWalk(reader: self) { walk in walk.expandedCount(of: topObject, depth: 0) } != nil
     }
 
     // MARK: Layout (the decoder's checks, answering nil instead of throwing)

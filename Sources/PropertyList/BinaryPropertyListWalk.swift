@@ -2,7 +2,7 @@
 /// from the root checked as ``BinaryPropertyListDecoder`` checks it, answering `nil` wherever the
 /// decoder would throw or this walk is not sure.
 ///
-/// Its memory is one zeroed block of 32-bit slots, allocated and freed by ``withWalk(reader:_:)``:
+/// Its memory is one zeroed block of 32-bit slots, owned by ``withWalk(reader:_:)``:
 /// per object its expanded count, its canonical key and the last dictionary that used it as a
 /// key, then an open-addressed table of the distinct key strings. Nothing is reference counted.
 struct BinaryPropertyListWalk {
@@ -11,6 +11,8 @@ struct BinaryPropertyListWalk {
 
     private let reader: BinaryPropertyListReader
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// `bytes`' first byte (a reader's file is never empty).
+    private let base: UnsafePointer<UInt8>
     /// Per object: 0 unvisited, -1 in progress (meeting it again is a cycle), else how many
     /// values it expands to.
     private let counts: UnsafeMutablePointer<Int32>
@@ -27,18 +29,20 @@ struct BinaryPropertyListWalk {
     private static let maximumDepth = 64
 
     /// Runs `body` with a walk over `reader`'s file, its memory freed afterwards.
-    static func withWalk<Result>(reader: BinaryPropertyListReader, _ body: (BinaryPropertyListWalk) -> Result) -> Result {
+    static func withWalk<Result>(reader: BinaryPropertyListReader, _ body: (BinaryPropertyListWalk) -> Result?) -> Result? {
+        guard let base = reader.bytes.baseAddress else { return nil }
         let objectCount = reader.objectCount
         var tableSize = 16
         while tableSize < 2 * objectCount { tableSize <<= 1 }
-        let slots = 3 * objectCount + tableSize
-        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: slots)
-        storage.initialize(repeating: 0, count: slots)
-        defer { storage.deallocate() }
-        let walk = BinaryPropertyListWalk(
-            reader: reader, bytes: reader.bytes, counts: storage, canonicalKeys: storage + objectCount,
-            lastDictionary: storage + 2 * objectCount, keyTable: storage + 3 * objectCount, keyTableMask: tableSize - 1)
-        return body(walk)
+        // On the stack when it fits (a few kilobytes for a typical snapshot), else on the heap.
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * objectCount + tableSize) { block in
+            guard let storage = block.baseAddress else { return nil }
+            storage.initialize(repeating: 0, count: block.count)
+            let walk = BinaryPropertyListWalk(
+                reader: reader, bytes: reader.bytes, base: base, counts: storage, canonicalKeys: storage + objectCount,
+                lastDictionary: storage + 2 * objectCount, keyTable: storage + 3 * objectCount, keyTableMask: tableSize - 1)
+            return body(walk)
+        }
     }
 
     /// How many values object `index` expands to (as the decoder counts them), or `nil` when
@@ -73,10 +77,11 @@ struct BinaryPropertyListWalk {
             guard depth < Self.maximumDepth, let (count, start) = reader.length(at: offset, unitSize: refSize) else { return nil }
             counts[index] = -1
             for position in 0..<count {
-                guard let child = reader.reference(at: start + position * refSize) else { return nil }
-                let known = counts[child.index]
-                guard let childCount = known > 0 ? Int(known) : expandedCount(of: child.index, depth: depth + 1) else { return nil }
-                total += childCount
+                guard let child = reference(start, position) else { return nil }
+                let known = counts[child]
+                guard let childCount = known > 0 ? Int(known) : isLeaf(child) ? 1 : expandedCount(of: child, depth: depth + 1)
+                else { return nil }
+                total &+= childCount  // both at most the maximum value count
                 guard total <= Format.maximumValueCount else { return nil }
             }
         case Marker.dictionaryKind:
@@ -87,19 +92,20 @@ struct BinaryPropertyListWalk {
             // leaves the decoder's order of containers (and so its depths) unchanged.
             let stamp = Int32(index + 1)
             for position in 0..<count {
-                guard let key = reader.reference(at: keysStart + position * refSize) else { return nil }
-                let known = canonicalKeys[key.index]
-                guard let canonical = known > 0 ? Int(known - 1) : canonicalKey(key.index), lastDictionary[canonical] != stamp
+                guard let key = reference(keysStart, position) else { return nil }
+                let known = canonicalKeys[key]
+                guard let canonical = known > 0 ? Int(known &- 1) : canonicalKey(key), lastDictionary[canonical] != stamp
                 else { return nil }
                 lastDictionary[canonical] = stamp
             }
             total += count
-            let valuesStart = keysStart + count * refSize
+            let valuesStart = keysStart &+ count &* refSize  // inside the object table: checked by length(at:unitSize:)
             for position in 0..<count {
-                guard let value = reader.reference(at: valuesStart + position * refSize) else { return nil }
-                let known = counts[value.index]  // a shared value already checked: no call
-                guard let valueCount = known > 0 ? Int(known) : expandedCount(of: value.index, depth: depth + 1) else { return nil }
-                total += valueCount
+                guard let value = reference(valuesStart, position) else { return nil }
+                let known = counts[value]  // a shared value already checked: no call
+                guard let valueCount = known > 0 ? Int(known) : isLeaf(value) ? 1 : expandedCount(of: value, depth: depth + 1)
+                else { return nil }
+                total &+= valueCount  // both at most the maximum value count
                 guard total <= Format.maximumValueCount else { return nil }
             }
         default:
@@ -107,6 +113,61 @@ struct BinaryPropertyListWalk {
         }
         counts[index] = Int32(total)
         return total
+    }
+
+    /// Whether object `index` (not yet visited) is a well-formed boolean, 1–8 byte integer,
+    /// 4/8-byte real, date or ASCII string, checked here without a call (then marked as
+    /// counting 1); `false` for anything else, which ``expandedCount(of:depth:)`` then checks.
+    @inline(__always) private func isLeaf(_ index: Int) -> Bool {
+        guard let offset = offset(ofReferenced: index) else { return false }
+        let marker = bytes[offset], info = marker & 0x0F
+        switch marker >> 4 {
+        case 0x0:
+            guard marker == Marker.falseMarker || marker == Marker.trueMarker else { return false }
+        case Marker.integerKind:
+            guard info <= 3, 1 << Int(info) < reader.objectTableEnd - offset else { return false }
+        case Marker.realKind:
+            guard info == 2 || info == 3, 1 << Int(info) < reader.objectTableEnd - offset else { return false }
+        case Marker.dateMarker >> 4:
+            guard marker == Marker.dateMarker, 8 < reader.objectTableEnd - offset else { return false }
+        case Marker.asciiStringKind:
+            guard let (count, start) = reader.length(at: offset, unitSize: 1),
+                BinaryPropertyListReader.isASCII(UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]))
+            else { return false }
+        default:
+            return false
+        }
+        counts[index] = 1
+        return true
+    }
+
+    /// The object index stored at reference `position` of the container whose references start
+    /// at `start` (``BinaryPropertyListReader/length(at:unitSize:)`` checked that they all lie
+    /// in the object table), or `nil` when it is not below the object count.
+    @inline(__always) private func reference(_ start: Int, _ position: Int) -> Int? {
+        let at = base + start
+        let raw: UInt64
+        switch reader.objectRefSize {
+        case 1: raw = UInt64(at[position])
+        case 2: raw = UInt64(at[position &<< 1]) &<< 8 | UInt64(at[position &<< 1 &+ 1])
+        default: raw = BinaryPropertyListReader.bigEndian(reader.bytes, at: start &+ position &* reader.objectRefSize, width: reader.objectRefSize)
+        }
+        guard raw < UInt64(reader.objectCount) else { return nil }
+        return Int(raw)
+    }
+
+    /// Where object `index` (a reference already found below the object count) starts,
+    /// checked to lie in the object table.
+    @inline(__always) private func offset(ofReferenced index: Int) -> Int? {
+        let entry = base + (reader.objectTableEnd &+ index &* reader.offsetIntSize)
+        let offset: Int
+        switch reader.offsetIntSize {
+        case 1: offset = Int(entry[0])
+        case 2: offset = Int(entry[0]) &<< 8 | Int(entry[1])
+        default: return reader.offset(ofIndex: index)
+        }
+        guard offset >= Marker.headerSize, offset < reader.objectTableEnd else { return nil }
+        return offset
     }
 
     /// The index of the first key object with the same bytes as key object `index`, or `nil`

@@ -70,6 +70,21 @@ import Testing
         }
     }
 
+    /// More distinct product ids than the decoder keeps one shared `String` for (254), each
+    /// also used by later entries: shared ones and the ones made per use decode alike.
+    @Test func productIdsBeyondTheSharedStringsDecodeAlike() throws {
+        let base = Date(timeIntervalSinceReferenceDate: 780_000_000)
+        var statuses: [String: EntitlementStatus] = [:]
+        for index in 0..<600 {
+            statuses["entitlement.\(index)"] = EntitlementStatus(
+                active: true, state: .subscribed, expiresAt: base.addingTimeInterval(Double(index)),
+                productId: "com.example.a.longer.product.identifier.\(index % 300)", willRenew: index % 2 == 0)
+        }
+        let snapshot = EntitlementSnapshot(generation: 3, issuedAt: base, nextTransition: nil, entitlements: statuses)
+        let bytes = try Self.suiteBytes(snapshot.propertyList, others: true)
+        #expect(EntitlementSnapshot.decodeInPlace(fromSuiteBytes: bytes) == snapshot)
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func corruptedFilesAreRefusedOrAcceptedAlike(seed: UInt64) throws {
         var random = SplitMix(seed: seed)
