@@ -24,6 +24,10 @@ struct BinaryPropertyListWalk {
     /// Canonical key objects (1 + index; 0 empty), slot chosen by a hash of the key's bytes.
     private let keyTable: UnsafeMutablePointer<Int32>
     private let keyTableMask: Int
+    /// Where the references of the last dictionary whose keys passed start, and its count: a
+    /// dictionary with the very same key references (the usual case for a table of entries
+    /// of one shape) passes without looking at its keys again.
+    private let lastKeys: UnsafeMutablePointer<Int32>
 
     /// Containers nested deeper than this are "not sure" (the decoder allows 512).
     private static let maximumDepth = 64
@@ -35,12 +39,13 @@ struct BinaryPropertyListWalk {
         var tableSize = 16
         while tableSize < 2 * objectCount { tableSize <<= 1 }
         // On the stack when it fits (a few kilobytes for a typical snapshot), else on the heap.
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * objectCount + tableSize) { block in
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * objectCount + tableSize + 2) { block in
             guard let storage = block.baseAddress else { return nil }
             storage.initialize(repeating: 0, count: block.count)
             let walk = BinaryPropertyListWalk(
                 reader: reader, bytes: reader.bytes, base: base, counts: storage, canonicalKeys: storage + objectCount,
-                lastDictionary: storage + 2 * objectCount, keyTable: storage + 3 * objectCount, keyTableMask: tableSize - 1)
+                lastDictionary: storage + 2 * objectCount, keyTable: storage + 3 * objectCount, keyTableMask: tableSize - 1,
+                lastKeys: storage + 3 * objectCount + tableSize)
             return body(walk)
         }
     }
@@ -90,13 +95,17 @@ struct BinaryPropertyListWalk {
             counts[index] = -1
             // The keys first: strings, never containers, so visiting them before the values
             // leaves the decoder's order of containers (and so its depths) unchanged.
-            let stamp = Int32(index + 1)
-            for position in 0..<count {
-                guard let key = reference(keysStart, position) else { return nil }
-                let known = canonicalKeys[key]
-                guard let canonical = known > 0 ? Int(known &- 1) : canonicalKey(key), lastDictionary[canonical] != stamp
-                else { return nil }
-                lastDictionary[canonical] = stamp
+            if count == 0 || Int(lastKeys[1]) != count || !sameBytes(Int(lastKeys[0]), keysStart, count &* refSize) {
+                let stamp = Int32(index + 1)
+                for position in 0..<count {
+                    guard let key = reference(keysStart, position) else { return nil }
+                    let known = canonicalKeys[key]
+                    guard let canonical = known > 0 ? Int(known &- 1) : canonicalKey(key), lastDictionary[canonical] != stamp
+                    else { return nil }
+                    lastDictionary[canonical] = stamp
+                }
+                lastKeys[0] = Int32(keysStart)  // inside the file, below its 2^28-byte limit
+                lastKeys[1] = Int32(count)
             }
             total += count
             let valuesStart = keysStart &+ count &* refSize  // inside the object table: checked by length(at:unitSize:)
@@ -154,6 +163,22 @@ struct BinaryPropertyListWalk {
         }
         guard raw < UInt64(reader.objectCount) else { return nil }
         return Int(raw)
+    }
+
+    /// Whether the `count` bytes at `first` and at `second` (both inside the object table) are equal.
+    @inline(__always) private func sameBytes(_ first: Int, _ second: Int, _ count: Int) -> Bool {
+        let a = UnsafeRawPointer(base + first), b = UnsafeRawPointer(base + second)
+        var position = 0
+        while position &+ 8 <= count {
+            guard a.loadUnaligned(fromByteOffset: position, as: UInt64.self) == b.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            else { return false }
+            position &+= 8
+        }
+        while position < count {
+            guard a.load(fromByteOffset: position, as: UInt8.self) == b.load(fromByteOffset: position, as: UInt8.self) else { return false }
+            position &+= 1
+        }
+        return true
     }
 
     /// Where object `index` (a reference already found below the object count) starts,
