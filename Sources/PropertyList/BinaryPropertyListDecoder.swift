@@ -1,11 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation  // toolchains without FoundationEssentials
-#endif
 #endif
 
 /// Reads a binary property list (`bplist00`) straight from its bytes, without Foundation's

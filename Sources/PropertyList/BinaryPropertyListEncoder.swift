@@ -1,11 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation  // toolchains without FoundationEssentials
-#endif
 #endif
 
 /// Writes a binary property list (`bplist00`) that Foundation's `PropertyListSerialization`,

@@ -2,11 +2,7 @@ import Glibc
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation  // toolchains without FoundationEssentials
-#endif
 #endif
 
 /// Walks a binary property list (`bplist00`) in place, object by object, without building
@@ -19,28 +15,58 @@ import Foundation  // toolchains without FoundationEssentials
 /// whether ``PropertyListCodec/decode(_:)`` is certain to accept the file, so that a caller
 /// reading one part of it refuses exactly what the full decoder refuses.
 ///
-/// A reader is valid only inside the closure of ``withReader(_:_:)``; it reads the caller's bytes.
+/// The accessors are `@inlinable`: a caller in another module reads a field in a few
+/// instructions instead of a call per byte range. A reader is valid only inside the closure of
+/// ``withReader(_:_:)``; it reads the caller's bytes.
 public struct BinaryPropertyListReader {
-    private typealias Format = BinaryPropertyListFormat
-
     /// One object of the file (an index into its offset table).
     public struct Object: Sendable, Hashable {
         public let index: Int
+
+        @inlinable init(index: Int) { self.index = index }
     }
 
     /// A dictionary object: `count` keys and values, read by position.
     public struct DictionaryObject {
         public let count: Int
-        let keysStart: Int
-        let valuesStart: Int
+        @usableFromInline let keysStart: Int
+        @usableFromInline let valuesStart: Int
+
+        @inlinable init(count: Int, keysStart: Int, valuesStart: Int) {
+            self.count = count
+            self.keysStart = keysStart
+            self.valuesStart = valuesStart
+        }
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let trailer: BinaryPropertyListTrailer
-    private let objectTableEnd: Int
+    /// The marker bytes and kinds the inlinable accessors need (``BinaryPropertyListFormat`` is internal).
+    @usableFromInline enum Marker {
+        @usableFromInline static let falseMarker: UInt8 = 0x08
+        @usableFromInline static let trueMarker: UInt8 = 0x09
+        @usableFromInline static let integerKind: UInt8 = 0x1
+        @usableFromInline static let realKind: UInt8 = 0x2
+        @usableFromInline static let dateMarker: UInt8 = 0x33
+        @usableFromInline static let dataKind: UInt8 = 0x4
+        @usableFromInline static let asciiStringKind: UInt8 = 0x5
+        @usableFromInline static let utf16StringKind: UInt8 = 0x6
+        @usableFromInline static let arrayKind: UInt8 = 0xA
+        @usableFromInline static let dictionaryKind: UInt8 = 0xD
+        @usableFromInline static let lengthFollows: UInt8 = 0xF
+        /// Objects start after the 8-byte magic.
+        @usableFromInline static let headerSize = 8
+    }
+
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline let offsetIntSize: Int
+    @usableFromInline let objectRefSize: Int
+    /// Number of objects (entries in the offset table).
+    public let objectCount: Int
+    @usableFromInline let topObject: Int
+    /// Where the offset table starts, which is also where the object table ends.
+    @usableFromInline let objectTableEnd: Int
 
     /// The root object.
-    public var top: Object { Object(index: trailer.topObject) }
+    @inlinable public var top: Object { Object(index: topObject) }
 
     /// Runs `body` with a reader over `bytes`.
     ///
@@ -48,55 +74,107 @@ public struct BinaryPropertyListReader {
     ///   trailer (or `body` answers `nil`).
     public static func withReader<Result>(_ bytes: [UInt8], _ body: (BinaryPropertyListReader) -> Result?) -> Result? {
         bytes.withUnsafeBufferPointer { buffer in
+            typealias Format = BinaryPropertyListFormat
             guard buffer.count >= Format.magic.count, buffer.count <= Format.maximumInputSize,
                 buffer.prefix(8).elementsEqual(Format.magic),
                 let trailer = try? BinaryPropertyListTrailer(buffer)
             else { return nil }
-            return body(BinaryPropertyListReader(bytes: buffer, trailer: trailer, objectTableEnd: trailer.offsetTableOffset))
+            return body(BinaryPropertyListReader(bytes: buffer, trailer: trailer))
         }
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, trailer: BinaryPropertyListTrailer) {
+        self.bytes = bytes
+        offsetIntSize = trailer.offsetIntSize
+        objectRefSize = trailer.objectRefSize
+        objectCount = trailer.objectCount
+        topObject = trailer.topObject
+        objectTableEnd = trailer.offsetTableOffset
     }
 
     // MARK: Typed access
 
     /// The dictionary `object`, or `nil` if it is not one.
-    public func dictionary(_ object: Object) -> DictionaryObject? {
-        guard let offset = offset(of: object), bytes[offset] >> 4 == Format.dictionaryKind,
-            let (count, start) = length(at: offset, unitSize: 2 * trailer.objectRefSize)
+    @inlinable @inline(__always) public func dictionary(_ object: Object) -> DictionaryObject? {
+        guard let offset = offset(of: object), bytes[offset] >> 4 == Marker.dictionaryKind,
+            let (count, start) = length(at: offset, unitSize: 2 * objectRefSize)
         else { return nil }
-        return DictionaryObject(count: count, keysStart: start, valuesStart: start + count * trailer.objectRefSize)
+        return DictionaryObject(count: count, keysStart: start, valuesStart: start + count * objectRefSize)
     }
 
     /// The key at `position` (below `dictionary.count`).
-    public func key(_ position: Int, of dictionary: DictionaryObject) -> Object? {
-        reference(at: dictionary.keysStart + position * trailer.objectRefSize)
+    @inlinable @inline(__always) public func key(_ position: Int, of dictionary: DictionaryObject) -> Object? {
+        reference(at: dictionary.keysStart + position * objectRefSize)
     }
 
     /// The value at `position` (below `dictionary.count`).
-    public func value(_ position: Int, of dictionary: DictionaryObject) -> Object? {
-        reference(at: dictionary.valuesStart + position * trailer.objectRefSize)
+    @inlinable @inline(__always) public func value(_ position: Int, of dictionary: DictionaryObject) -> Object? {
+        reference(at: dictionary.valuesStart + position * objectRefSize)
     }
 
     /// The bytes of the ASCII string `object`, or `nil` if it is not an ASCII string (a UTF-16
     /// string included) or holds a byte above 0x7F. Valid inside ``withReader(_:_:)`` only.
-    public func asciiBytes(_ object: Object) -> UnsafeBufferPointer<UInt8>? {
-        guard let offset = offset(of: object), bytes[offset] >> 4 == Format.asciiStringKind,
+    @inlinable @inline(__always) public func asciiBytes(_ object: Object) -> UnsafeBufferPointer<UInt8>? {
+        guard let offset = offset(of: object), bytes[offset] >> 4 == Marker.asciiStringKind,
             let (count, start) = length(at: offset, unitSize: 1)
         else { return nil }
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<(start + count)])
-        var combined: UInt8 = 0
-        for byte in slice { combined |= byte }
-        return combined < 0x80 ? slice : nil
+        return Self.isASCII(slice) ? slice : nil
+    }
+
+    /// Whether every byte of `slice` is below 0x80, eight at a time.
+    @inlinable @inline(__always) static func isASCII(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = slice.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var combined: UInt64 = 0
+        var position = 0
+        while position + 8 <= slice.count {
+            combined |= raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            position += 8
+        }
+        while position < slice.count {
+            combined |= UInt64(base[position])
+            position += 1
+        }
+        return combined & 0x8080_8080_8080_8080 == 0
     }
 
     /// Whether `object` is the ASCII string `text` (compared byte for byte, nothing allocated).
     public func isASCIIString(_ object: Object, equalTo text: String) -> Bool {
         guard let slice = asciiBytes(object) else { return false }
-        return slice.elementsEqual(text.utf8)
+        var text = text
+        return text.withUTF8 { $0.count == slice.count && $0.elementsEqual(slice) }
     }
 
     /// The ASCII string `object` as a `String`, or `nil` if it is not an ASCII string.
-    public func asciiString(_ object: Object) -> String? {
+    @inlinable public func asciiString(_ object: Object) -> String? {
         asciiBytes(object).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The boolean `object`, or `nil` if it is not one.
+    @inlinable @inline(__always) public func boolean(_ object: Object) -> Bool? {
+        guard let offset = offset(of: object) else { return nil }
+        switch bytes[offset] {
+        case Marker.falseMarker: return false
+        case Marker.trueMarker: return true
+        default: return nil
+        }
+    }
+
+    /// The integer `object` (1, 2 or 4 bytes unsigned, 8 bytes two's complement, as the decoder
+    /// reads them), or `nil` if it is not one (a real included).
+    @inlinable @inline(__always) public func integer(_ object: Object) -> Int64? {
+        guard let offset = offset(of: object) else { return nil }
+        let marker = bytes[offset], info = marker & 0x0F
+        guard marker >> 4 == Marker.integerKind, info <= 3, let raw = unsigned(at: offset + 1, width: 1 << Int(info)) else { return nil }
+        return info == 3 ? Int64(bitPattern: raw) : Int64(raw)
+    }
+
+    /// The date `object`, or `nil` if it is not one.
+    @inlinable @inline(__always) public func date(_ object: Object) -> Date? {
+        guard let offset = offset(of: object), bytes[offset] == Marker.dateMarker, let raw = unsigned(at: offset + 1, width: 8)
+        else { return nil }
+        return Date(timeIntervalSinceReferenceDate: Double(bitPattern: raw))
     }
 
     /// A scalar as ``PropertyListCodec/decode(_:)`` would produce it: `.boolean`, `.integer`
@@ -105,26 +183,16 @@ public struct BinaryPropertyListReader {
         guard let offset = offset(of: object) else { return nil }
         let marker = bytes[offset], info = marker & 0x0F
         switch marker >> 4 {
-        case 0x0:
-            switch marker {
-            case Format.falseMarker: return .boolean(false)
-            case Format.trueMarker: return .boolean(true)
-            default: return nil
-            }
-        case Format.integerKind:
-            guard info <= 3, let raw = unsigned(at: offset + 1, width: 1 << Int(info)) else { return nil }
-            return .integer(info == 3 ? Int64(bitPattern: raw) : Int64(raw))
-        case Format.realKind:
+        case 0x0: return boolean(object).map { .boolean($0) }
+        case Marker.integerKind: return integer(object).map { .integer($0) }
+        case Marker.realKind:
             switch info {
             case 2: return unsigned(at: offset + 1, width: 4).map { .real(Double(Float(bitPattern: UInt32($0)))) }
             case 3: return unsigned(at: offset + 1, width: 8).map { .real(Double(bitPattern: $0)) }
             default: return nil
             }
-        case Format.dateMarker >> 4:
-            guard marker == Format.dateMarker, let raw = unsigned(at: offset + 1, width: 8) else { return nil }
-            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: raw)))
-        default:
-            return nil
+        case Marker.dateMarker >> 4: return date(object).map { .date($0) }
+        default: return nil
         }
     }
 
@@ -137,151 +205,55 @@ public struct BinaryPropertyListReader {
     /// key twice. `false` when the decoder would refuse the file and also when this check is not
     /// sure (16-byte integers, UTF-16 keys, deeper nesting): the caller then asks the decoder.
     ///
-    /// The walk visits objects in the decoder's order and remembers each, as the decoder does,
-    /// so shared objects are checked once and counted per use.
+    /// One pass: containers are visited in the decoder's order and each object is checked once
+    /// (shared objects counted per use, as the decoder counts them); each key string is hashed
+    /// once into a table of distinct keys, so a dictionary's keys are told apart by comparing
+    /// small integers, not bytes.
     public func acceptsWholeFile() -> Bool {
-        var walk = Walk(objectCount: trailer.objectCount)
-        return expandedCount(of: top, depth: 0, walk: &walk) != nil
-    }
-
-    /// What the whole-file walk remembers.
-    private struct Walk {
-        /// Per object: 0 unvisited, -1 in progress, else how many values it expands to.
-        var counts: [Int]
-        /// Per object: whether it was checked to be an ASCII string (usable as a key).
-        var isASCIIKey: [Bool]
-        /// Key-reference regions (start, byte length) of dictionaries whose keys were found
-        /// distinct: a dictionary with byte-identical key references has the same keys.
-        var distinctKeyRegions: [(start: Int, length: Int)] = []
-
-        init(objectCount: Int) {
-            counts = [Int](repeating: 0, count: objectCount)
-            isASCIIKey = [Bool](repeating: false, count: objectCount)
-        }
-    }
-
-    /// How many values `object` expands to (as the decoder counts them), or `nil` when the
-    /// decoder might refuse it.
-    private func expandedCount(of object: Object, depth: Int, walk: inout Walk) -> Int? {
-        let known = walk.counts[object.index]
-        if known > 0 { return known }
-        if known < 0 { return nil }  // a cycle
-        guard let offset = offset(of: object) else { return nil }
-        let marker = bytes[offset]
-        var total = 1
-        switch marker >> 4 {
-        case 0x0, Format.integerKind, Format.realKind, Format.dateMarker >> 4:
-            guard scalar(object) != nil else { return nil }
-        case Format.dataKind:
-            guard length(at: offset, unitSize: 1) != nil else { return nil }
-        case Format.asciiStringKind:
-            guard asciiBytes(object) != nil else { return nil }
-            walk.isASCIIKey[object.index] = true
-        case Format.utf16StringKind:
-            guard let (count, start) = length(at: offset, unitSize: 2), isValidUTF16(from: start, count: count) else { return nil }
-        case Format.arrayKind:
-            guard depth < 64, let (count, start) = length(at: offset, unitSize: trailer.objectRefSize) else { return nil }
-            walk.counts[object.index] = -1
-            for position in 0..<count {
-                guard let child = reference(at: start + position * trailer.objectRefSize),
-                    let childCount = expandedCount(of: child, depth: depth + 1, walk: &walk)
-                else { return nil }
-                total += childCount
-                guard total <= Format.maximumValueCount else { return nil }
-            }
-        case Format.dictionaryKind:
-            guard depth < 64, let dictionary = dictionary(object) else { return nil }
-            walk.counts[object.index] = -1
-            for position in 0..<dictionary.count {
-                guard let keyObject = key(position, of: dictionary), let valueObject = value(position, of: dictionary),
-                    let keyCount = expandedCount(of: keyObject, depth: depth + 1, walk: &walk), walk.isASCIIKey[keyObject.index],
-                    let valueCount = expandedCount(of: valueObject, depth: depth + 1, walk: &walk)
-                else { return nil }
-                total += keyCount + valueCount
-                guard total <= Format.maximumValueCount else { return nil }
-            }
-            guard hasDistinctKeys(dictionary, walk: &walk) else { return nil }
-        default:
-            return nil  // null, UID, set, unknown markers
-        }
-        walk.counts[object.index] = total
-        return total
-    }
-
-    /// Whether the (ASCII, checked) keys of `dictionary` are distinct: distinct ASCII byte
-    /// strings are distinct Swift strings. Pairwise for small dictionaries (nothing allocated);
-    /// by 64-bit fingerprint for large ones, where two equal fingerprints count as "not sure".
-    private func hasDistinctKeys(_ dictionary: DictionaryObject, walk: inout Walk) -> Bool {
-        let region = (start: dictionary.keysStart, length: dictionary.count * trailer.objectRefSize)
-        for index in walk.distinctKeyRegions.indices where walk.distinctKeyRegions[index].length == region.length {
-            let start = walk.distinctKeyRegions[index].start
-            if let base = bytes.baseAddress, memcmp(base + start, base + region.start, region.length) == 0 { return true }
-        }
-        func keyBytes(_ position: Int) -> UnsafeBufferPointer<UInt8>? { key(position, of: dictionary).flatMap(asciiBytes) }
-        if dictionary.count <= 16 {
-            for later in 0..<dictionary.count {
-                guard let laterKey = keyBytes(later) else { return false }
-                for earlier in 0..<later {
-                    guard let earlierKey = keyBytes(earlier) else { return false }
-                    if laterKey.count == earlierKey.count && laterKey.elementsEqual(earlierKey) { return false }
-                }
-            }
-            if walk.distinctKeyRegions.count < 8 { walk.distinctKeyRegions.append(region) }
-            return true
-        }
-        var fingerprints = Set<UInt64>(minimumCapacity: dictionary.count)
-        for position in 0..<dictionary.count {
-            guard let keyBytes = keyBytes(position) else { return false }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-            for byte in keyBytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-            guard fingerprints.insert(hash).inserted else { return false }
-        }
-        return true
-    }
-
-    /// No unpaired surrogate in `count` big-endian UTF-16 units from `start` (the decoder refuses them).
-    private func isValidUTF16(from start: Int, count: Int) -> Bool {
-        var position = start
-        let end = start + 2 * count
-        while position < end {
-            let unit = UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
-            position += 2
-            guard unit & 0xF800 == 0xD800 else { continue }
-            guard unit < 0xDC00, position < end else { return false }
-            let low = UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
-            guard low & 0xFC00 == 0xDC00 else { return false }
-            position += 2
-        }
-        return true
+        BinaryPropertyListWalk.withWalk(reader: self) { walk in walk.expandedCount(of: topObject, depth: 0) } != nil
     }
 
     // MARK: Layout (the decoder's checks, answering nil instead of throwing)
 
-    private func offset(of object: Object) -> Int? {
-        guard object.index >= 0, object.index < trailer.objectCount else { return nil }
-        let entry = trailer.offsetTableOffset + object.index * trailer.offsetIntSize
-        let offset = BinaryPropertyListTrailer.unsigned(bytes, at: entry, width: trailer.offsetIntSize)
-        guard offset >= UInt64(Format.headerSize), offset < UInt64(objectTableEnd) else { return nil }
-        return Int(offset)
+    /// Where `object` starts, checked to lie in the object table.
+    @inlinable @inline(__always) func offset(of object: Object) -> Int? { offset(ofIndex: object.index) }
+
+    @inlinable @inline(__always) func offset(ofIndex index: Int) -> Int? {
+        guard index >= 0, index < objectCount else { return nil }
+        let entry = objectTableEnd + index * offsetIntSize
+        let offset: Int
+        switch offsetIntSize {  // the common widths without the loop
+        case 1: offset = Int(bytes[entry])
+        case 2: offset = Int(bytes[entry]) << 8 | Int(bytes[entry + 1])
+        default:
+            let wide = Self.bigEndian(bytes, at: entry, width: offsetIntSize)
+            guard wide < UInt64(objectTableEnd) else { return nil }
+            offset = Int(wide)
+        }
+        guard offset >= Marker.headerSize, offset < objectTableEnd else { return nil }
+        return offset
     }
 
-    private func reference(at position: Int) -> Object? {
+    /// The object reference at `position` (inside a container the caller found in bounds).
+    @inlinable @inline(__always) func reference(at position: Int) -> Object? {
         let reference: UInt64
-        switch trailer.objectRefSize {
+        switch objectRefSize {
         case 1: reference = UInt64(bytes[position])
         case 2: reference = UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
-        default: reference = BinaryPropertyListTrailer.unsigned(bytes, at: position, width: trailer.objectRefSize)
+        default: reference = Self.bigEndian(bytes, at: position, width: objectRefSize)
         }
-        guard reference < UInt64(trailer.objectCount) else { return nil }
+        guard reference < UInt64(objectCount) else { return nil }
         return Object(index: Int(reference))
     }
 
-    private func length(at offset: Int, unitSize: Int) -> (count: Int, start: Int)? {
+    /// The element count of the object at `offset` and where its payload starts, checked so
+    /// that `count * unitSize` bytes fit before the end of the object table.
+    @inlinable @inline(__always) func length(at offset: Int, unitSize: Int) -> (count: Int, start: Int)? {
         let info = bytes[offset] & 0x0F
         var count = Int(info)
         var start = offset + 1
-        if info == Format.lengthFollows {
-            guard start < objectTableEnd, bytes[start] >> 4 == Format.integerKind, bytes[start] & 0x0F <= 3 else { return nil }
+        if info == Marker.lengthFollows {
+            guard start < objectTableEnd, bytes[start] >> 4 == Marker.integerKind, bytes[start] & 0x0F <= 3 else { return nil }
             let width = 1 << Int(bytes[start] & 0x0F)
             guard let value = unsigned(at: start + 1, width: width) else { return nil }
             start += 1 + width
@@ -292,8 +264,17 @@ public struct BinaryPropertyListReader {
         return (count, start)
     }
 
-    private func unsigned(at position: Int, width: Int) -> UInt64? {
+    /// The big-endian integer of `width` bytes at `position`, checked to lie in the object table.
+    @inlinable @inline(__always) func unsigned(at position: Int, width: Int) -> UInt64? {
         guard width <= objectTableEnd - position else { return nil }
-        return BinaryPropertyListTrailer.unsigned(bytes, at: position, width: width)
+        return Self.bigEndian(bytes, at: position, width: width)
+    }
+
+    @inlinable @inline(__always) static func bigEndian(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, width: Int) -> UInt64 {
+        var result: UInt64 = 0
+        for index in position..<(position + width) {
+            result = result << 8 | UInt64(bytes[index])
+        }
+        return result
     }
 }

@@ -14,11 +14,46 @@ extension SharedDefaults {
     /// When nothing changed this costs two system calls and no path walk: `fstat` of the kept
     /// directory descriptor and `fstatat(directory, fileName, AT_SYMLINK_NOFOLLOW)`.
     func refresh(_ state: inout State) throws(SharedDefaultsError) -> ReloadResult {
+        let path = path
+        return try refresh(&state, decode: { bytes throws(SharedDefaultsError) in try Self.decodeDictionary(bytes, path: path) }, served: { $0 }).result
+    }
+
+    /// Like ``reload()``, but a changed file's bytes are given to `decode` instead of being
+    /// decoded into the dictionary the getters serve: what `decode` returns comes back as
+    /// `decoded` (only with ``ReloadResult/changed``), and the getters of this instance serve an
+    /// empty dictionary from then on. Every file check, the unchanged fast path and the
+    /// refusal bookkeeping are the ones ``reload()`` uses; a `SharedDefaultsError` thrown by
+    /// `decode` refuses the file like any other problem (the last good state is kept, the same
+    /// unchanged bad file is not read again).
+    func reload<Decoded: Sendable>(
+        decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded
+    ) throws(SharedDefaultsError) -> (result: ReloadResult, decoded: Decoded?) {
+        try state.withLock { state throws(SharedDefaultsError) in
+            try refresh(&state, decode: decode, served: { _ in [:] })
+        }
+    }
+
+    /// The file's root dictionary, or why the bytes are not one (``SharedDefaultsError/undecodable(path:reason:)``,
+    /// ``SharedDefaultsError/rootNotDictionary(path:type:)``).
+    static func decodeDictionary(_ bytes: [UInt8], path: String) throws(SharedDefaultsError) -> [String: PropertyListValue] {
+        let root: PropertyListValue
+        do { root = try PropertyListCodec.decode(bytes) } catch { throw .undecodable(path: path, reason: error.description) }
+        guard case .dictionary(let dictionary) = root else { throw .rootNotDictionary(path: path, type: root.kindInWords) }
+        return dictionary
+    }
+
+    /// ``refresh(_:)`` with the decoding step given: `decode` turns a changed, validated file's
+    /// bytes into `Decoded`, and `served` says which dictionary the getters serve from it.
+    /// `decoded` is non-`nil` exactly when the result is ``ReloadResult/changed``.
+    func refresh<Decoded>(
+        _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded,
+        served: (Decoded) -> [String: PropertyListValue]
+    ) throws(SharedDefaultsError) -> (result: ReloadResult, decoded: Decoded?) {
         let directory: FileDescriptor, directoryStatus: FileStatus
         do {
             guard let current = try currentDirectory(&state) else {
                 state.becomeMissing()
-                return .missing
+                return (.missing, nil)
             }
             (directory, directoryStatus) = current
         } catch {
@@ -29,22 +64,22 @@ extension SharedDefaults {
             identity = FileIdentity(directory: directoryStatus, file: try directory.status(ofEntry: fileName))
         } catch .noSuchFileOrDirectory {
             state.becomeMissing()
-            return .missing
+            return (.missing, nil)
         } catch {
             throw record(.system(path: path, operation: "fstatat", errno: error), in: &state, identity: nil)
         }
         if identity == state.goodIdentity {
             state.lastError = nil
-            return .unchanged
+            return (.unchanged, nil)
         }
         if identity == state.rejectedIdentity, let lastError = state.lastError { throw lastError }
         do {
-            guard let (dictionary, status, descriptor) = try readValidatedFile(in: directory, &state) else {
+            guard let (decoded, status, descriptor) = try readValidatedFile(in: directory, &state, decode: decode) else {
                 state.becomeMissing()
-                return .missing
+                return (.missing, nil)
             }
-            state.accept(dictionary, identity: FileIdentity(directory: directoryStatus, file: status), descriptor: descriptor)
-            return .changed
+            state.accept(served(decoded), identity: FileIdentity(directory: directoryStatus, file: status), descriptor: descriptor)
+            return (.changed, decoded)
         } catch {
             throw record(error, in: &state, identity: identity)
         }
@@ -114,13 +149,13 @@ extension SharedDefaults {
         return error
     }
 
-    /// Opens (relative to `directory`), validates and decodes the file. Returns `nil` when it
-    /// does not exist, else the dictionary, the file's `fstat` and its still-open descriptor
-    /// (the caller owns it). System calls: `openat`, `fstat`, one `read` of the size `fstat`
-    /// gave (plus one more only if the file grew meanwhile).
-    private func readValidatedFile(
-        in directory: FileDescriptor, _ state: inout State
-    ) throws(SharedDefaultsError) -> ([String: PropertyListValue], FileStatus, FileDescriptor)? {
+    /// Opens (relative to `directory`), validates the file and hands its bytes to `decode`.
+    /// Returns `nil` when it does not exist, else what `decode` made of it, the file's `fstat`
+    /// and its still-open descriptor (the caller owns it). System calls: `openat`, `fstat`, one
+    /// `read` of the size `fstat` gave (plus one more only if the file grew meanwhile).
+    private func readValidatedFile<Decoded>(
+        in directory: FileDescriptor, _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded
+    ) throws(SharedDefaultsError) -> (Decoded, FileStatus, FileDescriptor)? {
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(fileName, relativeTo: directory, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
@@ -146,12 +181,7 @@ extension SharedDefaults {
                 throw SharedDefaultsError.system(path: path, operation: "read", errno: errno)
             }
             state.decodeCount += 1
-            let root: PropertyListValue
-            do { root = try PropertyListCodec.decode(bytes) } catch { throw SharedDefaultsError.undecodable(path: path, reason: error.description) }
-            guard case .dictionary(let dictionary) = root else {
-                throw SharedDefaultsError.rootNotDictionary(path: path, type: root.kindInWords)
-            }
-            return (dictionary, status, file)
+            return (try decode(bytes), status, file)
         } catch let error as SharedDefaultsError {
             try? file.close()
             throw error

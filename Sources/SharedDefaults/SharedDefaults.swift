@@ -179,12 +179,6 @@ public final class SharedDefaults: Sendable {
         try state.withLock { state throws(SharedDefaultsError) in try refresh(&state) }
     }
 
-    /// Like ``reload()``, and also returns the dictionary read from the file (without registered
-    /// defaults), both from one look at the file.
-    func reloadWithContents() throws(SharedDefaultsError) -> (ReloadResult, [String: PropertyListValue]) {
-        try state.withLock { state throws(SharedDefaultsError) in (try refresh(&state), state.contents) }
-    }
-
     /// Why the last look at the file refused it, or `nil` if it was good or missing.
     public var lastError: SharedDefaultsError? { state.withLock { $0.lastError } }
 

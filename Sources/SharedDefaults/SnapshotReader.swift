@@ -37,12 +37,18 @@ public final class SnapshotReader: Sendable {
     public var lastGood: EntitlementSnapshot? { state.withLock { $0 } }
 
     /// Looks at the file and accepts a newer valid snapshot if there is one.
+    ///
+    /// A changed file is checked like every ``SharedDefaults`` file (see ``SharedDefaultsError``)
+    /// and then only the snapshot is decoded from its bytes, with
+    /// ``EntitlementSnapshot/decode(fromSuiteBytes:)``: the whole file is still checked to be a
+    /// property list with a dictionary root, but the suite's other values are not built.
     public func refresh() -> SnapshotReadOutcome {
         state.withLock { lastGood in
+            let path = path
             let result: ReloadResult
-            let contents: [String: PropertyListValue]
+            let found: Result<EntitlementSnapshot, SnapshotDecodingError>?
             do throws(SharedDefaultsError) {
-                (result, contents) = try defaults.reloadWithContents()
+                (result, found) = try defaults.reload { bytes throws(SharedDefaultsError) in try Self.snapshot(in: bytes, path: path) }
             } catch {
                 return .rejected(reason: error.description, lastGood: lastGood)
             }
@@ -51,12 +57,11 @@ public final class SnapshotReader: Sendable {
             case .unchanged: return .unchanged(lastGood)
             case .changed: break
             }
-            guard let value = contents[EntitlementSnapshot.defaultsKey] else { return .missing(lastGood: lastGood) }
             let snapshot: EntitlementSnapshot
-            do throws(SnapshotDecodingError) {
-                snapshot = try EntitlementSnapshot(propertyList: value)
-            } catch {
-                return .rejected(reason: "\(path): snapshot refused: \(error.description)", lastGood: lastGood)
+            switch found {
+            case .success(let decoded): snapshot = decoded
+            case .failure(.missing), nil: return .missing(lastGood: lastGood)
+            case .failure(let error): return .rejected(reason: "\(path): snapshot refused: \(error.description)", lastGood: lastGood)
             }
             if let current = lastGood {
                 if snapshot == current { return .unchanged(current) }
@@ -73,6 +78,24 @@ public final class SnapshotReader: Sendable {
             }
             lastGood = snapshot
             return .updated(snapshot)
+        }
+    }
+
+    /// The snapshot in a suite file's bytes. A file that is not a property list, or whose root is
+    /// not a dictionary, is refused as a file (the messages ``SharedDefaults`` gives); a missing
+    /// or invalid snapshot in a good file is the `failure`, so the file itself stays accepted
+    /// and is not read again until it changes.
+    private static func snapshot(
+        in bytes: [UInt8], path: String
+    ) throws(SharedDefaultsError) -> Result<EntitlementSnapshot, SnapshotDecodingError> {
+        do throws(SnapshotFileDecodingError) {
+            return .success(try EntitlementSnapshot.decode(fromSuiteBytes: bytes))
+        } catch {
+            switch error {
+            case .undecodable(let reason): throw .undecodable(path: path, reason: reason.description)
+            case .rootNotDictionary(let kind): throw .rootNotDictionary(path: path, type: kind)
+            case .snapshot(let refusal): return .failure(refusal)
+            }
         }
     }
 }

@@ -70,6 +70,21 @@ import Testing
         }
     }
 
+    /// More distinct product ids than the decoder keeps one shared `String` for (254), each
+    /// also used by later entries: shared ones and the ones made per use decode alike.
+    @Test func productIdsBeyondTheSharedStringsDecodeAlike() throws {
+        let base = Date(timeIntervalSinceReferenceDate: 780_000_000)
+        var statuses: [String: EntitlementStatus] = [:]
+        for index in 0..<600 {
+            statuses["entitlement.\(index)"] = EntitlementStatus(
+                active: true, state: .subscribed, expiresAt: base.addingTimeInterval(Double(index)),
+                productId: "com.example.a.longer.product.identifier.\(index % 300)", willRenew: index % 2 == 0)
+        }
+        let snapshot = EntitlementSnapshot(generation: 3, issuedAt: base, nextTransition: nil, entitlements: statuses)
+        let bytes = try Self.suiteBytes(snapshot.propertyList, others: true)
+        #expect(EntitlementSnapshot.decodeInPlace(fromSuiteBytes: bytes) == snapshot)
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func corruptedFilesAreRefusedOrAcceptedAlike(seed: UInt64) throws {
         var random = SplitMix(seed: seed)
@@ -82,6 +97,33 @@ import Testing
             case 2: bytes.removeLast(random.next(in: 1...min(64, bytes.count)))
             default:
                 for _ in 0..<3 { bytes[random.next(in: 0...(bytes.count - 1))] = UInt8(random.next(in: 0...255)) }
+            }
+            Self.expectSameOutcome(bytes, "seed \(seed) round \(round)")
+        }
+    }
+
+    /// Structural corruption that keeps the file parseable more often than random bytes do:
+    /// an object-table byte set to a valid object number (a reference now naming another
+    /// object: shared values, cycles, a container as a key, the same key twice), or two
+    /// offset-table entries swapped (objects trading places). 4,000 files, each judged alike.
+    @Test(arguments: [11, 12, 13, 14, 15, 16, 17, 18])
+    func rewiredFilesAreRefusedOrAcceptedAlike(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let original = try Self.suiteBytes(Self.random(seed % 2 == 0 ? 40 : 4, seed: seed).propertyList, others: seed % 3 == 0)
+        let trailer = original.count - 32
+        let offsetSize = Int(original[trailer + 6])
+        let objectCount = original[(trailer + 8)..<(trailer + 16)].reduce(0) { $0 << 8 | Int($1) }
+        let tableStart = original[(trailer + 24)..<(trailer + 32)].reduce(0) { $0 << 8 | Int($1) }
+        for round in 0..<500 {
+            var bytes = original
+            for _ in 0..<random.next(in: 1...2) {
+                if random.next(in: 0...2) > 0 {
+                    bytes[random.next(in: 8...(tableStart - 1))] = UInt8(truncatingIfNeeded: random.next(in: 0...(objectCount - 1)))
+                } else {
+                    let first = tableStart + offsetSize * random.next(in: 0...(objectCount - 1))
+                    let second = tableStart + offsetSize * random.next(in: 0...(objectCount - 1))
+                    for index in 0..<offsetSize { bytes.swapAt(first + index, second + index) }
+                }
             }
             Self.expectSameOutcome(bytes, "seed \(seed) round \(round)")
         }
