@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PropertyList
 
 /// ``EntitlementSnapshot/init(propertyList:)``'s checks, read from a file the reader has already
