@@ -113,7 +113,7 @@ public enum EntitlementBench {
             case "floor-reader":
                 try RawInotifyReader.run(directory: argument(1), name: argument(2), index: Int(argument(3)) ?? 0)
             case "package-reader":
-                try await PackageReader.run(container: argument(1), group: argument(2), catalogPath: argument(3), index: Int(argument(4)) ?? 0)
+                try PackageReader.run(container: argument(1), group: argument(2), catalogPath: argument(3), index: Int(argument(4)) ?? 0)
             case "stat-poller":
                 try StatPollingReader.run(container: argument(1), group: argument(2), catalogPath: argument(3), index: Int(argument(4)) ?? 0)
             case "defaults-reader":
