@@ -90,7 +90,7 @@ struct BenchmarkSuite {
     }
 
     /// Floor and package in alternating blocks, each against its own directory under `root`.
-    private func propagation(root: String, durable: Bool) throws(BenchmarkError) -> BenchmarkResults.Propagation {
+    func propagation(root: String, durable: Bool) throws(BenchmarkError) -> BenchmarkResults.Propagation {
         let floorContainer = root + "/floor", packageContainer = root + "/package"
         let preferences = "/Library/Preferences"
         try Workspace.makeDirectories(floorContainer + preferences)

@@ -113,14 +113,20 @@ public enum EntitlementBench {
             case "floor-reader":
                 try RawInotifyReader.run(directory: argument(1), name: argument(2), index: Int(argument(3)) ?? 0)
             case "package-reader":
-                try await PackageReader.run(container: argument(1), group: argument(2), catalogPath: argument(3), index: Int(argument(4)) ?? 0)
+                try PackageReader.run(container: argument(1), group: argument(2), catalogPath: argument(3), index: Int(argument(4)) ?? 0)
             case "stat-poller":
                 try StatPollingReader.run(container: argument(1), group: argument(2), catalogPath: argument(3), index: Int(argument(4)) ?? 0)
             case "defaults-reader":
                 UserDefaultsPeer.runReader(suite: argument(1), index: Int(argument(2)) ?? 0)
             case "profile":
-                // `--role profile check|checkfull|decode100|unchanged|ingest`: one cost in a loop for ~5 s, to run under perf or callgrind.
-                try CostBenchmarks.profile(argument(1), catalogPath: locateDefaultCatalog() ?? "Shared/Catalog.json")
+                // `--role profile check|checkfull|decode100|unchanged|ingest`: one cost in a loop for ~5 s, to run under perf or callgrind;
+                // `--role profile propagation-tmpfs|propagation-durable [rounds]`: only that mode's floor and package rows.
+                let catalogPath = locateDefaultCatalog() ?? "Shared/Catalog.json"
+                if argument(1).hasPrefix("propagation") {
+                    try PropagationProfile.run(argument(1), rounds: Int(argument(2)), catalogPath: catalogPath)
+                } else {
+                    try CostBenchmarks.profile(argument(1), catalogPath: catalogPath)
+                }
                 exit(0)
             case "idle":
                 while true { pause() }

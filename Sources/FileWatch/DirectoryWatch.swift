@@ -131,7 +131,7 @@ final class WatchSession {
     func startIfNeeded() {
         guard !isStarted else { return }
         isStarted = true
-        WatchReader.start(directory: directory, names: names, settle: settle, channel: channel)
+        WatchReader<WatchChannel>.start(directory: directory, names: names, settle: settle, channel: channel)
     }
 
     deinit {

@@ -5,76 +5,54 @@ import Foundation
 #endif
 import SystemShims
 
-/// The body of the one reader thread of a watch.
+/// Where a ``WatchReader`` delivers what it reads, and how it learns to stop.
+///
+/// Two consumers exist: ``WatchChannel`` (the reader runs on its own thread and hands changes to the
+/// iterator's task) and ``InlineWatchConsumer`` (the reader runs on the caller's thread and calls the
+/// caller's handler directly).
+protocol WatchConsumer: ~Copyable {
+    /// Whether the reader must stop now, and whether changes it delivered are still waiting to be taken
+    /// (while they are, the reader leaves new events in the kernel queue).
+    mutating func readerStatus() -> (cancelled: Bool, hasPending: Bool)
+    /// Takes `changes` (never empty), all of it at once.
+    mutating func publish(_ changes: PendingChanges)
+}
+
+/// The body of a watch: the loop that reads inotify and turns kernel events into ``PendingChanges``.
 ///
 /// It owns the ``Inotify`` instance for its whole life: it creates it, arms the watch, blocks in `poll`
-/// on the inotify descriptor and the wake-up eventfd, merges what it reads into the channel, and on
-/// cancellation or error withdraws the eventfd from the channel, closes both descriptors, and only then
-/// reports that it has finished. No other thread ever closes, reads or polls these descriptors.
-struct WatchReader: ~Copyable {
+/// on the inotify descriptor and the wake-up eventfd, and hands what it reads to its consumer; its
+/// owner closes both descriptors by ending its lifetime (``close()``). No other thread ever closes,
+/// reads or polls these descriptors.
+struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
     private let inotify: Inotify
     private var tracker: DirectoryTracker
-    private let channel: WatchChannel
+    private(set) var consumer: Consumer
     private let settle: Duration
     /// Name changes read but held back until the settle window closes (always empty when `settle` is zero).
     private var unpublished = PendingChanges()
     /// When the settle window for ``unpublished`` closes.
     private var settleDeadline: ContinuousClock.Instant?
 
-    /// Starts the reader on a new thread named after the directory.
-    static func start(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
-        do throws(Errno) {
-            try DetachedThread.start {
-                run(directory: directory, names: names, settle: settle, channel: channel)
-            }
-        } catch {
-            channel.finishReader(failure: FileWatchError(errno: error.rawValue, path: directory, operation: .startReader))
-        }
-    }
-
-    static func run(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
-        let inotify: Inotify
-        do {
-            inotify = try Inotify(directory: directory)
-        } catch {
-            channel.finishReader(failure: error)
-            return
-        }
-        guard channel.registerWakeDescriptor(inotify.wakeDescriptor) else {
-            inotify.close()
-            channel.finishReader(failure: nil)
-            return
-        }
-        var reader = WatchReader(
-            inotify: inotify,
-            tracker: DirectoryTracker(directory: directory, names: names),
-            channel: channel,
-            settle: settle
-        )
-        let failure = reader.readUntilCancelled()
-        channel.withdrawWakeDescriptor()
-        reader.close()
-        channel.finishReader(failure: failure)
-    }
-
-    private init(inotify: consuming Inotify, tracker: DirectoryTracker, channel: WatchChannel, settle: Duration) {
+    init(inotify: consuming Inotify, tracker: DirectoryTracker, consumer: Consumer, settle: Duration) {
         self.inotify = inotify
         self.tracker = tracker
-        self.channel = channel
+        self.consumer = consumer
         self.settle = settle
     }
 
     /// Closes the inotify descriptor and the eventfd (by ending the reader's, hence the ``Inotify``'s, lifetime).
-    private consuming func close() {}
+    consuming func close() {}
 
-    /// Returns `nil` when cancelled, or the error that stopped the watch.
-    private mutating func readUntilCancelled() -> FileWatchError? {
+    /// Arms the watch and reads until the consumer says to stop. Returns `nil` when stopped, or the error
+    /// that stopped the watch.
+    mutating func readUntilCancelled() -> FileWatchError? {
         do throws(FileWatchError) {
             var changes = PendingChanges()
             try tracker.arm(using: inotify, into: &changes)
             offer(changes)
             while true {
-                let status = channel.readerStatus()
+                let status = consumer.readerStatus()
                 if status.cancelled { return nil }
                 // While the consumer has not taken what is pending, leave new events in the kernel queue.
                 let readiness = try inotify.wait(forEvents: !status.hasPending, timeoutMilliseconds: settleTimeout())
@@ -95,7 +73,7 @@ struct WatchReader: ~Copyable {
                 try tracker.handle(event, using: inotify, into: &changes)
             }
             offer(changes)
-            if channel.readerStatus().cancelled { return }
+            if consumer.readerStatus().cancelled { return }
         }
     }
 
@@ -116,7 +94,7 @@ struct WatchReader: ~Copyable {
     }
 
     private mutating func publishHeldBack() {
-        channel.publish(unpublished)
+        consumer.publish(unpublished)
         unpublished = PendingChanges()
         settleDeadline = nil
     }
@@ -129,5 +107,41 @@ struct WatchReader: ~Copyable {
         let (seconds, attoseconds) = remaining.components
         let milliseconds = seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return CInt(clamping: milliseconds)
+    }
+}
+
+extension WatchReader where Consumer == WatchChannel {
+    /// Starts a reader for `channel` on a new thread.
+    static func start(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
+        do throws(Errno) {
+            try DetachedThread.start {
+                run(directory: directory, names: names, settle: settle, channel: channel)
+            }
+        } catch {
+            channel.finishReader(failure: FileWatchError(errno: error.rawValue, path: directory, operation: .startReader))
+        }
+    }
+
+    /// The reader thread's body: reads until cancelled, withdraws the eventfd from the channel, closes both
+    /// descriptors, and only then reports that it has finished.
+    static func run(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
+        let inotify: Inotify
+        do {
+            inotify = try Inotify(directory: directory)
+        } catch {
+            channel.finishReader(failure: error)
+            return
+        }
+        guard channel.registerWakeDescriptor(inotify.wakeDescriptor) else {
+            inotify.close()
+            channel.finishReader(failure: nil)
+            return
+        }
+        var reader = WatchReader(
+            inotify: inotify, tracker: DirectoryTracker(directory: directory, names: names), consumer: channel, settle: settle)
+        let failure = reader.readUntilCancelled()
+        channel.withdrawWakeDescriptor()
+        reader.close()
+        channel.finishReader(failure: failure)
     }
 }

@@ -67,22 +67,14 @@ struct DirectoryWatchTests {
     }
 
     @Test func kernelQueueOverflowIsReportedAndTheWatchGoesOn() async throws {
-        let limitText = try String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8)
-        let queueLimit = try #require(Int(limitText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let queueLimit = try inotifyQueueLimit()
         try await withTemporaryDirectory { directory in
             let gate = Gate()
             try await withRecordedWatch(directory: directory, names: ["x"], holdAfterFirstEvent: gate) { log in
                 #expect(await log.wait { $0.first == .armed })
                 // A pending change makes the reader leave new events in the kernel queue until it is taken.
                 try writeFile(directory + "/x", "1")
-                // Three events per round (create, close-write, delete): about twice the queue's capacity.
-                for round in 0..<(queueLimit * 2 / 3 + 100) {
-                    let path = directory + "/churn\(round)"
-                    let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
-                    try #require(descriptor >= 0)
-                    close(descriptor)
-                    unlink(path)
-                }
+                try overflowKernelQueue(in: directory, queueLimit: queueLimit)
                 gate.open()
                 #expect(await log.wait { $0.contains(.overflow) }, "got: \(log.events)")
 
