@@ -12,7 +12,8 @@ import Testing
             let value = random.value()
             let previous = try PreviousBinaryPropertyListEncoder.encode(value)
             let current = try BinaryPropertyListEncoder.encode(value)
-            #expect(current == previous, "differs for \(value)")
+            let same = current == previous
+            #expect(same, "differs for \(value)")
         }
     }
 
@@ -28,6 +29,16 @@ import Testing
         for value in [shared, wide, .array([shared, wide, shared])] {
             #expect(try BinaryPropertyListEncoder.encode(value) == PreviousBinaryPropertyListEncoder.encode(value))
         }
+    }
+
+    /// `[A, B, A]` with `A` and `B` canonically equivalent but different: `A` is written once and
+    /// referenced twice, `B` once (three objects with the array), as CoreFoundation shares them.
+    @Test func sharesAStringAfterAnEquivalentButDifferentOne() throws {
+        let bytes = try BinaryPropertyListEncoder.encode(.array([.string("é"), .string("e\u{301}"), .string("é")]))
+        let objectCount = bytes[(bytes.count - 24)..<(bytes.count - 16)].reduce(0) { $0 << 8 | Int($1) }
+        #expect(objectCount == 3)
+        let decoded = try BinaryPropertyListDecoder.decode(bytes)
+        #expect(decoded.arrayValue?.compactMap { $0.stringValue?.unicodeScalars.count } == [1, 2, 1])
     }
 
     /// A two-entitlement snapshot-shaped suite, as bytes written when the layout was last checked

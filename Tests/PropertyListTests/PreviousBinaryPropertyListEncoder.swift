@@ -3,7 +3,11 @@ import Foundation
 
 /// The binary encoder as it was before it was rewritten for speed (dictionary-based uniquing,
 /// one enum per object, byte-by-byte appends), kept verbatim as the reference the current
-/// encoder must match byte for byte.
+/// encoder must match byte for byte. One change: strings are shared by their UTF-8 bytes. The
+/// previous encoder looked them up by `String` (canonical equivalence) and remembered only the
+/// latest of equivalent strings, so in `[A, B, A]` with `A` and `B` canonically equivalent but
+/// different it wrote `A` twice; now `A` is written once, as CoreFoundation (literal equality)
+/// does. Decoded values are the same either way.
 struct PreviousBinaryPropertyListEncoder {
     private typealias Format = BinaryPropertyListFormat
 
@@ -15,7 +19,7 @@ struct PreviousBinaryPropertyListEncoder {
     }
 
     private var objects: [Object] = []
-    private var stringObjects: [String: Int] = [:]
+    private var stringObjects: [[UInt8]: Int] = [:]
     private var integerObjects: [Int64: Int] = [:]
     private var booleanObjects: [Bool: Int] = [:]
     private var output: [UInt8] = []
@@ -37,11 +41,8 @@ struct PreviousBinaryPropertyListEncoder {
     private mutating func flatten(_ value: PropertyListValue, depth: Int) throws(PropertyListError) -> Int {
         switch value {
         case .string(let string):
-            if let index = stringObjects[string], case .scalar(.string(let existing)) = objects[index],
-               existing.utf8.elementsEqual(string.utf8) {
-                return index
-            }
-            stringObjects[string] = objects.count
+            if let index = stringObjects[Array(string.utf8)] { return index }
+            stringObjects[Array(string.utf8)] = objects.count
         case .integer(let integer):
             if let index = integerObjects[integer] { return index }
             integerObjects[integer] = objects.count
