@@ -124,7 +124,73 @@ enum CostBenchmarks {
         return median(perPair)
     }
 
-    /// Runs one cost (`check`, `checkfull`, `decode100`, `unchanged`, or the quick `ingest` run with its child
+    /// Microseconds per binary encode of the suite dictionary holding a one-entitlement snapshot
+    /// (what ``SharedDefaults/publish(_:)`` encodes), the property-list value built outside the loop.
+    static func encode(iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
+        let suite = PropertyListValue.dictionary([EntitlementSnapshot.defaultsKey: SampleSnapshots.snapshot(generation: 3).propertyList])
+        var perEncode: [Double] = []
+        for _ in 0..<repeats {
+            var bytes = 0
+            let start = MonotonicClock.now()
+            for _ in 0..<iterations {
+                do { bytes &+= try PropertyListCodec.encode(suite, format: .binary).count } catch { throw BenchmarkError("encode: \(error)") }
+            }
+            let elapsed = MonotonicClock.now() - start
+            blackHole(bytes)
+            perEncode.append(Double(elapsed) / Double(iterations) / 1000)
+        }
+        return median(perEncode)
+    }
+
+    /// Microseconds per non-durable ``SharedDefaults/publish(_:)`` of a one-entitlement snapshot
+    /// under `container` (a tmpfs such as `/dev/shm` to leave the disk out), each a new generation.
+    static func publishNonDurable(container: String, iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
+        let defaults = SharedDefaults(suiteName: "bench.publish", container: container, options: .init(durable: false))
+        let issuedAt = Date()
+        var generation: Int64 = 0
+        var perPublish: [Double] = []
+        for _ in 0..<repeats {
+            let snapshots = (0..<iterations).map { _ in
+                generation += 1
+                return SampleSnapshots.snapshot(generation: generation, issuedAt: issuedAt)
+            }
+            let start = MonotonicClock.now()
+            for snapshot in snapshots {
+                do { try defaults.publish(snapshot) } catch { throw BenchmarkError("publish: \(error)") }
+            }
+            perPublish.append(Double(MonotonicClock.now() - start) / Double(iterations) / 1000)
+        }
+        return median(perPublish)
+    }
+
+    /// Microseconds per ``SnapshotReader/refresh()`` that finds a new generation (a non-durable
+    /// publish by another instance before each, outside the timed part), under `container`.
+    static func refreshChanged(container: String, iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
+        let group = "bench.changed"
+        let defaults = SharedDefaults(suiteName: group, container: container, options: .init(durable: false))
+        let reader = SnapshotReader(suiteName: group, container: container)
+        let issuedAt = Date()
+        var generation: Int64 = 0
+        var perRefresh: [Double] = []
+        for _ in 0..<repeats {
+            var elapsed: UInt64 = 0, updated = 0
+            for _ in 0..<iterations {
+                generation += 1
+                do { try defaults.publish(SampleSnapshots.snapshot(generation: generation, issuedAt: issuedAt)) } catch {
+                    throw BenchmarkError("publish: \(error)")
+                }
+                let start = MonotonicClock.now()
+                if case .updated = reader.refresh() { updated &+= 1 }
+                elapsed &+= MonotonicClock.now() - start
+            }
+            guard updated == iterations else { throw BenchmarkError("\(iterations - updated) new generations were not read") }
+            perRefresh.append(Double(elapsed) / Double(iterations) / 1000)
+        }
+        return median(perRefresh)
+    }
+
+    /// Runs one cost (`check`, `checkfull`, `decode100`, `unchanged`, `encode`, `publish-tmpfs`,
+    /// `refresh-changed`, or the quick `ingest` run with its child
     /// processes) long enough to profile, printing its figure.
     static func profile(_ name: String, catalogPath: String) throws(BenchmarkError) {
         let value: Double
@@ -139,12 +205,22 @@ enum CostBenchmarks {
             let root = try Workspace.make(under: "/tmp")
             defer { try? FileManager.default.removeItem(atPath: root) }
             value = try unchanged(container: root, iterations: 500_000, repeats: 3)
+        case "encode":
+            value = try encode(iterations: 200_000, repeats: 3)
+        case "publish-tmpfs":
+            let root = try Workspace.make(under: "/dev/shm")
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            value = try publishNonDurable(container: root, iterations: 50_000, repeats: 3)
+        case "refresh-changed":
+            let root = try Workspace.make(under: "/dev/shm")
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            value = try refreshChanged(container: root, iterations: 50_000, repeats: 3)
         case "ingest":
             let root = try Workspace.make(under: "/tmp")
             defer { try? FileManager.default.removeItem(atPath: root) }
             value = try BenchmarkPlan.quick.ingest.run(container: root + "/ingest", catalogPath: catalogPath).eventsPerSecond
         default:
-            throw BenchmarkError("unknown cost '\(name)' (check, checkfull, decode100, unchanged, ingest)")
+            throw BenchmarkError("unknown cost '\(name)' (check, checkfull, decode100, unchanged, encode, publish-tmpfs, refresh-changed, ingest)")
         }
         print("\(name): \(value)")
     }

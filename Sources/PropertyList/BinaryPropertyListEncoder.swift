@@ -13,21 +13,30 @@ import Foundation  // toolchains without FoundationEssentials
 /// equivalent); strings in ASCII when they are ASCII, else UTF-16BE; integers in the fewest of
 /// 1, 2, 4 or 8 bytes, negative ones in 8 (as Apple does); reals and dates as 8-byte doubles;
 /// offsets and references in the fewest bytes that address the file.
+///
+/// Two passes. The first walks the value once and appends, in object order, each object's
+/// bytes that do not depend on the reference width (a scalar's whole encoding, a container's
+/// marker and count) to one buffer, and the container's child indexes to another. A string,
+/// integer or boolean is shared by looking its freshly appended bytes up in
+/// ``BinaryPropertyListUniquing`` (equal bytes are an equal value of a shareable kind) and
+/// dropping them again when found. The second pass, once the object count fixes the reference
+/// width and the table size fixes the offset width, writes the file into one allocation of
+/// exactly its size.
 struct BinaryPropertyListEncoder {
     private typealias Format = BinaryPropertyListFormat
 
-    /// One entry of the object table, containers holding the indexes of their children.
-    private enum Object {
-        case scalar(PropertyListValue)
-        case array([Int])
-        case dictionary(keys: [Int], values: [Int])
+    /// One object of the table: where its fixed bytes end in `prefixes` (they start where the
+    /// previous object's end) and which slots of `references` are its children.
+    private struct ObjectSpan {
+        var prefixEnd: Int
+        var firstReference: Int
+        var referenceCount: Int
     }
 
-    private var objects: [Object] = []
-    private var stringObjects: [String: Int] = [:]
-    private var integerObjects: [Int64: Int] = [:]
-    private var booleanObjects: [Bool: Int] = [:]
-    private var output: [UInt8] = []
+    private var prefixes: [UInt8] = []
+    private var objects: [ObjectSpan] = []
+    private var references: [Int] = []
+    private var uniquing = BinaryPropertyListUniquing()
 
     /// Encodes `value`.
     ///
@@ -36,6 +45,9 @@ struct BinaryPropertyListEncoder {
     ///   ``BinaryPropertyListFormat/maximumDepth`` (our decoder would refuse the file).
     static func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         var encoder = BinaryPropertyListEncoder()
+        encoder.prefixes.reserveCapacity(512)
+        encoder.objects.reserveCapacity(64)
+        encoder.references.reserveCapacity(64)
         _ = try encoder.flatten(value, depth: 0)
         return encoder.write()
     }
@@ -44,138 +56,206 @@ struct BinaryPropertyListEncoder {
 
     /// Adds `value` and everything under it to the object table; returns its index.
     private mutating func flatten(_ value: PropertyListValue, depth: Int) throws(PropertyListError) -> Int {
+        let start = prefixes.count
         switch value {
         case .string(let string):
-            if let index = stringObjects[string], case .scalar(.string(let existing)) = objects[index],
-               existing.utf8.elementsEqual(string.utf8) {
-                return index
-            }
-            stringObjects[string] = objects.count
+            appendString(string)
+            return shared(from: start)
         case .integer(let integer):
-            if let index = integerObjects[integer] { return index }
-            integerObjects[integer] = objects.count
+            appendInteger(integer)
+            return shared(from: start)
         case .boolean(let boolean):
-            if let index = booleanObjects[boolean] { return index }
-            booleanObjects[boolean] = objects.count
+            prefixes.append(boolean ? Format.trueMarker : Format.falseMarker)
+            return shared(from: start)
+        case .real(let real):
+            prefixes.append(Format.realKind << 4 | 3)
+            appendBigEndian(real.bitPattern, width: 8)
         case .date(let date):
-            guard date.timeIntervalSinceReferenceDate.isFinite else {
-                throw .encodingFailed(reason: "a date is not finite (\(date.timeIntervalSinceReferenceDate))")
-            }
-        case .real, .data:
-            break
+            let seconds = date.timeIntervalSinceReferenceDate
+            guard seconds.isFinite else { throw .encodingFailed(reason: "a date is not finite (\(seconds))") }
+            prefixes.append(Format.dateMarker)
+            appendBigEndian(seconds.bitPattern, width: 8)
+        case .data(let bytes):
+            appendMarker(kind: Format.dataKind, count: bytes.count)
+            prefixes.append(contentsOf: bytes)
         case .array(let elements):
             guard depth < Format.maximumDepth else { throw tooDeep() }
-            let index = reserveContainer()
-            var references: [Int] = []
-            references.reserveCapacity(elements.count)
-            for element in elements { references.append(try flatten(element, depth: depth + 1)) }
-            objects[index] = .array(references)
+            let (index, first) = addContainer(kind: Format.arrayKind, count: elements.count, slots: elements.count)
+            var slot = first
+            for element in elements {
+                let child = try flatten(element, depth: depth + 1)
+                references[slot] = child
+                slot += 1
+            }
             return index
         case .dictionary(let entries):
             guard depth < Format.maximumDepth else { throw tooDeep() }
-            let index = reserveContainer()
-            let sorted = entries.sorted { $0.key < $1.key }
-            var keys: [Int] = []
-            keys.reserveCapacity(sorted.count)
-            for (key, _) in sorted { keys.append(try flatten(.string(key), depth: depth + 1)) }
-            var values: [Int] = []
-            values.reserveCapacity(sorted.count)
-            for (_, element) in sorted { values.append(try flatten(element, depth: depth + 1)) }
-            objects[index] = .dictionary(keys: keys, values: values)
+            let sorted = Self.sortedByKey(entries)
+            let (index, first) = addContainer(kind: Format.dictionaryKind, count: sorted.count, slots: 2 * sorted.count)
+            // Every key first, then every value, as CoreFoundation orders them.
+            var slot = first
+            for entry in sorted {
+                let start = prefixes.count
+                appendString(entry.key)
+                references[slot] = shared(from: start)
+                slot += 1
+            }
+            for entry in sorted {
+                let child = try flatten(entry.value, depth: depth + 1)
+                references[slot] = child
+                slot += 1
+            }
             return index
         }
-        objects.append(.scalar(value))
+        objects.append(ObjectSpan(prefixEnd: prefixes.count, firstReference: 0, referenceCount: 0))
         return objects.count - 1
     }
 
-    private mutating func reserveContainer() -> Int {
-        objects.append(.array([]))
-        return objects.count - 1
+    /// The shareable scalar whose bytes were just appended from `start`: an earlier object with
+    /// the same bytes (and these bytes dropped), else a new object.
+    private mutating func shared(from start: Int) -> Int {
+        let candidate = objects.count
+        if let existing = uniquing.indexOrInsert(candidate, bytes: start..<prefixes.count, of: prefixes) {
+            prefixes.removeSubrange(start...)
+            return existing
+        }
+        objects.append(ObjectSpan(prefixEnd: prefixes.count, firstReference: 0, referenceCount: 0))
+        return candidate
+    }
+
+    /// Appends a container's marker and reserves `slots` reference slots for its children.
+    private mutating func addContainer(kind: UInt8, count: Int, slots: Int) -> (index: Int, firstSlot: Int) {
+        appendMarker(kind: kind, count: count)
+        let first = references.count
+        references.append(contentsOf: repeatElement(0, count: slots))
+        objects.append(ObjectSpan(prefixEnd: prefixes.count, firstReference: first, referenceCount: slots))
+        return (objects.count - 1, first)
+    }
+
+    /// The entries in ascending key order (`String` `<`, as the encoder always sorted them).
+    /// Keys are unique, so the order is total and any sort gives the same result.
+    private static func sortedByKey(_ entries: [String: PropertyListValue]) -> [(key: String, value: PropertyListValue)] {
+        guard entries.count <= 16 else { return entries.sorted { $0.key < $1.key } }
+        var sorted: [(key: String, value: PropertyListValue)] = []
+        sorted.reserveCapacity(entries.count)
+        for entry in entries {
+            var position = sorted.count
+            while position > 0, entry.key < sorted[position - 1].key { position -= 1 }
+            sorted.insert(entry, at: position)
+        }
+        return sorted
     }
 
     private func tooDeep() -> PropertyListError {
         .encodingFailed(reason: "containers nest deeper than \(Format.maximumDepth) levels")
     }
 
-    // MARK: Writing
+    // MARK: Scalars
 
-    private mutating func write() -> [UInt8] {
-        let referenceSize = Format.byteWidth(for: UInt64(objects.count - 1))
-        output.reserveCapacity(Format.headerSize + objects.count * 12 + Format.trailerSize)
-        output.append(contentsOf: Format.magic)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(objects.count)
-        for object in objects {
-            offsets.append(output.count)
-            switch object {
-            case .scalar(let value): writeScalar(value)
-            case .array(let references):
-                writeMarker(kind: Format.arrayKind, count: references.count)
-                for reference in references { writeBigEndian(UInt64(reference), width: referenceSize) }
-            case .dictionary(let keys, let values):
-                writeMarker(kind: Format.dictionaryKind, count: keys.count)
-                for reference in keys { writeBigEndian(UInt64(reference), width: referenceSize) }
-                for reference in values { writeBigEndian(UInt64(reference), width: referenceSize) }
-            }
+    /// ASCII as one byte per character, anything else as UTF-16BE.
+    private mutating func appendString(_ string: String) {
+        let appendedASCII = string.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            var combined: UInt8 = 0
+            for byte in utf8 { combined |= byte }
+            guard combined < 0x80 else { return false }
+            appendMarker(kind: Format.asciiStringKind, count: utf8.count)
+            prefixes.append(contentsOf: utf8)
+            return true
         }
-        let offsetTableOffset = output.count
-        let offsetSize = Format.byteWidth(for: UInt64(offsetTableOffset))
-        for offset in offsets { writeBigEndian(UInt64(offset), width: offsetSize) }
-        output.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
-        writeBigEndian(UInt64(objects.count), width: 8)
-        writeBigEndian(0, width: 8)  // the top object is always the first
-        writeBigEndian(UInt64(offsetTableOffset), width: 8)
-        return output
-    }
-
-    private mutating func writeScalar(_ value: PropertyListValue) {
-        switch value {
-        case .boolean(let boolean):
-            output.append(boolean ? Format.trueMarker : Format.falseMarker)
-        case .integer(let integer):
-            writeInteger(integer)
-        case .real(let real):
-            output.append(Format.realKind << 4 | 3)
-            writeBigEndian(real.bitPattern, width: 8)
-        case .date(let date):
-            output.append(Format.dateMarker)
-            writeBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8)
-        case .data(let bytes):
-            writeMarker(kind: Format.dataKind, count: bytes.count)
-            output.append(contentsOf: bytes)
-        case .string(let string):
+        switch appendedASCII {
+        case true?: return
+        case false?: break
+        case nil:
             if string.utf8.allSatisfy({ $0 < 0x80 }) {
-                writeMarker(kind: Format.asciiStringKind, count: string.utf8.count)
-                output.append(contentsOf: string.utf8)
-            } else {
-                writeMarker(kind: Format.utf16StringKind, count: string.utf16.count)
-                for unit in string.utf16 { writeBigEndian(UInt64(unit), width: 2) }
+                appendMarker(kind: Format.asciiStringKind, count: string.utf8.count)
+                prefixes.append(contentsOf: string.utf8)
+                return
             }
-        case .array, .dictionary:
-            break  // flattened into `.array` / `.dictionary` objects, never stored as scalars
         }
+        appendMarker(kind: Format.utf16StringKind, count: string.utf16.count)
+        for unit in string.utf16 { appendBigEndian(UInt64(unit), width: 2) }
     }
 
     /// Non-negative integers in the fewest bytes (read back as unsigned), negative in 8.
-    private mutating func writeInteger(_ integer: Int64) {
+    private mutating func appendInteger(_ integer: Int64) {
         let width = integer < 0 ? 8 : Format.byteWidth(for: UInt64(integer))
-        output.append(Format.integerKind << 4 | UInt8(width.trailingZeroBitCount))
-        writeBigEndian(UInt64(bitPattern: integer), width: width)
+        prefixes.append(Format.integerKind << 4 | UInt8(width.trailingZeroBitCount))
+        appendBigEndian(UInt64(bitPattern: integer), width: width)
     }
 
     /// A marker whose low nibble is `count`, or 0xF followed by `count` as an integer object.
-    private mutating func writeMarker(kind: UInt8, count: Int) {
+    private mutating func appendMarker(kind: UInt8, count: Int) {
         if count < Int(Format.lengthFollows) {
-            output.append(kind << 4 | UInt8(count))
+            prefixes.append(kind << 4 | UInt8(count))
         } else {
-            output.append(kind << 4 | Format.lengthFollows)
-            writeInteger(Int64(count))
+            prefixes.append(kind << 4 | Format.lengthFollows)
+            appendInteger(Int64(count))
         }
     }
 
-    private mutating func writeBigEndian(_ value: UInt64, width: Int) {
-        for shift in stride(from: (width - 1) * 8, through: 0, by: -8) {
-            output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+    private mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        var shift = (width - 1) * 8
+        while shift >= 0 {
+            prefixes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    // MARK: Writing
+
+    /// The file: magic, objects (fixed bytes, then references), offset table, trailer.
+    private func write() -> [UInt8] {
+        let referenceSize = Format.byteWidth(for: UInt64(objects.count - 1))
+        let offsetTableOffset = Format.headerSize + prefixes.count + references.count * referenceSize
+        let offsetSize = Format.byteWidth(for: UInt64(offsetTableOffset))
+        let total = offsetTableOffset + objects.count * offsetSize + Format.trailerSize
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            var position = 0
+            for byte in Format.magic {
+                base.storeBytes(of: byte, toByteOffset: position, as: UInt8.self)
+                position += 1
+            }
+            var offsetPosition = offsetTableOffset
+            prefixes.withUnsafeBytes { fixed in
+                references.withUnsafeBufferPointer { children in
+                    var prefixStart = 0
+                    for object in objects {
+                        Self.store(UInt64(position), width: offsetSize, at: offsetPosition, in: base)
+                        offsetPosition += offsetSize
+                        let length = object.prefixEnd - prefixStart
+                        (base + position).copyMemory(from: fixed.baseAddress! + prefixStart, byteCount: length)
+                        position += length
+                        prefixStart = object.prefixEnd
+                        for slot in object.firstReference..<(object.firstReference + object.referenceCount) {
+                            Self.store(UInt64(children[slot]), width: referenceSize, at: position, in: base)
+                            position += referenceSize
+                        }
+                    }
+                }
+            }
+            position = offsetPosition
+            for _ in 0..<6 {
+                base.storeBytes(of: 0, toByteOffset: position, as: UInt8.self)
+                position += 1
+            }
+            base.storeBytes(of: UInt8(offsetSize), toByteOffset: position, as: UInt8.self)
+            base.storeBytes(of: UInt8(referenceSize), toByteOffset: position + 1, as: UInt8.self)
+            Self.store(UInt64(objects.count), width: 8, at: position + 2, in: base)
+            Self.store(0, width: 8, at: position + 10, in: base)  // the top object is always the first
+            Self.store(UInt64(offsetTableOffset), width: 8, at: position + 18, in: base)
+            initialized = total
+        }
+    }
+
+    /// `value` big-endian in `width` (1, 2, 4 or 8) bytes at `offset`.
+    @inline(__always)
+    private static func store(_ value: UInt64, width: Int, at offset: Int, in base: UnsafeMutableRawPointer) {
+        switch width {
+        case 1: base.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: offset, as: UInt8.self)
+        case 2: base.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt16.self)
+        case 4: base.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt32.self)
+        default: base.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt64.self)
         }
     }
 }

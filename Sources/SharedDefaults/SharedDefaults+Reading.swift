@@ -49,16 +49,26 @@ extension SharedDefaults {
         _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded,
         served: (Decoded) -> [String: PropertyListValue]
     ) throws(SharedDefaultsError) -> (result: ReloadResult, decoded: Decoded?) {
-        let directory: FileDescriptor, directoryStatus: FileStatus
+        let current: (FileDescriptor, FileStatus)
         do {
-            guard let current = try currentDirectory(&state) else {
+            guard let found = try currentDirectory(&state) else {
                 state.becomeMissing()
                 return (.missing, nil)
             }
-            (directory, directoryStatus) = current
+            current = found
         } catch {
             throw record(error, in: &state, identity: nil)
         }
+        return try refresh(&state, in: current, decode: decode, served: served)
+    }
+
+    /// ``refresh(_:decode:served:)`` in a directory already validated by the caller (a writer
+    /// checks it once per update, under the file lock).
+    func refresh<Decoded>(
+        _ state: inout State, in validated: (FileDescriptor, FileStatus), decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded,
+        served: (Decoded) -> [String: PropertyListValue]
+    ) throws(SharedDefaultsError) -> (result: ReloadResult, decoded: Decoded?) {
+        let (directory, directoryStatus) = validated
         let identity: FileIdentity
         do {
             identity = FileIdentity(directory: directoryStatus, file: try directory.status(ofEntry: fileName))
@@ -85,6 +95,14 @@ extension SharedDefaults {
         }
     }
 
+    /// The directory `checked` earlier in the same writer call, without a system call, if the
+    /// state still holds that descriptor with that status (no getter replaced it meanwhile);
+    /// otherwise ``currentDirectory(_:)``.
+    func directory(_ state: inout State, checkedEarlier checked: (FileDescriptor, FileStatus)) throws(SharedDefaultsError) -> (FileDescriptor, FileStatus)? {
+        if state.directory == checked.0, state.directoryStatus == checked.1 { return checked }
+        return try currentDirectory(&state)
+    }
+
     /// The validated preferences directory, or `nil` when it does not exist.
     ///
     /// The descriptor is kept open between calls and trusted while its `fstat` is exactly what
@@ -104,15 +122,27 @@ extension SharedDefaults {
     /// - The file itself is compared by `fstatat` on every call (inode, size, times, mode,
     ///   owner), and the last good file stays open, so a replaced file is always decoded and
     ///   validated again, including the directory's current mode.
-    /// Entries added to the directory (other suites, temporary files) change its times too; that
-    /// costs one re-open of the path, never a decode.
+    /// Entries added to the directory (other suites, temporary files, every atomic replace of the
+    /// suite file by another process) change its times too, and so does a rename of the directory
+    /// itself. When only that changed (same device, inode, type, mode and owner, still linked,
+    /// not world-writable), one `lstat` of ``directoryPath`` tells the two apart: the path still
+    /// names this directory, so the kept descriptor is kept (no re-open, no decode); anything
+    /// else re-validates through the path as above.
     func currentDirectory(_ state: inout State) throws(SharedDefaultsError) -> (FileDescriptor, FileStatus)? {
         let now = Self.coarseMonotonicNanoseconds()
         if let kept = state.directory, let known = state.directoryStatus,
             now &- state.directoryValidatedAt < Self.directoryRevalidationInterval,
-            let status = try? kept.fstat(), status == known
+            let status = try? kept.fstat()
         {
-            return (kept, known)
+            if status == known { return (kept, known) }
+            if status.type == .directory, !status.isWorldWritable, status.linkCount > 0, status.device == known.device,
+                status.inode == known.inode, status.mode == known.mode, status.userID == known.userID,
+                let atPath = try? fileStatus(atPath: directoryPath, followSymlinks: false),
+                atPath.type == .directory, atPath.device == status.device, atPath.inode == status.inode
+            {
+                state.directoryStatus = status  // `directoryValidatedAt` stays: the path is re-opened on time
+                return (kept, status)
+            }
         }
         guard let (opened, status) = try openValidatedDirectory() else {
             state.forgetDirectory()

@@ -25,11 +25,17 @@ extension SharedDefaults {
     @discardableResult
     public func update<T>(_ body: (inout [String: PropertyListValue]) throws -> T) throws(SharedDefaultsError) -> T {
         try writer.withLock { writer throws(SharedDefaultsError) -> T in
-            let lock = try lockFile(&writer)
+            // System calls of one update, each there once: `fstat` of the kept directory (its
+            // identity and mode, checked here and trusted for the rest of this update, which holds
+            // the lock; an `lstat` of the path too when its times changed), `flock`,
+            // `fstatat` of the suite file (unchanged since this instance's last write?), the
+            // atomic replace, and `fstat` of the directory after the rename (so the next look
+            // finds it unchanged, see `noteOwnWrite`).
+            let (lock, directory) = try lockFile(&writer)
             do throws(Errno) { try lock.lock(.exclusive) } catch { throw .system(path: lockFilePath, operation: "flock", errno: error) }
             defer { try? lock.unlock() }
 
-            var dictionary = try currentContentsForWriting()
+            var dictionary = try currentContentsForWriting(in: directory)
             let result: T
             do { result = try body(&dictionary) } catch { throw .updateFailed(path: path, reason: String(describing: error)) }
 
@@ -40,7 +46,7 @@ extension SharedDefaults {
             guard bytes.count <= options.maxFileSize else {
                 throw .tooLarge(path: path, size: Int64(bytes.count), limit: options.maxFileSize)
             }
-            try replaceFile(with: bytes, contents: dictionary)
+            try replaceFile(with: bytes, contents: dictionary, in: directory)
             return result
         }
     }
@@ -68,22 +74,23 @@ extension SharedDefaults {
 
     /// The lock file of the current preferences directory, opened relative to it (creating the
     /// directory, mode 0750 with parents, if it is missing) and kept open while the directory
-    /// stays the same one. Called with the writer mutex held.
-    private func lockFile(_ writer: inout Writer) throws(SharedDefaultsError) -> FileLock {
+    /// stays the same one, with the directory as validated for this update. Called with the
+    /// writer mutex held.
+    private func lockFile(_ writer: inout Writer) throws(SharedDefaultsError) -> (FileLock, (FileDescriptor, FileStatus)) {
         for attempt in 0..<2 {
-            let lock = try state.withLock { state throws(SharedDefaultsError) -> FileLock? in
+            let locked = try state.withLock { state throws(SharedDefaultsError) -> (FileLock, (FileDescriptor, FileStatus))? in
                 guard let (directory, status) = try currentDirectory(&state) else { return nil }
                 let key = Writer.DirectoryKey(device: status.device, inode: status.inode)
-                if let lock = writer.lock, writer.lockDirectory == key { return lock }
+                if let lock = writer.lock, writer.lockDirectory == key { return (lock, (directory, status)) }
                 let lock: FileLock
                 do throws(Errno) { lock = try FileLock(name: lockFileName, relativeTo: directory, permissions: 0o640) } catch {
                     throw .system(path: lockFilePath, operation: "open lock file", errno: error)
                 }
                 writer.lock = lock
                 writer.lockDirectory = key
-                return lock
+                return (lock, (directory, status))
             }
-            if let lock { return lock }
+            if let locked { return locked }
             guard attempt == 0 else { break }
             do { try FileSystem.makeDirectories(path: directoryPath, mode: 0o750) } catch {
                 throw .system(path: directoryPath, operation: "create directory", errno: error)
@@ -95,9 +102,11 @@ extension SharedDefaults {
     /// Atomically replaces the file in the validated directory and remembers what was written
     /// (the dictionary, the new file's identity after the rename, its descriptor), so the next
     /// read or write by this instance finds it unchanged and decodes nothing.
-    private func replaceFile(with bytes: [UInt8], contents: [String: PropertyListValue]) throws(SharedDefaultsError) {
+    private func replaceFile(
+        with bytes: [UInt8], contents: [String: PropertyListValue], in checked: (FileDescriptor, FileStatus)
+    ) throws(SharedDefaultsError) {
         try state.withLock { state throws(SharedDefaultsError) in
-            guard let (directory, _) = try currentDirectory(&state) else {
+            guard let (directory, _) = try directory(&state, checkedEarlier: checked) else {
                 throw .system(path: directoryPath, operation: "open", errno: .noSuchFileOrDirectory)
             }
             let replaced: AtomicFile.Replaced
@@ -119,10 +128,20 @@ extension SharedDefaults {
 
     /// The dictionary a write starts from: the validated current file, empty when it is missing
     /// or merely undecodable. Called with the file lock held.
-    private func currentContentsForWriting() throws(SharedDefaultsError) -> [String: PropertyListValue] {
-        try state.withLock { state throws(SharedDefaultsError) in
+    private func currentContentsForWriting(
+        in checked: (FileDescriptor, FileStatus)
+    ) throws(SharedDefaultsError) -> [String: PropertyListValue] {
+        let path = path
+        return try state.withLock { state throws(SharedDefaultsError) in
             do throws(SharedDefaultsError) {
-                return try refresh(&state) == .missing ? [:] : state.contents
+                guard let directory = try directory(&state, checkedEarlier: checked) else {
+                    state.becomeMissing()
+                    return [:]
+                }
+                let (result, _) = try refresh(
+                    &state, in: directory, decode: { bytes throws(SharedDefaultsError) in try Self.decodeDictionary(bytes, path: path) },
+                    served: { $0 })
+                return result == .missing ? [:] : state.contents
             } catch where error.isContentRejection {
                 return [:]
             }
