@@ -32,9 +32,10 @@ struct BenchmarkPlan: Sendable {
         singleEventIngest: IngestBenchmark(producers: 2, calls: 50, batch: 1), idleSeconds: 1, renderRuns: 5)
 
     /// `--smoke` (hidden): tiny sizes and at most 4 fan-out readers, only to prove the output's
-    /// shape in tests. Its numbers mean nothing.
+    /// shape in tests. Its numbers mean nothing. Three propagation blocks make the package reader
+    /// start on an existing file, as in the full plan.
     static let smoke = BenchmarkPlan(
-        propagationRounds: 10, propagationBlocks: 1, fanoutRounds: 5, fanoutReaders: [(1, 1), (8, 2), (64, 4)],
+        propagationRounds: 12, propagationBlocks: 3, fanoutRounds: 5, fanoutReaders: [(1, 1), (8, 2), (64, 4)],
         peerRounds: 5, pingPongRounds: 100, checkIterations: 1000, decodeIterations: 10, unchangedIterations: 100,
         costRepeats: 1, ingest: IngestBenchmark(producers: 1, calls: 2, batch: 10),
         singleEventIngest: IngestBenchmark(producers: 1, calls: 2, batch: 1), idleSeconds: 0.2, renderRuns: 1)

@@ -113,9 +113,9 @@ struct BenchmarkSuite {
             let package = try PropagationRun(
                 readerArguments: { ["package-reader", packageContainer, Self.group, catalogPath, String($0)] }, readers: 1, warmup: 20,
                 rounds: blockRounds, roundTimeout: 2
-            ).run { _ throws(BenchmarkError) in
-                packageGeneration += 1
-                return try publish(store, generation: packageGeneration)
+            ).run(firstGeneration: packageGeneration + 1) { generation throws(BenchmarkError) in
+                packageGeneration = generation
+                return try publish(store, generation: generation)
             }
             packageSamples += package.everyReader
             result.packageMisses += package.misses
@@ -153,7 +153,7 @@ struct BenchmarkSuite {
         let outcome = try PropagationRun(
             readerArguments: { ["stat-poller", root, Self.group, catalogPath, String($0)] }, readers: 1, warmup: 10,
             rounds: plan.peerRounds, roundTimeout: 0.5
-        ).run { generation throws(BenchmarkError) in try publish(store, generation: generation + 1) }
+        ).run(firstGeneration: 2) { generation throws(BenchmarkError) in try publish(store, generation: generation) }
         return BenchmarkResults.Peer(latency: LatencySummary(microseconds: outcome.everyReader), rounds: outcome.rounds, misses: outcome.misses)
     }
 

@@ -27,8 +27,11 @@ struct PropagationRun {
     }
 
     /// Spawns the readers, waits until each says it is watching, runs the rounds with `write`
-    /// (which writes generation N and returns its monotonic start time), then stops the readers.
-    func run(write: (Int64) throws(BenchmarkError) -> UInt64) throws(BenchmarkError) -> Outcome {
+    /// (which writes generation N, counting from `firstGeneration`, and returns its monotonic start
+    /// time), then stops the readers. A round takes only reports of exactly its generation: a
+    /// reader that starts on an existing file reports that file's generation before any round,
+    /// and taking such a stale report for the first round would shift every later round by one.
+    func run(firstGeneration: Int64 = 1, write: (Int64) throws(BenchmarkError) -> UInt64) throws(BenchmarkError) -> Outcome {
         let channel = try ReportPipe()
         var children: [SpawnedProcess] = []
         defer { for child in children { child.stop() } }
@@ -47,15 +50,18 @@ struct PropagationRun {
             if report.generation == 0 { armed.insert(report.reader) }
         }
         var outcome = Outcome()
-        var generation: Int64 = 0
+        var generation = firstGeneration - 1
         for round in 0..<(warmup + rounds) {
             generation += 1
             let start = try write(generation)
             var latencies: [Int: Double] = [:]
             let deadline = MonotonicClock.now() + UInt64(roundTimeout * 1e9)
             while latencies.count < readers, let report = channel.nextReport(deadline: deadline) {
-                guard report.generation >= generation, latencies[report.reader] == nil else { continue }
-                latencies[report.reader] = report.nanoseconds >= start ? Double(report.nanoseconds - start) / 1000 : 0
+                guard report.generation == generation, latencies[report.reader] == nil else { continue }
+                guard report.nanoseconds >= start else {
+                    throw BenchmarkError("reader \(report.reader) reported generation \(generation) before it was written: the rounds are out of step")
+                }
+                latencies[report.reader] = Double(report.nanoseconds - start) / 1000
             }
             guard round >= warmup else { continue }
             outcome.rounds += 1
