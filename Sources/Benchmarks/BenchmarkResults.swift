@@ -17,6 +17,9 @@ struct BenchmarkResults {
         var lastReader: LatencySummary?
         var misses = 0
         var rounds = 0
+        /// The same fan-out with raw floor readers (blocked `read` on inotify, then read the file)
+        /// and the raw durable writer: what the kernel and the scheduler cost for this many processes.
+        var floorLastReader: LatencySummary?
     }
 
     /// A peer reader strategy.

@@ -141,9 +141,18 @@ struct BenchmarkSuite {
             readerArguments: { ["package-reader", root, Self.group, catalogPath, String($0)] }, readers: readers, warmup: 10,
             rounds: plan.fanoutRounds, roundTimeout: 2
         ).run { generation throws(BenchmarkError) in try publish(store, generation: generation) }
+        let fileName = Self.group + ".plist"
+        let floorDirectory = root + "/floor/Library/Preferences"
+        try Workspace.makeDirectories(floorDirectory)
+        let size = try SampleSnapshots.fileBytes(SampleSnapshots.snapshot(generation: 1)).count
+        let floorWriter = try RawFloorWriter(directory: floorDirectory, name: fileName, size: size, durable: true)
+        let floor = try PropagationRun(
+            readerArguments: { ["floor-reader", floorDirectory, fileName, String($0)] }, readers: readers, warmup: 10,
+            rounds: plan.fanoutRounds, roundTimeout: 2
+        ).run { generation throws(BenchmarkError) in try floorWriter.write(generation: generation) }
         return BenchmarkResults.Fanout(
             nominal: nominal, readers: readers, lastReader: LatencySummary(microseconds: outcome.lastReader), misses: outcome.misses,
-            rounds: outcome.rounds)
+            rounds: outcome.rounds, floorLastReader: LatencySummary(microseconds: floor.lastReader))
     }
 
     private func statPoller(root: String) throws(BenchmarkError) -> BenchmarkResults.Peer {
