@@ -38,7 +38,7 @@ if [ -x "$work/$target" ] && diff -rq "$sources" "$work/built" >/dev/null 2>&1; 
   echo "up to date: $work/$target" >&2
 else
 echo "building $work/$target" >&2
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name Fuzz "$sources"/*.swift -o "$work/$target" 2>"$work/build.log" \
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name Fuzz -package-name Fuzz "$sources"/*.swift -o "$work/$target" 2>"$work/build.log" \
   || { cat "$work/build.log" >&2; exit 1; }
 rm -rf "$work/built" && cp -r "$sources" "$work/built"
 fi

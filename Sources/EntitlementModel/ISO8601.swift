@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PropertyList
 
 /// ISO 8601 instants in the one form the contract prints: `2026-11-22T01:34:49Z`, with
 /// milliseconds (`.123`) only when the instant has them. Pure arithmetic: no formatter, no locale,
@@ -12,7 +13,7 @@ public enum ISO8601 {
     public static func string(from date: Date) -> String {
         let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let (days, millisOfDay) = floorDivMod(totalMillis, 86_400_000)
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
         let seconds = millisOfDay / 1000, millis = millisOfDay % 1000
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
@@ -41,7 +42,7 @@ public enum ISO8601 {
             return true
         }
         guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year)
         else { return nil }
         var secondsOfDay: Int64 = 0, fraction = 0.0, offset: Int64 = 0
         if index < bytes.count {
@@ -71,7 +72,7 @@ public enum ISO8601 {
             }
         }
         guard index == bytes.count else { return nil }
-        let seconds = days(fromYear: year, month: month, day: day) * 86_400 + secondsOfDay - offset
+        let seconds = CivilCalendar.days(year: year, month: month, day: day) * 86_400 + secondsOfDay - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
@@ -83,37 +84,5 @@ public enum ISO8601 {
     private static func floorDivMod(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
         let q = a / b, r = a % b
         return r < 0 ? (q - 1, r + b) : (q, r)
-    }
-
-    private static func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    // Howard Hinnant's days_from_civil / civil_from_days.
-    static func days(fromYear y0: Int64, month m: Int64, day d: Int64) -> Int64 {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }

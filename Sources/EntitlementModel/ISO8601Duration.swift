@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PropertyList
 
 /// An ISO 8601 duration such as `P1M`, `P1Y`, `P7D`, `P1W` or `P1DT12H`, as `.storekit` files and
 /// the catalog's `durations` write them.
@@ -98,12 +99,12 @@ public struct ISO8601Duration: Sendable, Hashable, CustomStringConvertible {
         let total = Int64(wholeSeconds)
         let dayNumber = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - dayNumber * 86_400
-        var (year, month, day) = ISO8601.civil(fromDays: dayNumber)
+        var (year, month, day) = CivilCalendar.date(fromDays: dayNumber)
         let monthIndex = (year * 12 + (month - 1)) + Int64(years) * 12 + Int64(months)
         year = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
         month = monthIndex - year * 12 + 1
-        day = min(day, ISO8601.daysIn(month: month, year: year))
-        let newDay = ISO8601.days(fromYear: year, month: month, day: day) + Int64(weeks) * 7 + Int64(days)
+        day = min(day, CivilCalendar.daysIn(month: month, year: year))
+        let newDay = CivilCalendar.days(year: year, month: month, day: day) + Int64(weeks) * 7 + Int64(days)
         let newSeconds = newDay * 86_400 + secondOfDay + Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds)
         return Date(timeIntervalSince1970: Double(newSeconds) + fraction)
     }

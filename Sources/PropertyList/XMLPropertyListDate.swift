@@ -37,10 +37,10 @@ enum XMLPropertyListDate {
         guard let month = field(1), let day = field(4), let hour = field(7), let minute = field(10), let second = field(13) else {
             throw malformed
         }
-        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), hour <= 23, minute <= 59, second <= 59 else {
+        guard (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year), hour <= 23, minute <= 59, second <= 59 else {
             throw XMLPropertyListScalars.Problem(description: "\(String(text).quotedForMessage) has a field out of range")
         }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - unixToReference
         return Date(timeIntervalSinceReferenceDate: Double(seconds))
     }
@@ -53,45 +53,12 @@ enum XMLPropertyListDate {
         let unix = Int64(interval) + unixToReference
         let days = unix >= 0 ? unix / 86_400 : (unix - 86_399) / 86_400
         let secondOfDay = unix - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
         guard years.contains(year) else { return nil }
         let yearText = String(year.magnitude)
         return (year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
             + "-" + twoDigits(month) + "-" + twoDigits(day)
             + "T" + twoDigits(secondOfDay / 3_600) + ":" + twoDigits(secondOfDay / 60 % 60) + ":" + twoDigits(secondOfDay % 60) + "Z"
-    }
-
-    // MARK: Civil calendar (Howard Hinnant's days_from_civil / civil_from_days)
-
-    /// Days from 1970-01-01 to `year`-`month`-`day`.
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The civil date `days` after 1970-01-01.
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 
     /// The decimal value of ASCII digits (at most 6), or `nil` if any is not a digit.
