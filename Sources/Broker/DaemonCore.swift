@@ -188,10 +188,10 @@ final class DaemonCore {
         }
 
         /// Whether `event` would change `facts` as they stand after this step's earlier events;
-        /// if so it is queued in ``newEvents``. Decided by ``FactStore/insert(_:)`` itself, on a
-        /// probe holding only the version already known for the same id; an id known to neither
-        /// is new without a probe. Lookups are by id (O(1)): ``FactStore/transactions`` builds a
-        /// whole dictionary, which made every event cost O(facts held) and a run quadratic.
+        /// if so it is queued in ``newEvents``. Decided by ``FactStore/supersedes(_:_:)``, the
+        /// rule ``FactStore/insert(_:)`` applies, against the version already known for the same
+        /// id; an id known to neither is new. Lookups are by id (O(1)): a whole-store dictionary
+        /// per event once made every event cost O(facts held) and a run quadratic.
         mutating func admit(_ event: StoreEvent, facts: FactStore) -> Bool {
             let held: StoreEvent?
             switch event {
@@ -202,11 +202,7 @@ final class DaemonCore {
                 let original = info.originalTransactionId
                 held = renewalVersions[original].map { newEvents[$0] } ?? facts.renewalInfo(original: original).map(StoreEvent.renewalInfo)
             }
-            if let held {
-                var probe = FactStore()
-                probe.insert(held)
-                guard probe.insert(event) else { return false }
-            }
+            if let held, !FactStore.supersedes(event, held) { return false }
             switch event {
             case .transaction(let transaction): transactionVersions[transaction.transactionId] = newEvents.count
             case .renewalInfo(let info): renewalVersions[info.originalTransactionId] = newEvents.count

@@ -60,6 +60,8 @@ public struct EntitlementDaemon: Sendable {
             }
             var timer = Self.scheduleTimer(at: next, wake: wake)
             loop: for await wakeup in wakeups {
+                // A reload is reported done (READY=1) after the publish below, whether it succeeded or not.
+                var reloading = false
                 do {
                     switch wakeup {
                     case .inbox:
@@ -75,9 +77,8 @@ public struct EntitlementDaemon: Sendable {
                         log(message)
                     case .signal(let signal) where signal == .hangup:
                         systemd.reloading()
-                        defer { systemd.ready() }
+                        reloading = true
                         core.reloadCatalog()
-                        _ = try core.publish(now: Date())
                     case .signal(let signal):
                         log("\(signal): stopping")
                         systemd.stopping()
@@ -89,6 +90,7 @@ public struct EntitlementDaemon: Sendable {
                     log("error: \(error); retrying in 1 s")
                     next = min(next ?? .distantFuture, Date().addingTimeInterval(1))
                 }
+                if reloading { systemd.ready() }
                 timer.cancel()
                 timer = Self.scheduleTimer(at: next, wake: wake)
             }

@@ -91,13 +91,9 @@ extension EntitlementSnapshot {
         }
         var expiresAt: Date?
         if let value = entry["expiresAt"] {
-            guard let date = value.dateValue, date.timeIntervalSince1970.isFinite else {
-                throw EntryFieldError(field: "expiresAt", problem: "is missing or not a date")
+            do throws(DateRefusal) { expiresAt = try checkedDate(value) } catch {
+                throw EntryFieldError(field: "expiresAt", problem: error.problem)
             }
-            guard dateRange.contains(date) else {
-                throw EntryFieldError(field: "expiresAt", problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
-            }
-            expiresAt = date
         }
         var productId: String?
         if let value = entry["productId"] {
@@ -117,11 +113,19 @@ extension EntitlementSnapshot {
     }
 
     private static func date(_ value: PropertyListValue?, path: String) throws(SnapshotDecodingError) -> Date {
-        guard let date = value?.dateValue, date.timeIntervalSince1970.isFinite else {
-            throw .invalidField(path: path, problem: "is missing or not a date")
-        }
+        do throws(DateRefusal) { return try checkedDate(value) } catch { throw .invalidField(path: path, problem: error.problem) }
+    }
+
+    /// What is wrong with a date field, in the words of the field's error message.
+    private struct DateRefusal: Error {
+        let problem: String
+    }
+
+    /// The date in `value` if it is a finite date within ``dateRange``.
+    private static func checkedDate(_ value: PropertyListValue?) throws(DateRefusal) -> Date {
+        guard let date = value?.dateValue, date.timeIntervalSince1970.isFinite else { throw DateRefusal(problem: "is missing or not a date") }
         guard dateRange.contains(date) else {
-            throw .invalidField(path: path, problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
+            throw DateRefusal(problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
         }
         return date
     }

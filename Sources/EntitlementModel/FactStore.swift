@@ -207,6 +207,13 @@ public struct FactStore: Sendable {
         return a.transactionId > b.transactionId
     }
 
+    /// Whether `candidate` replaces `held`, the version already kept for the same transaction
+    /// (or the same subscription's renewal info): the rule ``insert(_:)`` applies, a strictly
+    /// newer `signedDate`.
+    public static func supersedes(_ candidate: StoreEvent, _ held: StoreEvent) -> Bool {
+        isNewer(candidate.signedDate, than: held.signedDate)
+    }
+
     private static func isNewer(_ candidate: Date?, than existing: Date?) -> Bool {
         guard let candidate else { return false }
         guard let existing else { return true }

@@ -135,8 +135,7 @@ extension SharedDefaults {
             let status = try? kept.fstat()
         {
             if status == known { return (kept, known) }
-            if status.type == .directory, !status.isWorldWritable, status.linkCount > 0, status.device == known.device,
-                status.inode == known.inode, status.mode == known.mode, status.userID == known.userID,
+            if Self.isSameSafeDirectory(status, as: known),
                 let atPath = try? fileStatus(atPath: directoryPath, followSymlinks: false),
                 atPath.type == .directory, atPath.device == status.device, atPath.inode == status.inode
             {
@@ -157,14 +156,19 @@ extension SharedDefaults {
     /// the next call re-validates it through the path.
     func noteOwnWrite(in state: inout State) {
         guard let directory = state.directory, let known = state.directoryStatus else { return }
-        guard let fresh = try? directory.fstat(), fresh.type == .directory, !fresh.isWorldWritable,
-            fresh.device == known.device, fresh.inode == known.inode, fresh.mode == known.mode,
-            fresh.userID == known.userID, fresh.linkCount > 0
-        else {
+        guard let fresh = try? directory.fstat(), Self.isSameSafeDirectory(fresh, as: known) else {
             state.directoryStatus = nil
             return
         }
         state.directoryStatus = fresh
+    }
+
+    /// Whether `status` is still the directory `known` described (device, inode, mode, owner),
+    /// still linked, still a directory and not world-writable: only its times may differ, as
+    /// they do whenever an entry is added or replaced.
+    static func isSameSafeDirectory(_ status: FileStatus, as known: FileStatus) -> Bool {
+        status.type == .directory && !status.isWorldWritable && status.linkCount > 0 && status.device == known.device
+            && status.inode == known.inode && status.mode == known.mode && status.userID == known.userID
     }
 
     static func coarseMonotonicNanoseconds() -> UInt64 {
