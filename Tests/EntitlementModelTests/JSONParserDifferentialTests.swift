@@ -76,14 +76,8 @@ import Testing
     }
 
     @Test func randomEditsParseIdentically() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random = SplitMix(seed: 0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt64 { random.next() }
         let alphabet = Array(#"{}[]:,"\\/u0123456789abcdefnrtE.-+ "#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
         for sample in Self.samples {
             let original = Array(sample.utf8)

@@ -106,7 +106,12 @@ private func withThreadWatch(
     }
     thread.start()
     defer { watch.release.signal() }
-    try await body(watch)
+    do {
+        try await body(watch)
+    } catch {
+        try? writeFile(directory + "/stop", "")  // end the watching thread before the directory goes
+        throw error
+    }
     #expect(watch.log.failure == nil)
     try writeFile(directory + "/stop", "")
     #expect(await eventually { watch.returned.withLock { $0 } }, "the call returns once the handler returns false")

@@ -20,6 +20,7 @@ struct SystemdNotifyTests {
             let daemon = try BuiltTools.start(
                 "entitlementd", ["--container", container, "--group", group, "--catalog", BuiltTools.defaultCatalog],
                 environment: ["NOTIFY_SOCKET": address])
+            defer { daemon.send(SIGKILL) }  // when a receive throws; a no-op once it has exited
 
             let ready = try socket.receive(timeout: .seconds(20))
             #expect(ready == "READY=1", "got \(ready ?? "nothing"); daemon: \(daemon.standardError)")

@@ -70,9 +70,17 @@ import Testing
         #expect(throws: PropertyListError.self) { try BinaryPropertyListEncoder.encode(.date(Date(timeIntervalSinceReferenceDate: .nan))) }
     }
 
+    /// Canonical output: the same contents built in another insertion order (so another
+    /// dictionary iteration order) give the same bytes.
     @Test func writesTheSameBytesForTheSameValue() throws {
-        let value = SnapshotShapedValue.make(entitlements: 20)
-        #expect(try BinaryPropertyListEncoder.encode(value) == BinaryPropertyListEncoder.encode(value))
+        guard case .dictionary(let contents) = SnapshotShapedValue.make(entitlements: 20) else { Issue.record("not a dictionary"); return }
+        var reordered: [String: PropertyListValue] = [:]
+        for key in contents.keys.sorted().reversed() { reordered[key] = contents[key] }
+        var grown: [String: PropertyListValue] = Dictionary(minimumCapacity: 4 * contents.count)
+        for (key, value) in contents { grown[key] = value }
+        let bytes = try BinaryPropertyListEncoder.encode(.dictionary(contents))
+        #expect(try BinaryPropertyListEncoder.encode(.dictionary(reordered)) == bytes)
+        #expect(try BinaryPropertyListEncoder.encode(.dictionary(grown)) == bytes)
     }
 
     /// `{"a": 1, "b": "é"}`: header, objects in order (dictionary, sorted keys, values), a
