@@ -9,6 +9,7 @@ import Foundation
 import Glibc
 import ServiceRuntime
 import SharedDefaults
+import WidgetTimeline
 
 /// `entitlement-demo`: the whole product in under a minute, on the built-in defaults.
 ///
@@ -28,17 +29,17 @@ public struct DemoCommand: Command {
         options: [
             .init("--catalog <file>", "Catalog JSON (env ENTITLEMENTS_CATALOG; default \(CommonOptions.defaultCatalog))."),
             .init("--trial-seconds <n>", "How long the demo's free trial lasts (default 5)."),
-            .init("--ascii", "Draw the widgets with ASCII only."),
+            .init("--ascii", "Print ASCII only (automatic when the locale is not UTF-8)."),
         ])
 
     var catalogPath: String
     var trialSeconds: Double
-    var ascii: Bool
+    var charset: TextCharset
 
     public init(parsing scanner: inout ArgumentScanner) throws {
         catalogPath = try scanner.value("--catalog") ?? ProcessInfo.processInfo.environment["ENTITLEMENTS_CATALOG"] ?? CommonOptions.defaultCatalog
         trialSeconds = try scanner.value("--trial-seconds", as: "a number of seconds from 1 to 60") { Double($0).flatMap { (1...60).contains($0) ? $0 : nil } } ?? 5
-        ascii = scanner.flag("--ascii")
+        charset = .forOutput(asciiRequested: scanner.flag("--ascii"))
         let extra = try scanner.positionals()
         guard extra.isEmpty else { throw UsageError("Unexpected argument '\(extra[0])'") }
     }
@@ -48,7 +49,7 @@ public struct DemoCommand: Command {
         let absoluteCatalog = URL(fileURLWithPath: catalogPath).standardizedFileURL.path
         let root = try Self.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let stage = DemoStage(root: root, catalogPath: absoluteCatalog, catalog: catalog, ascii: ascii)
+        let stage = DemoStage(root: root, catalogPath: absoluteCatalog, catalog: catalog, charset: charset)
         let signals = await SignalSequence.make([.interrupt, .terminate])
         let outcome: Result<Void, any Error> = await withTaskGroup(of: Result<Void, any Error>?.self) { group in
             group.addTask {

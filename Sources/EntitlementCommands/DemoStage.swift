@@ -8,6 +8,7 @@ import Foundation
 #endif
 import ServiceRuntime
 import SharedDefaults
+import WidgetTimeline
 
 /// The demo's processes and its script. Every wait has a deadline; a missed one fails the demo
 /// with a message instead of hanging.
@@ -16,16 +17,19 @@ actor DemoStage {
     let watch: ContainerLayout
     let catalogPath: String
     let catalog: Catalog
-    let ascii: Bool
+    /// What the demo prints in: its own lines and the children's, which draw in it too.
+    let charset: TextCharset
+    private let glyphs: Glyphs
     private var children: [(name: String, process: ChildProcess)] = []
     private var serial = 0
 
-    init(root: String, catalogPath: String, catalog: Catalog, ascii: Bool) {
+    init(root: String, catalogPath: String, catalog: Catalog, charset: TextCharset) {
         phone = ContainerLayout(container: root + "/phone", group: CommonOptions.defaultGroup)
         watch = ContainerLayout(container: root + "/watch", group: CommonOptions.defaultGroup)
         self.catalogPath = catalogPath
         self.catalog = catalog
-        self.ascii = ascii
+        self.charset = charset
+        self.glyphs = Glyphs(charset)
     }
 
     static let deadline: Duration = .seconds(15)
@@ -34,7 +38,7 @@ actor DemoStage {
         say("Containers: phone \(phone.container), watch \(watch.container)")
         say("Shared file: \(phone.sharedFilePath)")
         let common = ["--group", phone.group, "--catalog", catalogPath]
-        let style = ascii ? ["--ascii"] : []
+        let style = charset == .ascii ? ["--ascii"] : []
         try start("daemon", ["entitlementd", "--container", phone.container, "--watch-container", watch.container] + common)
         try start("widget", ["widget-renderer", "--follow", "--container", phone.container, "--family", "systemSmall", "--family", "accessoryInline"] + common + style)
         try start("watch", ["widget-renderer", "--follow", "--device", "watch", "--container", watch.container, "--family", "accessoryInline"] + common + style)
@@ -78,16 +82,23 @@ actor DemoStage {
 
     // MARK: - Script helpers
 
-    private func say(_ text: String) { StandardStreams.writeOut("demo   │ \(text)\n") }
+    private func say(_ text: String) { write("demo   \(glyphs.vertical) \(text)") }
 
     private func step(_ number: Int, _ text: String) {
-        StandardStreams.writeOut("\n━━ \(number). \(text)\n")
+        write("\n\(glyphs.heading) \(number). \(text)")
+    }
+
+    /// Every line the demo prints goes through here, in the demo's charset.
+    private nonisolated func write(_ line: String) {
+        StandardStreams.writeOut(line.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TextMetrics.displayable(String($0), charset: charset) }.joined(separator: "\n") + "\n")
     }
 
     private func start(_ name: String, _ arguments: [String]) throws {
         let padded = name.count >= 6 ? String(name.prefix(6)) : name + String(repeating: " ", count: 6 - name.count)
-        let child = try ChildProcess(executable: "/proc/self/exe", arguments: arguments) { _, line in
-            StandardStreams.writeOut("\(padded) │ \(line)\n")
+        let separator = glyphs.vertical
+        let child = try ChildProcess(executable: "/proc/self/exe", arguments: arguments) { [self] _, line in
+            write("\(padded) \(separator) \(line)")
         }
         children.append((name, child))
     }

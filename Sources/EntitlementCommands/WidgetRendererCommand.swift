@@ -54,18 +54,10 @@ public struct WidgetRendererCommand: Command {
         format = try OutputFormat.parse(&scanner)
         now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
         follow = scanner.flag("--follow")
-        charset = scanner.flag("--ascii") || !Self.localeIsUTF8 ? .ascii : .unicode
+        charset = .forOutput(asciiRequested: scanner.flag("--ascii"))
         if follow, now != nil { throw UsageError("'--now' cannot be combined with '--follow'") }
         let extra = try scanner.positionals()
         guard extra.isEmpty else { throw UsageError("Unexpected argument '\(extra[0])'") }
-    }
-
-    static var localeIsUTF8: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        let locale = environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? environment["LANG"] ?? ""
-        if locale.isEmpty { return true }  // no locale configured: assume a modern UTF-8 terminal
-        return locale.uppercased().filter { $0 != "-" }.contains("UTF8")
     }
 
     public func run() async throws {

@@ -87,6 +87,6 @@ public struct WatchScreenRenderer: Sendable {
     }
 
     private func text(_ value: String) -> String {
-        charset == .ascii ? TextMetrics.ascii(value) : value
+        TextMetrics.displayable(value, charset: charset)
     }
 }

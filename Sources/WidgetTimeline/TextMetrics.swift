@@ -92,13 +92,33 @@ package enum TextMetrics {
         return fitted + String(repeating: " ", count: max(0, limit - width(fitted)))
     }
 
-    /// Printable ASCII for `text`: common typographic characters are transliterated, anything
-    /// else becomes `?`.
+    /// `text` as one line of `charset`: control characters (line breaks and tabs included, which
+    /// would break a box apart) become spaces, and in ASCII everything else is transliterated
+    /// (see ``ascii(_:)``). For copy that comes from outside (a catalog), once, before layout.
+    package static func displayable(_ text: String, charset: TextCharset) -> String {
+        switch charset {
+        case .ascii: return ascii(text)
+        case .unicode:
+            guard text.unicodeScalars.contains(where: isControl) else { return text }
+            var out = ""
+            for scalar in text.unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? " " : scalar) }
+            return out
+        }
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
+    /// Printable ASCII for `text`: common typographic characters are transliterated, control
+    /// characters become spaces, anything else becomes `?`. Meant for one line of copy: a line
+    /// break in `text` becomes a space, so never pass it lines already joined.
     package static func ascii(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x20...0x7E: out.unicodeScalars.append(scalar)
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: out += " "
             case 0x2026: out += "..."
             case 0x00B7, 0x2022, 0x2013, 0x2014, 0x2212: out += "-"
             case 0x2018, 0x2019: out += "'"

@@ -82,7 +82,7 @@ public struct TimelineTextRenderer: Sendable {
             let mark = entry == shown ? glyphs.marker : " "
             lines.append("\(mark) \(ISO8601.string(from: entry.date))  \(describe(entry))")
         }
-        return lines.map(text).joined(separator: "\n")
+        return lines.joined(separator: "\n")
     }
 
     /// "unlocked", "locked (expired)", "placeholder", each followed by ", stale as of HH:MM:SS" when stale.
@@ -239,9 +239,10 @@ public struct TimelineTextRenderer: Sendable {
         TextMetrics.wrap(text(value), to: width, maxLines: maxLines, ellipsis: glyphs.ellipsis)
     }
 
-    /// `value` in the renderer's charset.
+    /// Copy from outside (catalog, content) made displayable in the renderer's charset. Applied to
+    /// copy only, never to composed lines, which are already in the charset.
     private func text(_ value: String) -> String {
-        charset == .ascii ? TextMetrics.ascii(value) : value
+        TextMetrics.displayable(value, charset: charset)
     }
 
     /// `inner` (each exactly `width - 2` cells) inside a frame `width` cells wide.

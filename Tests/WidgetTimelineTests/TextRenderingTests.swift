@@ -90,6 +90,31 @@ import WidgetTimeline
         #expect(!small.contains("app://"))
     }
 
+    @Test("In ASCII a timeline keeps the box's lines apart and invents no '?'")
+    func asciiTimelineKeepsLineBreaks() {
+        let timeline = EntitlementTimelineProvider(gate: Fixtures.gate)
+            .timeline(for: Fixtures.subscribed, in: TimelineProviderContext(family: .systemMedium), now: Fixtures.now)
+        let ascii = TimelineTextRenderer(charset: .ascii).render(timeline: timeline, family: .systemMedium, now: Fixtures.now)
+        let unicode = TimelineTextRenderer(charset: .unicode).render(timeline: timeline, family: .systemMedium, now: Fixtures.now)
+        let lines = ascii.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == unicode.split(separator: "\n", omittingEmptySubsequences: false).count, "\(ascii)")
+        #expect(!ascii.contains("?"), "\(ascii)")
+        #expect(lines.contains { $0 == "+" + String(repeating: "-", count: 34) + "+" }, "\(ascii)")
+    }
+
+    @Test("Line breaks and tabs in catalog copy become spaces and never break a box", arguments: TextCharset.allCases)
+    func controlCharactersInCopyStayInside(charset: TextCharset) {
+        let copy = PaywallCopy(title: "Widgets\nneed\rPlus", message: "See\tyour\u{2028}habits", callToAction: "Start\nnow")
+        let entry = EntitlementEntry(date: Fixtures.now, state: .locked(Paywall(feature: "widgets", reason: .expired, copy: copy)))
+        let renderer = TimelineTextRenderer(charset: charset)
+        for family in WidgetFamily.allCases {
+            let text = renderer.render(entry: entry, family: family)
+            let expectedRows = family == .accessoryInline ? 1 : TimelineTextRenderer.cells(for: family).rows
+            #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count == expectedRows, "\(family): \(text)")
+            #expect(!text.contains("\t") && !text.contains("\r") && !text.contains("\u{2028}"), "\(family): \(text)")
+        }
+    }
+
     @Test(arguments: TextCharset.allCases)
     func timelineMatchesGolden(charset: TextCharset) throws {
         let timeline = EntitlementTimelineProvider(gate: Fixtures.gate)
