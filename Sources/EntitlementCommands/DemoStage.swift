@@ -41,7 +41,7 @@ actor DemoStage {
         let style = charset == .ascii ? ["--ascii"] : []
         try start("daemon", ["entitlementd", "--container", phone.container, "--watch-container", watch.container] + common)
         try start("widget", ["widget-renderer", "--follow", "--container", phone.container, "--family", "systemSmall", "--family", "accessoryInline"] + common + style)
-        try start("watch", ["widget-renderer", "--follow", "--device", "watch", "--container", watch.container, "--family", "accessoryInline"] + common + style)
+        try start("watch", ["widget-renderer", "--follow", "--device", "watch", "--container", watch.container, "--family", "app", "--family", "accessoryInline"] + common + style)
 
         step(1, "A free user: nothing bought, widgets and the watch app are locked.")
         try await waitForPublished(atLeast: 1, locked: true)

@@ -19,13 +19,27 @@ package enum TextMetrics {
 
     package static func width(_ text: String) -> Int { text.reduce(0) { $0 + width($1) } }
 
-    /// `text` if it fits in `limit` cells, otherwise its longest prefix that fits together with
-    /// `ellipsis`, followed by `ellipsis`. Never wider than `limit`.
+    /// `text` if it fits in `limit` cells, otherwise as much of it as fits together with
+    /// `ellipsis` (cut after a whole word, see ``cut(_:cells:)``), followed by `ellipsis`. Never
+    /// wider than `limit`.
     package static func truncate(_ text: String, to limit: Int, ellipsis: String) -> String {
         guard limit > 0 else { return "" }
         if width(text) <= limit { return text }
         let mark = width(ellipsis) <= limit ? ellipsis : ""
-        return trailingSpaceTrimmed(prefix(text, cells: limit - width(mark))) + mark
+        return cut(text, cells: limit - width(mark)) + mark
+    }
+
+    /// The part of `text` kept when it is cut to `cells` before an ellipsis: its longest prefix
+    /// that fits, shortened to end after a whole word when that keeps at least half the cells (a
+    /// word too long for that is cut inside), with no trailing space.
+    package static func cut(_ text: String, cells: Int) -> String {
+        let head = prefix(text, cells: cells)
+        let endsWord = head.count == text.count || text.dropFirst(head.count).first == " "
+        if !endsWord, let space = head.lastIndex(of: " ") {
+            let words = trailingSpaceTrimmed(String(head[..<space]))
+            if width(words) * 2 >= cells { return words }
+        }
+        return trailingSpaceTrimmed(head)
     }
 
     private static func trailingSpaceTrimmed(_ text: String) -> String {
@@ -76,7 +90,7 @@ package enum TextMetrics {
     package static func withEllipsis(_ text: String, limit: Int, ellipsis: String) -> String {
         guard width(ellipsis) <= limit else { return prefix(text, cells: limit) }
         if text.hasSuffix(ellipsis) { return text }
-        return trailingSpaceTrimmed(prefix(text, cells: limit - width(ellipsis))) + ellipsis
+        return cut(text, cells: limit - width(ellipsis)) + ellipsis
     }
 
     /// `text` centred in `limit` cells (extra space goes right), truncated first if too wide.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SystemShims
 import WidgetTimeline
 
 extension TextCharset {
@@ -18,5 +19,12 @@ extension TextCharset {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
         if locale.isEmpty { return true }
         return locale.uppercased().filter { $0 != "-" }.contains("UTF8")
+    }
+}
+
+extension TextTimeZone {
+    /// The process's local zone as the C library resolves it (`TZ`, else `/etc/localtime`).
+    static let local = TextTimeZone { date in
+        LocalTimeZone.secondsEastOfUTC(atSecondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 }
