@@ -98,7 +98,7 @@ actor DemoStage {
         let padded = name.count >= 6 ? String(name.prefix(6)) : name + String(repeating: " ", count: 6 - name.count)
         let separator = glyphs.vertical
         let child = try ChildProcess(executable: "/proc/self/exe", arguments: arguments) { [self] _, line in
-            write("\(padded) \(separator) \(line)")
+            write(line.isEmpty ? "\(padded) \(separator)" : "\(padded) \(separator) \(line)")
         }
         children.append((name, child))
     }

@@ -49,9 +49,11 @@ public struct WatchScreenRenderer: Sendable {
             let action = wrap("\(glyphs.arrow) \(paywall.copy.callToAction)", width, maxLines: 2)
             let reason = wrap("reason: \(paywall.reason.rawValue)", width, maxLines: 2)
             let title = wrap("\(glyphs.lock) \(paywall.copy.title)", width, maxLines: max(1, budget - action.count - reason.count - 1))
-            let room = budget - title.count - action.count - reason.count - 2
-            let message = room > 0 ? wrap(paywall.copy.message, width, maxLines: room) : []
-            body = title + [""] + message + (message.isEmpty ? [] : [""]) + action + reason
+            // Rows left over: a blank after the title, then the message, then a blank before the action if there is room.
+            let spare = budget - title.count - action.count - reason.count
+            let message = spare >= 2 ? wrap(paywall.copy.message, width, maxLines: spare >= 3 ? spare - 2 : 1) : []
+            let gap = !message.isEmpty && spare >= message.count + 2 ? [""] : []
+            body = title + (spare >= 1 ? [""] : []) + message + gap + action + reason
         }
         if body.count > budget {
             body = Array(body.prefix(max(0, budget)))

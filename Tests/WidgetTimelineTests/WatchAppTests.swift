@@ -88,6 +88,16 @@ import WidgetTimeline
         #expect(text.hasPrefix("watch app · 198×242 pt · generation 7 · now 2026-03-01 13:03:00 +01:00\n┌"), "\(text)")
     }
 
+    @Test("A paywall's message takes a row the layout would otherwise leave empty")
+    func launchScreenUsesItsRows() {
+        let tooOld = Fixtures.issuedAt.addingTimeInterval(8 * 86_400)
+        let screen = WatchScreenRenderer().renderLaunch(
+            app.launch(snapshot: Fixtures.lifetime, now: tooOld), snapshot: Fixtures.lifetime, now: tooOld)
+        #expect(screen.contains("Track habits…"), "\(screen)")
+        let inner = screen.split(separator: "\n").dropFirst().dropLast()
+        #expect(inner.filter { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")).isEmpty }.count == 1, "\(screen)")
+    }
+
     @Test func launchScreenShowsReasonCallToActionAndAge() {
         let screen = WatchScreenRenderer().renderLaunch(
             app.launch(snapshot: Fixtures.expired, now: Fixtures.now), snapshot: Fixtures.expired, now: Fixtures.now)
