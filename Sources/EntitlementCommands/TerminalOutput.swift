@@ -6,6 +6,8 @@ import Foundation
 import SystemShims
 import WidgetTimeline
 
+// How the tools write text for a person: in which charset, and in which time zone.
+
 extension TextCharset {
     /// The charset a tool draws with: ASCII when `--ascii` was given or when the locale's character
     /// set is not UTF-8 (`LANG=C`, `POSIX`, as in many containers and services), box drawing

@@ -216,7 +216,8 @@ public struct TimelineTextRenderer: Sendable {
     /// fits `width`; only the smallest boxes drop the offset.
     private func staleFooter(_ entry: EntitlementEntry, width: Int) -> String? {
         guard entry.isStale, let asOf = entry.asOf else { return nil }
-        let clock = timeZone.clock(asOf), minutes = String(timeZone.clock(asOf).prefix(5)), zone = timeZone.offset(at: asOf)
+        let clock = timeZone.clock(asOf), zone = timeZone.offset(at: asOf)
+        let minutes = String(clock.prefix(5))
         let forms = [
             "as of \(clock) \(zone)", "as of \(minutes) \(zone)", "\(glyphs.approximately)\(minutes) \(zone)",
             "\(glyphs.approximately)\(minutes)", minutes,
