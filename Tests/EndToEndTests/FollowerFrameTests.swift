@@ -118,26 +118,28 @@ struct FollowerFrameTests {
         try await Fixture.with { fixture in
             let daemon = try await fixture.startDaemon()
             defer { daemon.send(SIGKILL) }
-            let now = Date()
-            let expiry = now.addingTimeInterval(5)
-            let subscribed = try await Self.ingest(fixture, Fixture.transaction(id: "3201", purchased: now, expires: expiry))
-            #expect(await daemon.stop() == 0)
-
             let (follower, lines) = try Self.startFollower(fixture)
             defer { follower.send(SIGKILL) }
             #expect(await ChildProcess.wait(timeout: .seconds(10)) { !Self.frames(lines).isEmpty })
-            #expect(Self.frames(lines).first.map { $0.generation == subscribed && !$0.locked } == true, "\(Self.frames(lines))")
-            #expect(await ChildProcess.wait(timeout: .seconds(15)) { Self.frames(lines).contains(where: \.locked) })
+            let now = Date()
+            let expiry = now.addingTimeInterval(10)  // room for a slow ingest and stop on a loaded machine
+            let subscribed = try await Self.ingest(fixture, Fixture.transaction(id: "3201", purchased: now, expires: expiry))
+            #expect(await ChildProcess.wait(timeout: .seconds(5)) { Self.frames(lines).contains { $0.generation == subscribed && !$0.locked } })
+            #expect(await daemon.stop() == 0)
+            #expect(Date() < expiry, "the daemon stopped only after the expiry; the machine is too slow for this test")
+            #expect(fixture.snapshot()?.generation == subscribed)
+
+            #expect(await ChildProcess.wait(timeout: .seconds(20)) { Self.frames(lines).last?.locked == true })
             // A daemon started again publishes a newer generation, which fences the expiry's frames off.
             let again = try await fixture.startDaemon()
             defer { again.send(SIGKILL) }
             #expect(await ChildProcess.wait(timeout: .seconds(10)) { Self.frames(lines).contains { ($0.generation ?? 0) > subscribed } })
             let frames = Self.frames(lines)
-            let beforeRestart = frames.filter { $0.generation == subscribed }
-            #expect(beforeRestart.count == 2, "frames: \(frames)")
-            if let locked = beforeRestart.last, beforeRestart.count == 2 {
+            let ofSubscription = frames.filter { $0.generation == subscribed }
+            #expect(ofSubscription.count == 2, "frames: \(frames)")
+            if let locked = ofSubscription.last, ofSubscription.count == 2 {
                 #expect(locked.locked && locked.stale, "\(locked)")
-                #expect(locked.arrived.timeIntervalSince(expiry) > 0 && locked.arrived.timeIntervalSince(expiry) < 1.5, "locked at \(locked.arrived), expiry \(expiry)")
+                #expect(locked.arrived.timeIntervalSince(expiry) > 0 && locked.arrived.timeIntervalSince(expiry) < 3, "locked at \(locked.arrived), expiry \(expiry)")
             }
             #expect(await follower.stop() == 0)
             #expect(await again.stop() == 0)
