@@ -31,9 +31,20 @@ extension CommandGroup {
     /// Finds the subcommand among `arguments` (skipping options, and the values of every
     /// subcommand's value options), then parses everything else as that subcommand's arguments.
     public static func parseGroup(_ arguments: [String]) throws -> Self {
-        let valueOptions = Set(subcommands.flatMap { $0.configuration.options.filter(\.takesValue).map(\.name) })
+        let allOptions = subcommands.flatMap { $0.configuration.options }
+        let valueOptions = Set(allOptions.filter(\.takesValue).map(\.name))
         let groupScanner = ArgumentScanner(arguments, options: [])
-        guard let index = ArgumentScanner.firstPositional(in: arguments, valueOptions: valueOptions) else {
+        let index = ArgumentScanner.firstPositional(in: arguments, valueOptions: valueOptions)
+        // Before the subcommand's name, an option no subcommand knows cannot be skipped (does it
+        // take a value?): report it rather than take its value for the subcommand.
+        let known = Set(allOptions.map(\.name) + ["--help", "-h", "--version"])
+        for argument in arguments[..<(index ?? arguments.count)] where argument.hasPrefix("-") && argument != "-" && argument != "--" {
+            let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
+            guard known.contains(name) else {
+                throw UsageError("unknown option '\(name)'" + Suggestion.didYouMean(name, among: known.sorted()), command: configuration.commandName)
+            }
+        }
+        guard let index else {
             if groupScanner.wantsHelp { throw CleanExit(configuration.helpText) }
             if groupScanner.wantsVersion { throw CleanExit(versionText) }
             throw UsageError("missing subcommand (one of: \(names.joined(separator: ", ")))", command: configuration.commandName)

@@ -96,7 +96,7 @@ package struct CommonOptions: Sendable {
 
     static let containerOption = CommandConfiguration.Option(
         "--container", value: "dir",
-        "App-group container (env ENTITLEMENTS_CONTAINER; default: the one beside the default catalog: ~/.local/state/entitlements/container, /var/lib/entitlements/container, or the package's Shared/Container).")
+        "App-group container (env ENTITLEMENTS_CONTAINER; default: the container that goes with the default catalog: ~/.local/state/entitlements/container, /var/lib/entitlements/container or the package's Shared/Container).")
     static let groupOption = CommandConfiguration.Option(
         "--group", value: "id",
         "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; default \(defaultGroup)).")

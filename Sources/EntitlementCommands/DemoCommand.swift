@@ -22,9 +22,9 @@ public struct DemoCommand: Command {
         abstract: "Play free → trial → trial ends → lifetime → refund through the daemon, a widget and a watch.",
         discussion: """
             Needs no set-up: containers are temporary and removed at the end. The processes it starts run \
-            under their tools' names (pgrep entitlementd finds the daemon). Also a multi-call binary: \
-            'entitlement-demo entitlementd|entitlementctl|widget-renderer ARGS…' runs that tool, and so does \
-            a link to it named after the tool.
+            under their tools' names, so 'pgrep entitlementd' finds the demo's daemon.
+            Also a multi-call binary: 'entitlement-demo TOOL ARGS…', or a link to it named TOOL, runs TOOL \
+            (entitlementd, entitlementctl or widget-renderer).
             """,
         options: [
             .init("--trial-seconds", value: "n", "How long the demo's free trial lasts (default 5)."),
