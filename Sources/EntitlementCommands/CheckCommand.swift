@@ -60,7 +60,7 @@ struct CheckCommand: Command {
         var note: String?
         switch SnapshotLoading.read(common.layout) {
         case .snapshot(let s): snapshot = s
-        case .missing(let path): note = "\(path): no snapshot published yet"
+        case .missing(let path): note = "\(path): no snapshot published yet (container \(common.containerPath.origin))"
         case .refused(let reason): note = reason
         }
         if let note { StandardStreams.writeError("entitlementctl check: \(note)\n") }

@@ -82,7 +82,7 @@ public struct WidgetRendererCommand: Command {
             case .snapshot(let s): snapshot = s
             case .missing(let path):
                 snapshot = nil
-                StandardStreams.writeError("widget-renderer: \(path): no snapshot published yet; rendering locked\n")
+                StandardStreams.writeError("widget-renderer: \(path): no snapshot published yet (container \(common.containerPath.origin)); rendering locked\n")
             case .refused(let reason):
                 snapshot = nil
                 StandardStreams.writeError("widget-renderer: \(reason); rendering locked\n")
