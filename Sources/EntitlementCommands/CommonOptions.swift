@@ -128,6 +128,12 @@ package struct CommonOptions: Sendable {
 /// onto the contract's codes. A missing catalog names the path and where it came from.
 package enum CatalogLoading {
     package static func load(_ catalog: ResolvedPath) throws(ToolError) -> Catalog {
+        try requireExists(catalog)
+        do { return try Catalog.load(path: catalog.path) } catch { throw ToolError(.dataError, "\(error)") }
+    }
+
+    /// Fails with exit 64 and one line naming the path and its source when `catalog` is missing.
+    package static func requireExists(_ catalog: ResolvedPath) throws(ToolError) {
         guard FileManager.default.fileExists(atPath: catalog.path) else {
             if catalog.alsoTried.isEmpty {
                 throw ToolError(.usage, "\(catalog.path): catalog not found (\(catalog.origin))")
@@ -135,6 +141,5 @@ package enum CatalogLoading {
             let tried = catalog.alsoTried.map { "\($0.catalog) (\($0.name))" }.joined(separator: ", ")
             throw ToolError(.usage, "catalog not found: tried \(tried); pass --catalog FILE or set ENTITLEMENTS_CATALOG")
         }
-        do { return try Catalog.load(path: catalog.path) } catch { throw ToolError(.dataError, "\(error)") }
     }
 }

@@ -35,6 +35,9 @@ public struct EntitlementdCommand: Command {
     }
 
     public func run() async throws {
+        // The daemon loads (and on SIGHUP reloads) the catalog itself; a missing one is refused
+        // here first so the message says where its path came from.
+        try CatalogLoading.requireExists(common.catalog)
         let configuration = DaemonConfiguration(
             layout: common.layout, catalogPath: common.catalogPath, durable: durable, watchContainer: watchContainer,
             log: { StandardStreams.writeError("entitlementd: \($0)\n") })

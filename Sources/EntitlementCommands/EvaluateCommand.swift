@@ -20,6 +20,7 @@ struct EvaluateCommand: Command {
     var file: String?
 
     init(parsing scanner: inout ArgumentScanner) throws {
+        // Accepted like every tool's, so one set of flags serves every command; unused here.
         _ = try scanner.value("--container")
         _ = try scanner.value("--group")
         catalog = try CommonOptions.catalog(parsing: &scanner)

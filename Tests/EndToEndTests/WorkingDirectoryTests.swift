@@ -78,6 +78,11 @@ struct WorkingDirectoryTests {
                 "entitlementctl", ["status"], environment: environment.merging(["ENTITLEMENTS_CONTAINER": root + "/c"]) { $1 },
                 workingDirectory: root)
             #expect(variable.status == 69)
+            let daemon = try await BuiltTools.run(
+                "entitlementd", ["--container", root + "/d"], environment: environment.merging(["ENTITLEMENTS_CATALOG": root + "/none.json"]) { $1 },
+                workingDirectory: root)
+            #expect(daemon.status == 64)
+            #expect(daemon.standardError == "entitlementd: \(root)/none.json: catalog not found (from ENTITLEMENTS_CATALOG)\n")
             // A relative flag is relative to the working directory, which the tools were started in.
             let shared = BuiltTools.packageRoot + "/Shared/"
             for file in ["Catalog.json", "Geko.storekit"] { try FileManager.default.copyItem(atPath: shared + file, toPath: root + "/" + file) }
