@@ -73,7 +73,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlement-stress", dependencies: ["StressCommands"], swiftSettings: strict),
-        // The benchmark of issue 6: propagation against the kernel's floor, fan-out, peers and costs.
+        // The benchmark: propagation against the kernel's floor, fan-out, peers and costs.
         .target(
             name: "Benchmarks",
             dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline"],
