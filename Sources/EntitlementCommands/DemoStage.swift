@@ -15,6 +15,7 @@ import WidgetTimeline
 actor DemoStage {
     let phone: ContainerLayout
     let watch: ContainerLayout
+    let tools: ToolLinks
     let catalogPath: String
     let catalog: Catalog
     /// What the demo prints in: its own lines and the children's, which draw in it too.
@@ -23,7 +24,11 @@ actor DemoStage {
     private var children: [(name: String, process: ChildProcess)] = []
     private var serial = 0
 
-    init(root: String, catalogPath: String, catalog: Catalog, charset: TextCharset) {
+    /// The tools the demo starts, each through a link named after it.
+    static let tools = ["entitlementd", "entitlementctl", "widget-renderer"]
+
+    init(root: String, tools: ToolLinks, catalogPath: String, catalog: Catalog, charset: TextCharset) {
+        self.tools = tools
         phone = ContainerLayout(container: root + "/phone", group: CommonOptions.defaultGroup)
         watch = ContainerLayout(container: root + "/watch", group: CommonOptions.defaultGroup)
         self.catalogPath = catalogPath
@@ -39,9 +44,9 @@ actor DemoStage {
         say("Shared file: \(phone.sharedFilePath)")
         let common = ["--group", phone.group, "--catalog", catalogPath]
         let style = charset == .ascii ? ["--ascii"] : []
-        try start("daemon", ["entitlementd", "--container", phone.container, "--watch-container", watch.container] + common)
-        try start("widget", ["widget-renderer", "--follow", "--container", phone.container, "--family", "systemSmall", "--family", "accessoryInline"] + common + style)
-        try start("watch", ["widget-renderer", "--follow", "--device", "watch", "--container", watch.container, "--family", "app", "--family", "accessoryInline"] + common + style)
+        try start("daemon", "entitlementd", ["--container", phone.container, "--watch-container", watch.container] + common)
+        try start("widget", "widget-renderer", ["--follow", "--container", phone.container, "--family", "systemSmall", "--family", "accessoryInline"] + common + style)
+        try start("watch", "widget-renderer", ["--follow", "--device", "watch", "--container", watch.container, "--family", "app", "--family", "accessoryInline"] + common + style)
 
         step(1, "A free user: nothing bought, widgets and the watch app are locked.")
         try await waitForPublished(atLeast: 1, locked: true)
@@ -94,10 +99,10 @@ actor DemoStage {
             .map { TextMetrics.displayable(String($0), charset: charset) }.joined(separator: "\n") + "\n")
     }
 
-    private func start(_ name: String, _ arguments: [String]) throws {
+    private func start(_ name: String, _ tool: String, _ arguments: [String]) throws {
         let padded = name.count >= 6 ? String(name.prefix(6)) : name + String(repeating: " ", count: 6 - name.count)
         let separator = glyphs.vertical
-        let child = try ChildProcess(executable: "/proc/self/exe", arguments: arguments) { [self] _, line in
+        let child = try ChildProcess(executable: tools.path(tool), arguments: arguments) { [self] _, line in
             write(line.isEmpty ? "\(padded) \(separator)" : "\(padded) \(separator) \(line)")
         }
         children.append((name, child))
@@ -127,8 +132,8 @@ actor DemoStage {
         try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: file))
         say("entitlementctl ingest --wait  ← \(line)")
         let child = try ChildProcess(
-            executable: "/proc/self/exe",
-            arguments: ["entitlementctl", "ingest", "--wait", file, "--container", phone.container, "--group", phone.group, "--catalog", catalogPath])
+            executable: tools.path("entitlementctl"),
+            arguments: ["ingest", "--wait", file, "--container", phone.container, "--group", phone.group, "--catalog", catalogPath])
         guard let status = await child.waitForExit(timeout: Self.deadline) else {
             await child.stop()
             throw ToolError(.temporaryFailure, "entitlementctl ingest did not finish within \(Self.deadline)")

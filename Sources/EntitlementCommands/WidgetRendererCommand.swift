@@ -14,23 +14,22 @@ public struct WidgetRendererCommand: Command {
     public static let configuration = CommandConfiguration(
         commandName: "widget-renderer",
         abstract: "Render widget timelines (phone) or the watch app and its complications from the shared file.",
-        usage: "widget-renderer [--device phone|tablet|watch] [--family <family> ...] [--format text|json] [--now <ISO8601>] [--follow] [--ascii] [--container <dir>] [--group <id>] [--catalog <file>]",
         discussion: """
             Families use WidgetKit's names: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")); \
             on the watch, '\(Self.watchAppName)' names the watch app's launch screen, shown with every \
             complication when no --family is given. Text gives times in the local zone (TZ) with their \
-            UTC offset; JSON prints one object per family timeline per line, times in UTC. --follow watches the shared file through \
-            inotify and prints again on every change and whenever a timeline's reload date arrives, until \
-            SIGINT or SIGTERM (exit 0).
+            UTC offset; JSON prints one object per family timeline per line, times in UTC. --follow \
+            watches the shared file through inotify and prints again on every change and whenever a \
+            timeline's reload date arrives, until SIGINT or SIGTERM (exit 0).
             """,
-        options: CommonOptions.help + [
-            .init("--device <device>", "Which device to render. (values: phone, tablet, watch; default: phone)"),
-            .init("--family <family>", "A widget family to render ('\(watchAppName)' for the watch app); repeat for several (default: all of the device's)."),
-            .init("--format <format>", "Output format. (values: text, json; default: text)"),
-            .init("--now <ISO8601>", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time)."),
+        options: [
+            .init("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)"),
+            .init("--family", value: "family", repeatable: true, "A widget family to render ('\(watchAppName)' for the watch app); repeat for several (default: all of the device's)."),
+            OutputFormat.option,
+            .init("--now", value: "ISO8601", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time)."),
             .init("--follow", "Keep running and print again on every change."),
             .init("--ascii", "Draw with ASCII only (automatic when the locale is not UTF-8)."),
-        ])
+        ] + CommonOptions.options)
 
     var common: CommonOptions
     var device: DeviceProfile
@@ -49,10 +48,12 @@ public struct WidgetRendererCommand: Command {
         let known = (device == .watch ? [Self.watchAppName] : []) + device.families.map(\.rawValue)
         families = try names.filter { device != .watch || $0 != Self.watchAppName }.map { name throws(UsageError) -> WidgetFamily in
             guard let family = WidgetFamily(rawValue: name) else {
-                throw UsageError("Unknown family '\(name)' (\(device.rawValue) families: \(known.joined(separator: ", ")))")
+                throw UsageError(
+                    "unknown family '\(name)'" + Suggestion.didYouMean(name, among: known)
+                        + " (\(device.rawValue) families: \(known.joined(separator: ", ")))")
             }
             guard device.supports(family) else {
-                throw UsageError("Family '\(name)' is not available on \(device.rawValue) (its families: \(known.joined(separator: ", ")))")
+                throw UsageError("family '\(name)' is not available on \(device.rawValue) (its families: \(known.joined(separator: ", ")))")
             }
             return family
         }
@@ -65,14 +66,14 @@ public struct WidgetRendererCommand: Command {
         charset = .forOutput(asciiRequested: scanner.flag("--ascii"))
         if follow, now != nil { throw UsageError("'--now' cannot be combined with '--follow'") }
         let extra = try scanner.positionals()
-        guard extra.isEmpty else { throw UsageError("Unexpected argument '\(extra[0])'") }
+        guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
     }
 
     /// The `--family` name of the watch app's launch screen (not a WidgetKit family).
     static let watchAppName = "app"
 
     public func run() async throws {
-        let catalog = try CatalogLoading.load(common.catalogPath)
+        let catalog = try CatalogLoading.load(common.catalog)
         let renderer = TimelineRendering(
             device: device, families: families, showsWatchApp: showsWatchApp, format: format, charset: charset,
             timeZone: .local, gate: catalog.featureGate)
@@ -84,7 +85,7 @@ public struct WidgetRendererCommand: Command {
             case .snapshot(let s): snapshot = s
             case .missing(let path):
                 snapshot = nil
-                StandardStreams.writeError("widget-renderer: \(path): no snapshot published yet; rendering locked\n")
+                StandardStreams.writeError("widget-renderer: \(path): no snapshot published yet (container \(common.containerPath.origin)); rendering locked\n")
             case .refused(let reason):
                 snapshot = nil
                 StandardStreams.writeError("widget-renderer: \(reason); rendering locked\n")
