@@ -170,8 +170,8 @@ actor DemoStage {
         }
         let marker = "generation \(published)"
         let widget = children.first { $0.name == "widget" }?.process
-        let rendered = await ChildProcess.wait(timeout: .seconds(5)) { widget?.standardOutput.contains(marker) ?? false }
-        guard rendered else { throw ToolError(.temporaryFailure, "the widget follower did not render \(marker) within 5 s") }
+        let rendered = await ChildProcess.wait(timeout: Self.deadline) { widget?.standardOutput.contains(marker) ?? false }
+        guard rendered else { throw ToolError(.temporaryFailure, "the widget follower did not render \(marker) within \(Self.deadline)") }
     }
 
     /// `seconds` with three decimals ("0.046"), as the demo prints durations.
