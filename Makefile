@@ -4,6 +4,7 @@
 #   sudo make install                     # into /usr/local, then creates the `entitlements` user
 #   make install DESTDIR=/tmp/stage PREFIX=/usr   # staged, as a distribution package builds it
 #   sudo make uninstall
+#   make docs                             # DocC archives of the library products in .build/docs/
 #
 # Variables: PREFIX (/usr/local), DESTDIR (empty), CONFIGURATION (release or debug), SWIFT (swift),
 # BINARIES (a directory of already-built tools: install those and skip the build), SYSCONFDIR
@@ -34,7 +35,13 @@ else
 build_step := build
 endif
 
-.PHONY: all build install uninstall
+# The library products an app links, documented with the toolchain's own swift-symbolgraph-extract
+# and docc (no plugin package): one .doccarchive each, warnings as errors.
+DOC_MODULES := EntitlementModel SharedDefaults FileWatch WidgetTimeline WatchExtension
+DOCS ?= .build/docs
+TRIPLE ?= $(shell uname -m)-unknown-linux-gnu
+
+.PHONY: all build install uninstall docs
 
 all: build
 
@@ -63,3 +70,15 @@ uninstall:
 		"$(DESTDIR)$(docdir)/README.md" "$(DESTDIR)$(unitdir)/entitlementd.service" \
 		"$(DESTDIR)$(sysusersdir)/entitlements.conf"
 	-rmdir "$(DESTDIR)$(catalogdir)" "$(DESTDIR)$(docdir)"
+
+docs:
+	for module in $(DOC_MODULES); do $(SWIFT) build --target $$module || exit 1; done
+	modules="$$($(SWIFT) build --show-bin-path)/Modules"; \
+	for module in $(DOC_MODULES); do \
+		rm -rf "$(DOCS)/symbol-graphs/$$module" && mkdir -p "$(DOCS)/symbol-graphs/$$module" && \
+		swift-symbolgraph-extract -module-name $$module -target $(TRIPLE) -I "$$modules" \
+			-minimum-access-level public -output-dir "$(DOCS)/symbol-graphs/$$module" && \
+		docc convert "Sources/$$module/$$module.docc" --additional-symbol-graph-dir "$(DOCS)/symbol-graphs/$$module" \
+			--fallback-display-name $$module --fallback-bundle-identifier com.irenews.entitlement-broker.$$module \
+			--warnings-as-errors --output-path "$(DOCS)/$$module.doccarchive" || exit 1; \
+	done

@@ -36,6 +36,7 @@ public struct EntitlementEngine: Sendable {
     /// transaction is copied and no String hashed per subscription.
     ///
     /// - Parameters:
+    ///   - facts: every transaction and renewal info known, deduplicated.
     ///   - now: the caller's clock.
     ///   - floor: a lower bound the caller keeps, e.g. the daemon's last published `issuedAt`.
     /// - Returns: statuses at `effectiveNow = max(now, facts.newestSignedDate, floor)`, so a clock

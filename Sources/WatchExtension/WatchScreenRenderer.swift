@@ -10,8 +10,8 @@ import WidgetTimeline
 /// unlocked app or its paywall, with the reason and how old the data is) followed by every
 /// complication family's entry at `now`.
 ///
-/// The screen is a 45 mm Apple Watch (198 × 242 pt, representative; see ``WidgetFamily/displaySize``)
-/// at the scale ``TimelineTextRenderer`` uses. Output depends only on the arguments; lines are
+/// The screen is a 45 mm Apple Watch (198 × 242 pt, representative; see `WidgetFamily/displaySize`)
+/// at the scale `TimelineTextRenderer` uses. Output depends only on the arguments; lines are
 /// separated by `\n` with no trailing newline.
 public struct WatchScreenRenderer: Sendable {
     /// The watch screen in points.

@@ -20,6 +20,7 @@ public struct EntitlementEntry: Sendable, Hashable {
 
     /// The instant from which WidgetKit shows this entry.
     public var date: Date
+    /// Unlocked content, a paywall, or a placeholder.
     public var state: EntryState
     /// The generation of the snapshot the entry was computed from; `nil` when there was none.
     public var snapshotGeneration: Int64?
@@ -30,6 +31,7 @@ public struct EntitlementEntry: Sendable, Hashable {
     /// from the snapshot's own expiry dates; a stale entry is shown "as of" ``asOf``.
     public var isStale: Bool
 
+    /// An entry as a provider makes it.
     public init(
         date: Date, state: EntryState, snapshotGeneration: Int64? = nil, asOf: Date? = nil, isStale: Bool = false
     ) {
