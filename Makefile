@@ -8,22 +8,24 @@
 #
 # Variables: PREFIX (/usr/local), DESTDIR (empty), CONFIGURATION (release or debug), SWIFT (swift),
 # BINARIES (a directory of already-built tools: install those and skip the build), SYSCONFDIR
-# ($(PREFIX)/etc, or /etc when PREFIX is /usr). The catalog and its .storekit file go to
-# $(SYSCONFDIR)/entitlement-broker/, the unit to $(PREFIX)/lib/systemd/system/ with its paths
-# rewritten for PREFIX and SYSCONFDIR, and the user as a sysusers.d file in $(PREFIX)/lib/sysusers.d/.
+# (/etc). The catalog and its .storekit file go to $(SYSCONFDIR)/entitlements/, where the tools
+# look for a catalog when no flag or environment variable names one (the container they then use
+# is /var/lib/entitlements/container, the unit's state directory); the unit goes to
+# $(PREFIX)/lib/systemd/system/ with its paths rewritten for PREFIX and SYSCONFDIR, and the user
+# to a sysusers.d file in $(PREFIX)/lib/sysusers.d/.
 # Without DESTDIR, installing as root also creates the user at once with systemd-sysusers.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 CONFIGURATION ?= release
 SWIFT ?= swift
-SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+SYSCONFDIR ?= /etc
 
 TOOLS := entitlementd entitlementctl widget-renderer
 BINARIES ?= $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path)
 
 bindir := $(PREFIX)/bin
-catalogdir := $(SYSCONFDIR)/entitlement-broker
+catalogdir := $(SYSCONFDIR)/entitlements
 docdir := $(PREFIX)/share/doc/entitlement-broker
 unitdir := $(PREFIX)/lib/systemd/system
 sysusersdir := $(PREFIX)/lib/sysusers.d
@@ -54,7 +56,7 @@ install: $(build_step)
 	for tool in $(TOOLS); do install -m 0755 "$(BINARIES)/$$tool" "$(DESTDIR)$(bindir)/$$tool" || exit 1; done
 	install -m 0644 Shared/Catalog.json Shared/Geko.storekit "$(DESTDIR)$(catalogdir)/"
 	install -m 0644 README.md "$(DESTDIR)$(docdir)/"
-	sed -e 's|/usr/local/etc/|$(SYSCONFDIR)/|g' -e 's|/usr/local/|$(PREFIX)/|g' \
+	sed -e 's|/etc/entitlements/|$(SYSCONFDIR)/entitlements/|g' -e 's|/usr/local/|$(PREFIX)/|g' \
 		Shared/entitlementd.service > "$(DESTDIR)$(unitdir)/entitlementd.service"
 	chmod 0644 "$(DESTDIR)$(unitdir)/entitlementd.service"
 	install -m 0644 Shared/entitlements.sysusers "$(DESTDIR)$(sysusersdir)/entitlements.conf"
