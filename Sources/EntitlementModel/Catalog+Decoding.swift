@@ -9,6 +9,8 @@ extension Catalog {
     /// Pure: no file is read (``load(path:)`` reads both files and calls this).
     ///
     /// - Parameters:
+    ///   - catalogJSON: the bytes of `Catalog.json`.
+    ///   - storeKitJSON: the bytes of the `.storekit` file the catalog names.
     ///   - catalogPath: how to name the catalog file in errors; the `.storekit` file is named by
     ///     its path resolved against this one's directory.
     /// - Throws: ``CatalogError`` naming the file and key path of the first problem: invalid JSON,

@@ -17,10 +17,13 @@ public struct Catalog: Sendable, Hashable {
     }
     /// Product identifier -> the entitlements it grants (the reverse of ``entitlements``).
     public private(set) var entitlementsByProduct: [String: Set<String>]
+    /// The features of `Catalog.json`'s `features`: what each one needs, its free allowance and
+    /// its paywall copy. What an app or an extension checks features against.
     public var featureGate: FeatureGate
     /// Who may still redeem a subscription group's introductory offer.
     public var introductoryOfferPolicy: IntroductoryOfferPolicy
 
+    /// A catalog from values; ``load(path:)`` reads one from `Catalog.json` and its `.storekit` file.
     public init(
         bundleId: String, environment: StoreEnvironment, storeKitPath: String = "", products: [String: CatalogProduct],
         entitlements: [String: Set<String>], featureGate: FeatureGate = FeatureGate(rules: [:]),
