@@ -51,7 +51,8 @@ struct DemoProcessNameTests {
             let demo = try BuiltTools.start(
                 "entitlement-demo", ["--trial-seconds", "30", "--catalog", BuiltTools.defaultCatalog], environment: ["TMPDIR": tmp])
             var seen: [Int32: ProcessStat] = [:]
-            _ = await ChildProcess.wait(timeout: .seconds(30)) {
+            // A loaded machine may take a while to start the demo and its children.
+            _ = await ChildProcess.wait(timeout: .seconds(60)) {
                 seen.merge(Self.children(of: demo.processIdentifier)) { first, _ in first }
                 return Set(seen.values.map(\.name)).isSuperset(of: ["entitlementd", "widget-renderer"]) || !demo.isRunning
             }
