@@ -76,7 +76,7 @@ let package = Package(
         // The benchmark: propagation against the kernel's floor, fan-out, peers and costs.
         .target(
             name: "Benchmarks",
-            dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline"],
+            dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline", "SystemShims"],
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlement-bench", dependencies: ["Benchmarks"], swiftSettings: strict),

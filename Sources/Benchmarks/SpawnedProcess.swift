@@ -1,4 +1,5 @@
 import Glibc
+import SystemShims
 
 /// A child process started with `posix_spawn`, whose standard input and output can be wired to
 /// descriptors the benchmark owns. The owner must call ``stop()`` (or ``waitForExit()``) once.
@@ -78,12 +79,7 @@ final class SpawnedProcess {
 
 /// The benchmark's own executable, which re-runs itself in a helper role (`--role NAME`).
 enum SelfExecutable {
-    static let path: String = {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return CommandLine.arguments[0] }
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }()
+    static let path: String = ProcessIdentity.ownExecutablePath() ?? CommandLine.arguments[0]
 
     /// The directory holding the executable (the build products directory).
     static var directory: String {

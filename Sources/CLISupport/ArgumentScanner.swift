@@ -1,44 +1,87 @@
 /// A small, strict command-line scanner over the options a command declares (its
-/// ``CommandConfiguration/options``): `--name value`, `--name=value`, repeated options, flags,
-/// positionals and `--`. Options may stand anywhere before `--`. Every argument must be
-/// consumed; ``finish()`` reports the first one nobody asked for, with a suggestion.
+/// ``CommandConfiguration/options``) and the built-in ones (``CommandConfiguration/builtInOptions``):
+/// `--name value`, `--name=value`, repeated options, flags, positionals and `--`. Options may
+/// stand anywhere before `--`; after it every word is positional.
+///
+/// The scanner accepts exactly the declared options: asking it for an undeclared name, or for a
+/// flag's value, stops the program (a command that does so is wrong, whatever the user typed).
+/// Every argument must be consumed; ``finish()`` reports the first one nobody asked for, with a
+/// suggestion.
 public struct ArgumentScanner: Sendable {
+    private let arguments: [String]
     private var remaining: [String?]
-    private var positionalsOnlyFrom: Int
+    /// The index of `--` in ``arguments``, or its count.
+    private let separator: Int
+    /// Every declared and built-in option, by every spelling.
     private let declared: [String: CommandConfiguration.Option]
-    /// Every option name the command asked for, declared or not: a test compares it with the
-    /// declared options so that help and parser cannot drift apart.
+    /// Every option name the command asked for: a test compares it with the declared options so
+    /// that help and parser cannot drift apart.
     public private(set) var askedOptions: Set<String> = []
 
     /// Scans `arguments` for a command that declares `options`.
     public init(_ arguments: [String], options: [CommandConfiguration.Option]) {
-        let separator = arguments.firstIndex(of: "--")
-        var items: [String?] = arguments
-        if let separator { items.remove(at: separator) }
-        remaining = items
-        positionalsOnlyFrom = separator ?? items.count
-        declared = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let separator = arguments.firstIndex(of: "--") ?? arguments.count
+        self.arguments = arguments
+        self.separator = separator
+        remaining = arguments.enumerated().map { $0.offset == separator ? nil : $0.element }
+        var declared: [String: CommandConfiguration.Option] = [:]
+        for option in options + CommandConfiguration.builtInOptions {
+            for spelling in option.spellings where declared[spelling] == nil { declared[spelling] = option }
+        }
+        self.declared = declared
     }
 
     /// Whether `-h` or `--help` appears before `--`.
-    public var wantsHelp: Bool {
-        remaining[..<positionalsOnlyFrom].contains { $0 == "-h" || $0 == "--help" }
-    }
+    public var wantsHelp: Bool { containsBeforeSeparator(CommandConfiguration.helpOption) }
 
     /// Whether `--version` appears before `--`.
-    public var wantsVersion: Bool {
-        remaining[..<positionalsOnlyFrom].contains { $0 == "--version" }
+    public var wantsVersion: Bool { containsBeforeSeparator(CommandConfiguration.versionOption) }
+
+    private func containsBeforeSeparator(_ option: CommandConfiguration.Option) -> Bool {
+        remaining[..<separator].contains { $0.map(option.spellings.contains) ?? false }
     }
 
-    /// Removes and returns every value of the option `name` (repeatable), in order.
+    /// The first positional argument before `--` (a subcommand's name), skipping declared
+    /// options and the values of those that take one, and the first problem met on the way there
+    /// (an unknown option, whose value cannot be skipped, ends the search). Reading the
+    /// arguments once for both keeps "which word is the subcommand" and "which option is wrong"
+    /// from disagreeing.
+    public func firstPositional() -> (index: Int?, problem: UsageError?) {
+        var index = 0
+        while index < separator {
+            let argument = arguments[index]
+            guard Self.looksLikeOption(argument) else { return (index, nil) }
+            let (name, inlineValue) = Self.split(argument)
+            guard let option = declared[name] else { return (nil, unknownOption(name)) }
+            if option.takesValue {
+                if inlineValue == nil {
+                    guard index + 1 < separator else { return (nil, UsageError("missing value for '\(name)'")) }
+                    index += 1
+                }
+            } else if inlineValue != nil {
+                return (nil, UsageError("'\(name)' takes no value"))
+            }
+            index += 1
+        }
+        return (nil, nil)
+    }
+
+    /// The arguments without the one at `index` (a subcommand's name), for the subcommand.
+    public func arguments(removingAt index: Int) -> [String] {
+        var rest = arguments
+        rest.remove(at: index)
+        return rest
+    }
+
+    /// Removes and returns every value of the value option `name` (repeatable), in order.
     public mutating func values(_ name: String) throws(UsageError) -> [String] {
-        askedOptions.insert(name)
+        require(name, takesValue: true)
         var found: [String] = []
         var index = 0
-        while index < positionalsOnlyFrom {
+        while index < separator {
             guard let argument = remaining[index] else { index += 1; continue }
             if argument == name {
-                guard index + 1 < positionalsOnlyFrom, let value = remaining[index + 1] else {
+                guard index + 1 < separator, let value = remaining[index + 1] else {
                     throw UsageError("missing value for '\(name)'")
                 }
                 found.append(value)
@@ -56,14 +99,14 @@ public struct ArgumentScanner: Sendable {
         return found
     }
 
-    /// Removes and returns the option `name`; an error when it is given more than once.
+    /// Removes and returns the value option `name`; an error when it is given more than once.
     public mutating func value(_ name: String) throws(UsageError) -> String? {
         let all = try values(name)
         guard all.count <= 1 else { throw UsageError("'\(name)' given more than once") }
         return all.first
     }
 
-    /// Removes and returns the option `name` parsed by `parse`; `what` names the expected form in the error.
+    /// Removes and returns the value option `name` parsed by `parse`; `what` names the expected form in the error.
     public mutating func value<T>(_ name: String, as what: String, _ parse: (String) -> T?) throws(UsageError) -> T? {
         guard let text = try value(name) else { return nil }
         guard let parsed = parse(text) else { throw UsageError("invalid value '\(text)' for '\(name)': expected \(what)") }
@@ -72,13 +115,20 @@ public struct ArgumentScanner: Sendable {
 
     /// Removes the flag `name` and says whether it was present.
     public mutating func flag(_ name: String) -> Bool {
-        askedOptions.insert(name)
+        require(name, takesValue: false)
         var present = false
-        for index in 0..<positionalsOnlyFrom where remaining[index] == name {
+        for index in 0..<separator where remaining[index] == name {
             remaining[index] = nil
             present = true
         }
         return present
+    }
+
+    private mutating func require(_ name: String, takesValue: Bool) {
+        guard let option = declared[name], option.takesValue == takesValue else {
+            preconditionFailure("'\(name)' is not declared as \(takesValue ? "an option with a value" : "a flag") in the command's configuration")
+        }
+        askedOptions.insert(name)
     }
 
     /// Removes and returns the remaining arguments that are not options. Call after all options
@@ -87,9 +137,7 @@ public struct ArgumentScanner: Sendable {
         var result: [String] = []
         for index in remaining.indices {
             guard let argument = remaining[index] else { continue }
-            if index < positionalsOnlyFrom, argument.hasPrefix("-"), argument != "-" {
-                throw unknownOption(argument)
-            }
+            if index < separator, Self.looksLikeOption(argument) { throw unexpectedOption(argument) }
             result.append(argument)
             remaining[index] = nil
         }
@@ -108,29 +156,29 @@ public struct ArgumentScanner: Sendable {
     public func finish() throws(UsageError) {
         for (index, argument) in remaining.enumerated() {
             guard let argument else { continue }
-            if index < positionalsOnlyFrom, argument.hasPrefix("-"), argument != "-" {
-                throw unknownOption(argument)
-            }
+            if index < separator, Self.looksLikeOption(argument) { throw unexpectedOption(argument) }
             throw UsageError("unexpected argument '\(argument)'")
         }
     }
 
-    private func unknownOption(_ argument: String) -> UsageError {
-        let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-        let known = declared.keys.sorted() + ["--help", "--version"]
-        return UsageError("unknown option '\(name)'" + Suggestion.didYouMean(name, among: known))
+    /// An option-like argument left over: a declared flag given a value, or an unknown name.
+    private func unexpectedOption(_ argument: String) -> UsageError {
+        let (name, inlineValue) = Self.split(argument)
+        if let option = declared[name], !option.takesValue, inlineValue != nil {
+            return UsageError("'\(name)' takes no value")
+        }
+        return unknownOption(name)
     }
 
-    /// The index of the first positional argument of `arguments` (a subcommand's name), skipping
-    /// options and the values of `valueOptions` given as `--name value`; `nil` when there is none.
-    public static func firstPositional(in arguments: [String], valueOptions: Set<String>) -> Int? {
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" { return index + 1 < arguments.count ? index + 1 : nil }
-            if !argument.hasPrefix("-") || argument == "-" { return index }
-            index += valueOptions.contains(argument) ? 2 : 1
-        }
-        return nil
+    private func unknownOption(_ name: String) -> UsageError {
+        UsageError("unknown option '\(name)'" + Suggestion.didYouMean(name, among: declared.keys.sorted()))
+    }
+
+    private static func looksLikeOption(_ argument: String) -> Bool { argument.hasPrefix("-") && argument != "-" }
+
+    /// `--name=value` as its name and value; any other argument as itself and `nil`.
+    private static func split(_ argument: String) -> (name: String, value: String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 }

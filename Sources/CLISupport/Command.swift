@@ -5,26 +5,32 @@ import Foundation
 #endif
 import Glibc
 
-/// A command-line command: parsed from arguments, then run. Parsing is separate from running so
-/// tests can parse argument arrays without starting anything.
-public protocol Command: Sendable {
+/// A command a tool's `main` runs: parsed from a whole command line, then run. Parsing is
+/// separate from running so tests can parse argument arrays without starting anything. A
+/// ``Command`` parses its own options; a ``CommandGroup`` hands them to a subcommand.
+public protocol RunnableCommand: Sendable {
     static var configuration: CommandConfiguration { get }
-    /// Parses `scanner`, which knows the configuration's options; throws ``UsageError`` for a
-    /// wrong command line. `--help` and `--version` are handled before.
-    init(parsing scanner: inout ArgumentScanner) throws
-    /// Parses a whole command line, help and version included. The default handles
-    /// `-h`/`--help` and `--version`, then ``init(parsing:)``, then rejects leftovers; a
-    /// ``CommandGroup`` finds its subcommand first.
+    /// Parses a whole command line, help and version included; throws ``UsageError`` for a
+    /// wrong one and ``CleanExit`` for help and version.
     static func parse(_ arguments: [String]) throws -> Self
     /// Runs the command. Throw ``ToolError`` for a failure with a contract exit code,
-    /// ``UsageError`` for a wrong command line found only now (an unknown feature), ``ExitCode``
-    /// after printing your own message, ``CleanExit`` to print to stdout and exit 0.
+    /// ``UsageError`` for a wrong command line found only now (an unknown feature, a missing
+    /// catalog), ``ExitCode`` after printing your own message, ``CleanExit`` to print to stdout
+    /// and exit 0.
     func run() async throws
 }
 
+/// A command that reads its options and arguments from an ``ArgumentScanner`` over the options
+/// its configuration declares.
+public protocol Command: RunnableCommand {
+    /// Parses `scanner`, which knows the configuration's options; throws ``UsageError`` for a
+    /// wrong command line. `--help` and `--version` are handled before.
+    init(parsing scanner: inout ArgumentScanner) throws
+}
+
 extension Command {
-    /// Parses `arguments` (help and version included) into a command, or throws the error `main`
-    /// would report; a ``UsageError`` names this command's help.
+    /// Handles `-h`/`--help` and `--version`, then ``init(parsing:)``, then rejects leftovers;
+    /// a ``UsageError`` names this command's help.
     public static func parse(_ arguments: [String]) throws -> Self {
         var scanner = ArgumentScanner(arguments, options: configuration.options)
         if scanner.wantsHelp { throw CleanExit(configuration.helpText) }
@@ -37,7 +43,9 @@ extension Command {
             throw error.attributed(to: configuration.commandName)
         }
     }
+}
 
+extension RunnableCommand {
     /// `entitlementctl 1.0.0`.
     public static var versionText: String { "\(configuration.toolName) \(ToolVersion.current)\n" }
 

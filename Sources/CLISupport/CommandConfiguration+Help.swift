@@ -1,50 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The help screen in swift-argument-parser's shape: OVERVIEW, the discussion, USAGE,
 /// ARGUMENTS, OPTIONS, SUBCOMMANDS; names in a first column, descriptions aligned in a second,
-/// wrapped at ``HelpLayout/width`` columns.
+/// wrapped at the terminal's width (``HelpLayout/width(environment:)``).
 public enum HelpLayout {
-    /// Total width of the help screen (swift-argument-parser's default).
-    public static let width = 80
+    /// The width when `COLUMNS` does not give one (swift-argument-parser's default).
+    public static let defaultWidth = 80
+    /// The narrowest width honoured: below it the description column would leave no room.
+    public static let minimumWidth = 40
     /// Column where descriptions start; a longer name puts its description on the next line.
     public static let descriptionColumn = 26
+
+    /// The width of the help screen: `COLUMNS` when it is a whole number of at least
+    /// ``minimumWidth``, else ``defaultWidth``.
+    public static func width(environment: [String: String]) -> Int {
+        guard let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns >= minimumWidth else { return defaultWidth }
+        return columns
+    }
+
+    /// The width for this process's environment.
+    public static var width: Int { width(environment: ProcessInfo.processInfo.environment) }
 }
 
 extension CommandConfiguration {
-    /// The usage line (without `USAGE: `), wrapped so continuation lines align after the command name.
-    public var usage: String {
+    /// The usage line (without `USAGE: `), wrapped at ``HelpLayout/width`` so continuation
+    /// lines align after the command name.
+    public var usage: String { usage(width: HelpLayout.width) }
+
+    /// The usage line wrapped at `width` columns.
+    public func usage(width: Int) -> String {
         let prefix = "USAGE: "
         let indent = String(repeating: " ", count: prefix.count + commandName.count + 1)
         var lines: [String] = []
         var line = commandName
-        var lineHasWord = false
         for word in usageWords {
-            let available = HelpLayout.width - (lines.isEmpty ? prefix.count : 0)
-            if lineHasWord, line.count + 1 + word.count > available {
+            let available = width - (lines.isEmpty ? prefix.count : 0)
+            if line.count + 1 + word.count > available {
                 lines.append(line)
                 line = indent + word
             } else {
-                line += (line == indent ? "" : " ") + word
+                line += " " + word
             }
-            lineHasWord = true
         }
         lines.append(line)
         return lines.joined(separator: "\n")
     }
 
-    /// The full help screen, ending with a newline.
-    public var helpText: String {
-        var text = "OVERVIEW: " + Self.wrap(abstract, width: HelpLayout.width, firstIndent: 10, indent: 0).dropFirst(10) + "\n"
+    /// The full help screen at ``HelpLayout/width``, ending with a newline.
+    public var helpText: String { helpText(width: HelpLayout.width) }
+
+    /// The full help screen wrapped at `width` columns, ending with a newline.
+    public func helpText(width: Int) -> String {
+        var text = "OVERVIEW: " + Self.wrap(abstract, width: width, firstIndent: 10, indent: 0).dropFirst(10) + "\n"
         if !discussion.isEmpty {
             for paragraph in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
-                text += "\n" + Self.wrap(String(paragraph), width: HelpLayout.width, firstIndent: 0, indent: 0) + "\n"
+                text += "\n" + Self.wrap(String(paragraph), width: width, firstIndent: 0, indent: 0) + "\n"
             }
         }
-        text += "\nUSAGE: \(usage)\n"
+        text += "\nUSAGE: \(usage(width: width))\n"
         if !arguments.isEmpty {
-            text += "\nARGUMENTS:\n" + arguments.map { Self.row("<\($0.name)>", $0.help) }.joined()
+            text += "\nARGUMENTS:\n" + arguments.map { Self.row("<\($0.name)>", $0.help, width: width) }.joined()
         }
-        text += "\nOPTIONS:\n" + (options + Self.builtInOptions).map { Self.row($0.label, $0.help) }.joined()
+        text += "\nOPTIONS:\n" + (options + Self.builtInOptions).map { Self.row($0.label, $0.help, width: width) }.joined()
         if !subcommands.isEmpty {
-            text += "\nSUBCOMMANDS:\n" + subcommands.map { Self.row($0.name, $0.abstract) }.joined()
+            text += "\nSUBCOMMANDS:\n" + subcommands.map { Self.row($0.name, $0.abstract, width: width) }.joined()
             text += "\n  See '\(commandName) help <subcommand>' for detailed help.\n"
         }
         return text
@@ -52,9 +75,9 @@ extension CommandConfiguration {
 
     /// One two-column row: `  name` padded to the description column, the description wrapped
     /// under it. A name too long for the column puts the description on the next line.
-    static func row(_ name: String, _ description: String) -> String {
+    static func row(_ name: String, _ description: String, width: Int) -> String {
         let column = HelpLayout.descriptionColumn
-        let body = wrap(description, width: HelpLayout.width, firstIndent: column, indent: column)
+        let body = wrap(description, width: width, firstIndent: column, indent: column)
         let head = "  " + name
         if head.count + 2 <= column {
             return head + String(body.dropFirst(head.count)) + "\n"
@@ -62,13 +85,14 @@ extension CommandConfiguration {
         return head + "\n" + body + "\n"
     }
 
-    /// `text` broken at spaces into lines of at most `width` columns (a longer word stands
-    /// alone), the first indented by `firstIndent` spaces and the rest by `indent`.
+    /// `text` broken at spaces into lines of at most `width` columns, the first indented by
+    /// `firstIndent` spaces and the rest by `indent`. A quoted example (`'tool --flag X'`) is
+    /// never broken; it, or a word, longer than a line stands alone.
     static func wrap(_ text: String, width: Int, firstIndent: Int, indent: Int) -> String {
         var lines: [String] = []
         var line = String(repeating: " ", count: firstIndent)
         var lineHasWord = false
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+        for word in unbreakableRuns(text) {
             if lineHasWord, line.count + 1 + word.count > width {
                 lines.append(line)
                 line = String(repeating: " ", count: indent)
@@ -79,5 +103,37 @@ extension CommandConfiguration {
         }
         lines.append(line)
         return lines.joined(separator: "\n")
+    }
+
+    /// The space-separated words of `text`, with the words of a quoted example joined into one:
+    /// a quote opens at the start of a word and closes at a quote not followed by a letter (so
+    /// `package's` and `tools'` are plain words).
+    static func unbreakableRuns(_ text: String) -> [String] {
+        var runs: [String] = []
+        var open: [Substring] = []
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if open.isEmpty, !word.hasPrefix("'") || closesQuote(word.dropFirst()) {
+                runs.append(String(word))
+            } else if open.isEmpty {
+                open = [word]
+            } else {
+                open.append(word)
+                if closesQuote(word) {
+                    runs.append(open.joined(separator: " "))
+                    open = []
+                }
+            }
+        }
+        if !open.isEmpty { runs.append(contentsOf: open.map(String.init)) }
+        return runs
+    }
+
+    /// Whether `word` holds a closing quote: one not followed by a letter or a digit.
+    private static func closesQuote(_ word: Substring) -> Bool {
+        word.indices.contains { index in
+            guard word[index] == "'" else { return false }
+            let next = word.index(after: index)
+            return next == word.endIndex || !(word[next].isLetter || word[next].isNumber)
+        }
     }
 }

@@ -1,12 +1,14 @@
 /// What a command says about itself: its name, what it does, and every argument and option it
 /// accepts. The usage line and the help screen are generated from it, and the
-/// ``ArgumentScanner`` accepts exactly the options it declares, so help cannot drift from the
-/// parser.
+/// ``ArgumentScanner`` accepts exactly the options it declares (and the built-in ones), so help
+/// cannot drift from the parser.
 public struct CommandConfiguration: Sendable {
     /// One option: `--name <value>` when ``valueName`` is set, else a flag.
     public struct Option: Sendable, Hashable {
         /// The spelling on the command line, e.g. `--count`.
         public var name: String
+        /// A one-letter spelling, e.g. `-h` for `--help`.
+        public var shortName: String?
         /// The placeholder of its value, e.g. `n` for `--count <n>`; `nil` for a flag.
         public var valueName: String?
         /// Whether it may be given more than once (shown as `[--family <family> ...]`).
@@ -14,8 +16,9 @@ public struct CommandConfiguration: Sendable {
         /// One or more sentences, capitalised, ending with a full stop.
         public var help: String
 
-        public init(_ name: String, value valueName: String? = nil, repeatable: Bool = false, _ help: String) {
+        public init(_ name: String, short shortName: String? = nil, value valueName: String? = nil, repeatable: Bool = false, _ help: String) {
             self.name = name
+            self.shortName = shortName
             self.valueName = valueName
             self.isRepeatable = repeatable
             self.help = help
@@ -23,8 +26,14 @@ public struct CommandConfiguration: Sendable {
 
         public var takesValue: Bool { valueName != nil }
 
-        /// `--count <n>` or `--record`.
-        public var label: String { valueName.map { "\(name) <\($0)>" } ?? name }
+        /// Every spelling the command line may use: the short one first.
+        public var spellings: [String] { (shortName.map { [$0] } ?? []) + [name] }
+
+        /// `--count <n>`, `--record` or `-h, --help`.
+        public var label: String {
+            let names = spellings.joined(separator: ", ")
+            return valueName.map { "\(names) <\($0)>" } ?? names
+        }
     }
 
     /// One positional argument.
@@ -73,17 +82,18 @@ public struct CommandConfiguration: Sendable {
     /// The executable's name (`entitlementctl` for `entitlementctl check`).
     public var toolName: String { String(commandName.split(separator: " ").first ?? Substring(commandName)) }
 
-    /// The options every command answers without declaring them.
-    public static let builtInOptions: [Option] = [
-        Option("--version", "Show the version."),
-        Option("-h, --help", "Show help information."),
-    ]
+    public static let versionOption = Option("--version", "Show the version.")
+    public static let helpOption = Option("--help", short: "-h", "Show help information.")
+    /// The options every command answers without declaring them: the one list the scanner,
+    /// the help screen and the suggestions read.
+    public static let builtInOptions: [Option] = [versionOption, helpOption]
 
-    /// The words of the usage line after the command name: subcommand placeholder, arguments,
-    /// then every option in declaration order, optional ones in brackets.
+    /// The words of the usage line after the command name: for a group, `[<options>]` (when it
+    /// declares any) and `<subcommand>`; else the arguments, then every option in declaration
+    /// order, optional ones in brackets.
     public var usageWords: [String] {
+        if !subcommands.isEmpty { return (options.isEmpty ? [] : ["[<options>]"]) + ["<subcommand>"] }
         var words: [String] = []
-        if !subcommands.isEmpty { words.append("<subcommand>") }
         for argument in arguments {
             words.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>")
         }

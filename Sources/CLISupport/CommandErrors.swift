@@ -21,7 +21,8 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
 }
 
 /// A failure with a contract exit code and one line for stderr, e.g.
-/// `ToolError(.dataError, "events.jsonl:3: transaction: missing transactionId")`.
+/// `ToolError(.dataError, "events.jsonl:3: transaction: missing transactionId")`. A wrong
+/// command line (exit 64) is a ``UsageError`` instead, so every exit-64 message has its shape.
 public struct ToolError: Error, Sendable, CustomStringConvertible {
     public var code: ExitCode
     public var message: String

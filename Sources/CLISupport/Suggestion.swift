@@ -2,10 +2,11 @@
 public enum Suggestion {
     /// The candidate closest to `word` by edit distance (insertions, deletions, substitutions
     /// and swaps of neighbours each cost 1), if it is close enough to be a typo: at most 2 edits,
-    /// and fewer than half of the shorter word's length. Ties go to the earlier candidate.
+    /// and fewer than half of the shorter word's length. Ties go to the earlier candidate. Never
+    /// `word` itself: a known word used wrongly needs another message, not itself suggested.
     public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
+        for candidate in candidates where candidate != word {
             let distance = editDistance(word, candidate)
             let limit = min(2, (min(word.count, candidate.count) - 1) / 2)
             guard distance <= limit, distance < best?.distance ?? .max else { continue }

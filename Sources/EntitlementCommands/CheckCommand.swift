@@ -50,12 +50,6 @@ struct CheckCommand: Command {
     func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         let gate = catalog.featureGate
-        guard gate.rules[feature] != nil else {
-            let known = gate.rules.keys.sorted()
-            throw UsageError(
-                "unknown feature '\(feature)'" + Suggestion.didYouMean(feature, among: known)
-                    + " (\(common.catalogPath) defines: \(known.joined(separator: ", ")))")
-        }
         var snapshot: EntitlementSnapshot?
         var note: String?
         switch SnapshotLoading.read(common.layout) {
@@ -63,19 +57,29 @@ struct CheckCommand: Command {
         case .missing(let path): note = "\(path): no snapshot published yet (container \(common.containerPath.origin))"
         case .refused(let reason): note = reason
         }
-        if let note { StandardStreams.writeError("entitlementctl check: \(note)\n") }
         let clock = now ?? Date()
         let decision = gate.check(feature, snapshot: snapshot, wallClock: clock, currentCount: count, daysAgo: daysAgo)
-        let rule = gate.rules[feature]
+        // The gate says whether the catalog defines the feature; for the command line an
+        // undefined one is the user's mistake (exit 64), not a lock a script would act on.
+        if decision.paywall?.reason == .unknownFeature {
+            let known = gate.rules.keys.sorted()
+            throw UsageError(
+                "unknown feature '\(feature)'" + Suggestion.didYouMean(feature, among: known)
+                    + " (\(common.catalogPath) defines: \(known.joined(separator: ", ")))")
+        }
+        if let note { StandardStreams.writeError("entitlementctl check: \(note)\n") }
+        let freeCount = gate.rules[feature]?.freeCount, freeDays = gate.rules[feature]?.freeDays
         // Count limits: `limit` is nil when unlimited; `remaining` needs the caller's count.
-        let limit = rule?.freeCount != nil ? gate.limit(feature, snapshot: snapshot, wallClock: clock) : nil
+        let limit = freeCount != nil ? gate.limit(feature, snapshot: snapshot, wallClock: clock) : nil
         let remaining: Int? = switch decision {
         case .unlocked(let remaining): remaining
         case .locked: limit.flatMap { limit in count.map { max(0, limit - $0) } }
         }
         switch format {
         case .text: StandardStreams.writeOut(text(decision, limit: limit, remaining: remaining))
-        case .json: StandardStreams.writeOut(json(decision, rule: rule, limit: limit, remaining: remaining).serialized + "\n")
+        case .json:
+            let object = json(decision, countLimited: freeCount != nil, freeDays: freeDays, limit: limit, remaining: remaining)
+            StandardStreams.writeOut(object.serialized + "\n")
         }
         if record, let event = PaywallEvent.shown(for: decision, time: clock) {
             let log = PaywallAnalyticsLog(container: common.container)
@@ -98,13 +102,13 @@ struct CheckCommand: Command {
 
     /// `remaining` (and, for count-limited features, `limit`, null when unlimited) on every answer;
     /// `freeDays` and `daysAgo` for time-window features; the paywall fields when locked.
-    private func json(_ decision: GateDecision, rule: FeatureRule?, limit: Int?, remaining: Int?) -> JSONValue {
+    private func json(_ decision: GateDecision, countLimited: Bool, freeDays: Int?, limit: Int?, remaining: Int?) -> JSONValue {
         var object: [String: JSONValue] = [
             "feature": .string(feature), "locked": .bool(!decision.isUnlocked),
             "remaining": remaining.map { .int(Int64($0)) } ?? .null,
         ]
-        if rule?.freeCount != nil { object["limit"] = limit.map { .int(Int64($0)) } ?? .null }
-        if let days = rule?.freeDays {
+        if countLimited { object["limit"] = limit.map { .int(Int64($0)) } ?? .null }
+        if let days = freeDays {
             object["freeDays"] = .int(Int64(days))
             object["daysAgo"] = daysAgo.map { .int(Int64($0)) } ?? .null
         }

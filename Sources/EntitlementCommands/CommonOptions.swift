@@ -22,26 +22,23 @@ package struct CommonOptions: Sendable {
     package var catalogPath: String { catalog.path }
     package var layout: ContainerLayout { ContainerLayout(container: container, group: group) }
 
+    /// Reads the three options from `scanner`; what no flag names comes from `environment`'s
+    /// variables, then from `locations` (by default the places `environment` and this
+    /// executable give), which are looked at once, so container and catalog come from one place.
     package init(
         parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessInfo.processInfo.environment,
-        locations: @autoclosure () -> DefaultLocations = .current
+        locations: DefaultLocations? = nil
     ) throws(UsageError) {
         let containerFlag = try scanner.value("--container")
         let groupFlag = try scanner.value("--group")
         let catalogFlag = try scanner.value("--catalog")
-        var defaults: DefaultLocations?
-        func places() -> DefaultLocations {
-            if let defaults { return defaults }
-            let made = locations()
-            defaults = made
-            return made
-        }
-        containerPath = try Self.resolve(containerFlag, flag: "--container", variable: "ENTITLEMENTS_CONTAINER", environment: environment) {
-            let place = places().container
-            return ResolvedPath(path: place.container, source: .defaultPlace(place.name))
-        }
-        catalog = try Self.resolve(catalogFlag, flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", environment: environment) {
-            Self.defaultCatalog(places())
+        let explicitContainer = try Self.explicit(containerFlag, flag: "--container", variable: "ENTITLEMENTS_CONTAINER", environment: environment)
+        let explicitCatalog = try Self.explicit(catalogFlag, flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", environment: environment)
+        if let explicitContainer, let explicitCatalog {
+            (containerPath, catalog) = (explicitContainer, explicitCatalog)
+        } else {
+            let defaults = (locations ?? DefaultLocations(environment: environment)).resolve()
+            (containerPath, catalog) = (explicitContainer ?? defaults.container, explicitCatalog ?? defaults.catalog)
         }
         group = groupFlag ?? environment["ENTITLEMENTS_GROUP"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultGroup
         guard Self.isValidGroup(group) else {
@@ -49,31 +46,25 @@ package struct CommonOptions: Sendable {
         }
     }
 
-    /// Only `--catalog` (for commands that read no container: `evaluate`, the demo).
+    /// Only `--catalog` (for a command that declares no container: the demo).
     package static func catalog(
         parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessInfo.processInfo.environment,
-        locations: @autoclosure () -> DefaultLocations = .current
+        locations: DefaultLocations? = nil
     ) throws(UsageError) -> ResolvedPath {
-        try resolve(scanner.value("--catalog"), flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", environment: environment) {
-            defaultCatalog(locations())
-        }
+        try explicit(scanner.value("--catalog"), flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", environment: environment)
+            ?? (locations ?? DefaultLocations(environment: environment)).resolve().catalog
     }
 
-    private static func resolve(
-        _ flagValue: String?, flag: String, variable: String, environment: [String: String], orDefault: () -> ResolvedPath
-    ) throws(UsageError) -> ResolvedPath {
+    /// The path the flag or, without it, the environment variable names; `nil` for neither.
+    private static func explicit(
+        _ flagValue: String?, flag: String, variable: String, environment: [String: String]
+    ) throws(UsageError) -> ResolvedPath? {
         if let flagValue {
             guard !flagValue.isEmpty else { throw UsageError("'\(flag)' must not be empty") }
             return ResolvedPath(path: flagValue, source: .flag(flag))
         }
         if let value = environment[variable], !value.isEmpty { return ResolvedPath(path: value, source: .environment(variable)) }
-        return orDefault()
-    }
-
-    private static func defaultCatalog(_ locations: DefaultLocations) -> ResolvedPath {
-        if let place = locations.chosen { return ResolvedPath(path: place.catalog, source: .defaultPlace(place.name)) }
-        let first = locations.places[0]
-        return ResolvedPath(path: first.catalog, source: .defaultPlace(first.name), alsoTried: locations.places)
+        return nil
     }
 
     /// A group id becomes a file name: no slashes, no leading dot, nothing empty.
@@ -96,18 +87,19 @@ package struct CommonOptions: Sendable {
 
     static let containerOption = CommandConfiguration.Option(
         "--container", value: "dir",
-        "App-group container (env ENTITLEMENTS_CONTAINER; default: the container that goes with the default catalog: ~/.local/state/entitlements/container, /var/lib/entitlements/container or the package's Shared/Container).")
+        "App-group container (env ENTITLEMENTS_CONTAINER). Default: the container of the place the default catalog comes from (see --catalog): $XDG_STATE_HOME/entitlements/container (~/.local/state/entitlements/container), /var/lib/entitlements/container or the package's Shared/Container; with no catalog anywhere, the user's (the system's when there is no home).")
     static let groupOption = CommandConfiguration.Option(
         "--group", value: "id",
         "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; default \(defaultGroup)).")
-    static let catalogOption = CommandConfiguration.Option(
-        "--catalog", value: "file", "Catalog JSON (env ENTITLEMENTS_CATALOG; default: the first Catalog.json in ~/.config/entitlements, /etc/entitlements and, for a tool run from its package, the package's Shared/).")
+    package static let catalogOption = CommandConfiguration.Option(
+        "--catalog", value: "file",
+        "Catalog JSON (env ENTITLEMENTS_CATALOG). Default: the first of these that exists: $XDG_CONFIG_HOME/entitlements/Catalog.json (~/.config/entitlements/Catalog.json); /etc/entitlements/Catalog.json; for a tool run from its package's .build, the package's Shared/Catalog.json.")
 
     /// The three options as every command that reads the container declares them.
     package static let options: [CommandConfiguration.Option] = [containerOption, groupOption, catalogOption]
 
     /// The three options for a command that reads no container but accepts the same command
-    /// line as the others (`evaluate`): `--container` and `--group` are accepted and ignored.
+    /// line as the others (`evaluate`): `--container` and `--group` are parsed and not used.
     package static func options(ignoringContainerIn command: String) -> [CommandConfiguration.Option] {
         var container = containerOption, group = groupOption
         container.help = "Accepted like every tool's, unused: \(command) reads no container."
@@ -127,19 +119,21 @@ package struct CommonOptions: Sendable {
 /// Loads the catalog the command line, the environment or the defaults name, mapping failures
 /// onto the contract's codes. A missing catalog names the path and where it came from.
 package enum CatalogLoading {
-    package static func load(_ catalog: ResolvedPath) throws(ToolError) -> Catalog {
+    /// The catalog; a ``UsageError`` when it is missing, a ``ToolError`` (exit 65) when it is refused.
+    package static func load(_ catalog: ResolvedPath) throws -> Catalog {
         try requireExists(catalog)
         do { return try Catalog.load(path: catalog.path) } catch { throw ToolError(.dataError, "\(error)") }
     }
 
-    /// Fails with exit 64 and one line naming the path and its source when `catalog` is missing.
-    package static func requireExists(_ catalog: ResolvedPath) throws(ToolError) {
+    /// A missing `catalog` is a usage error (exit 64, like every other): one line naming the
+    /// path and where it came from.
+    package static func requireExists(_ catalog: ResolvedPath) throws(UsageError) {
         guard FileManager.default.fileExists(atPath: catalog.path) else {
             if catalog.alsoTried.isEmpty {
-                throw ToolError(.usage, "\(catalog.path): catalog not found (\(catalog.origin))")
+                throw UsageError("\(catalog.path): catalog not found (\(catalog.origin))")
             }
             let tried = catalog.alsoTried.map { "\($0.catalog) (\($0.name))" }.joined(separator: ", ")
-            throw ToolError(.usage, "catalog not found: tried \(tried); pass --catalog FILE or set ENTITLEMENTS_CATALOG")
+            throw UsageError("catalog not found: tried \(tried); pass --catalog FILE or set ENTITLEMENTS_CATALOG")
         }
     }
 }

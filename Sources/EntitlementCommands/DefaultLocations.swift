@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import SystemShims
 
 /// Where the tools look for the catalog and the app-group container when neither a flag nor the
@@ -28,42 +27,56 @@ package struct DefaultLocations: Sendable {
         package var name: String
         package var catalog: String
         package var container: String
+
+        package static let system = Place(
+            name: "system default", catalog: "/etc/entitlements/Catalog.json", container: "/var/lib/entitlements/container")
     }
 
-    /// The places in the order they are tried.
-    package var places: [Place]
+    /// The place tried first; it supplies the container when no place has a catalog.
+    private let first: Place
+    private let others: [Place]
 
-    package init(places: [Place]) { self.places = places }
+    /// The places in the order they are tried; never empty.
+    package var places: [Place] { [first] + others }
 
-    /// The places for `environment` and the executable at `executablePath`.
+    /// The places `first`, then `others`, in that order.
+    package init(_ first: Place, _ others: Place...) {
+        self.first = first
+        self.others = others
+    }
+
+    /// The places for `environment` (`HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`) and the
+    /// executable at `executablePath`: the user's when there is a home, the system's, the package's.
     package init(environment: [String: String], executablePath: String?) {
-        var places: [Place] = []
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.config" }
         let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.local/state" }
-        if let config, let state {
-            places.append(Place(name: "user default", catalog: config + "/entitlements/Catalog.json", container: state + "/entitlements/container"))
+        let user: Place? = if let config, let state {
+            Place(name: "user default", catalog: config + "/entitlements/Catalog.json", container: state + "/entitlements/container")
+        } else {
+            nil
         }
-        places.append(Place(name: "system default", catalog: "/etc/entitlements/Catalog.json", container: "/var/lib/entitlements/container"))
-        if let package = executablePath.flatMap(Self.packageRoot(containing:)) {
-            places.append(Place(name: "package default", catalog: package + "/Shared/Catalog.json", container: package + "/Shared/Container"))
+        let package = executablePath.flatMap(Self.packageRoot(containing:)).map {
+            Place(name: "package default", catalog: $0 + "/Shared/Catalog.json", container: $0 + "/Shared/Container")
         }
-        self.places = places
+        first = user ?? .system
+        others = (user == nil ? [] : [.system]) + (package.map { [$0] } ?? [])
     }
 
-    /// The locations of this process: its environment and `/proc/self/exe`.
-    package static var current: DefaultLocations {
-        DefaultLocations(environment: ProcessInfo.processInfo.environment, executablePath: ownExecutablePath())
+    /// The places for `environment` and this process's executable.
+    package init(environment: [String: String]) {
+        self.init(environment: environment, executablePath: ProcessIdentity.ownExecutablePath())
     }
 
-    /// The place whose catalog exists, if any.
-    package var chosen: Place? {
-        places.first { FileManager.default.fileExists(atPath: $0.catalog) }
-    }
-
-    /// The container when no flag or variable names one.
-    package var container: Place {
-        chosen ?? places[0]
+    /// The default container and catalog, both from one place: the first whose catalog exists;
+    /// with no catalog anywhere, the first place (whose catalog then lists every place tried).
+    /// Each call looks at the file system once.
+    package func resolve() -> (container: ResolvedPath, catalog: ResolvedPath) {
+        let found = places.first { FileManager.default.fileExists(atPath: $0.catalog) }
+        let place = found ?? first
+        return (
+            ResolvedPath(path: place.container, source: .defaultPlace(place.name)),
+            ResolvedPath(path: place.catalog, source: .defaultPlace(place.name), alsoTried: found == nil ? places : []))
     }
 
     /// The package root above `executable` when it lies in that package's `.build` directory
@@ -81,14 +94,6 @@ package struct DefaultLocations: Sendable {
             return nil
         }
         return nil
-    }
-
-    /// The resolved path of the running executable (symlinks followed), from `/proc/self/exe`.
-    package static func ownExecutablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

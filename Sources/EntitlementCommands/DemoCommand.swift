@@ -9,6 +9,7 @@ import Foundation
 import Glibc
 import ServiceRuntime
 import SharedDefaults
+import SystemShims
 import WidgetTimeline
 
 /// `entitlement-demo`: the whole product in under a minute, on the built-in defaults.
@@ -30,7 +31,7 @@ public struct DemoCommand: Command {
         options: [
             .init("--trial-seconds", value: "n", "How long the demo's free trial lasts (default 5)."),
             .init("--ascii", "Print ASCII only (automatic when the locale is not UTF-8)."),
-            CommonOptions.options[2],
+            CommonOptions.catalogOption,
         ])
 
     var catalog: ResolvedPath
@@ -50,7 +51,7 @@ public struct DemoCommand: Command {
         let absoluteCatalog = URL(fileURLWithPath: catalog.path).standardizedFileURL.path
         let root = try Self.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        guard let executable = DefaultLocations.ownExecutablePath() else {
+        guard let executable = ProcessIdentity.ownExecutablePath() else {
             throw ToolError(.unavailable, "/proc/self/exe: cannot read this executable's path")
         }
         let tools = try ToolLinks(directory: root + "/bin", executable: executable, tools: DemoStage.tools)

@@ -6,6 +6,7 @@ public struct EntitlementctlCommand: CommandGroup {
         commandName: "entitlementctl",
         abstract: "Feed StoreKit events to entitlementd and inspect what it publishes.",
         discussion: "Options may stand before or after the subcommand: 'entitlementctl --container DIR status' is 'entitlementctl status --container DIR'.",
+        options: CommonOptions.options,
         subcommands: subcommandRows)
 
     public static let subcommands: [any Command.Type] = [
@@ -15,8 +16,6 @@ public struct EntitlementctlCommand: CommandGroup {
     public let subcommand: any Command
 
     public init(subcommand: any Command) { self.subcommand = subcommand }
-
-    public static func parse(_ arguments: [String]) throws -> Self { try parseGroup(arguments) }
 
     public func run() async throws { try await runSubcommand() }
 }

@@ -20,10 +20,9 @@ struct EvaluateCommand: Command {
     var file: String?
 
     init(parsing scanner: inout ArgumentScanner) throws {
-        // Accepted like every tool's, so one set of flags serves every command; unused here.
-        _ = try scanner.value("--container")
-        _ = try scanner.value("--group")
-        catalog = try CommonOptions.catalog(parsing: &scanner)
+        // The container and group are accepted like every tool's, so one set of flags serves
+        // every command; only the catalog is used.
+        catalog = try CommonOptions(parsing: &scanner).catalog
         now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
         file = try scanner.optionalPositional("FILE")
     }

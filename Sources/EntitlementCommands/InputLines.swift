@@ -14,7 +14,9 @@ enum InputLines {
     static let maximumInput = 64 << 20
 
     /// The lines of `path` (`nil` or `-` = standard input) and the name to use in messages.
-    static func read(_ path: String?) throws(ToolError) -> (lines: [String], source: String) {
+    /// A file that cannot be opened is a ``UsageError``; unreadable or malformed input a
+    /// ``ToolError`` (exit 65).
+    static func read(_ path: String?) throws -> (lines: [String], source: String) {
         let bytes: [UInt8]
         let source: String
         if path == nil || path == "-" {
@@ -24,7 +26,7 @@ enum InputLines {
             source = path!
             let descriptor: FileDescriptor
             do { descriptor = try FileDescriptor.open(source, .readOnly) } catch {
-                throw ToolError(.usage, "\(source): cannot open for reading: \(error)")
+                throw UsageError("\(source): cannot open for reading: \(error)")
             }
             defer { try? descriptor.close() }
             bytes = try readAll(descriptor, source: source)

@@ -33,7 +33,7 @@ struct StatusCommand: Command {
     func run() async throws {
         // The launch mode is resolved once, as the process starts, before anything else.
         let launchClock = Date()
-        let catalog: Result<Catalog, ToolError> = Result { () throws(ToolError) in try CatalogLoading.load(common.catalog) }
+        let catalog: Result<Catalog, any Error> = Result { try CatalogLoading.load(common.catalog) }
         let defaults = SharedDefaults(suiteName: common.group, container: common.container)
         let launch = try? LaunchPreferences(defaults: defaults, gate: catalog.get().featureGate, wallClock: launchClock)
         let syncPreference = LaunchPreferences.syncPreference(in: defaults)
@@ -53,7 +53,7 @@ struct StatusCommand: Command {
                     text += Self.launchLine(launch?.mode, syncPreference: syncPreference)
                     text += Self.introductoryOfferLines(catalog: catalog, layout: common.layout)
                 case .failure(let error):
-                    text += "launch mode: unknown (\(error.message))\n"
+                    text += "launch mode: unknown (\(error))\n"
                 }
                 StandardStreams.writeOut(text)
             }

@@ -6,7 +6,7 @@ import Glibc
 /// to it named `entitlementd`, runs the daemon, so `swift run entitlement-demo` needs no other
 /// product built.
 public enum ToolEntry {
-    static let tools: [String: any Command.Type] = [
+    static let tools: [String: any RunnableCommand.Type] = [
         "entitlementd": EntitlementdCommand.self,
         "entitlementctl": EntitlementctlCommand.self,
         "widget-renderer": WidgetRendererCommand.self,
@@ -16,7 +16,7 @@ public enum ToolEntry {
     /// Runs the tool `name` with the process arguments; never returns. `extraTools` adds tools
     /// that live in other modules (`entitlement-stress`, which links Foundation proper and so is
     /// kept out of the shipped tools).
-    public static func main(_ name: String, extraTools: [String: any Command.Type] = [:]) async -> Never {
+    public static func main(_ name: String, extraTools: [String: any RunnableCommand.Type] = [:]) async -> Never {
         let tools = Self.tools.merging(extraTools) { _, extra in extra }
         // A reader that closes our stdout (`| head`) must end us with an error, not a signal.
         signal(SIGPIPE, SIG_IGN)

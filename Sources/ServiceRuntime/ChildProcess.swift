@@ -71,11 +71,11 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, error[1], 2)
         if let workingDirectory {
-            guard let addChangeDirectory = addChangeDirectoryFunction else {
+            let result = addChangeDirectoryFunction.map { $0(&actions, workingDirectory) } ?? ENOSYS
+            guard result == 0 else {
                 close(output[0]); close(output[1]); close(error[0]); close(error[1])
-                throw POSIXError(.ENOSYS)
+                throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
             }
-            addChangeDirectory(&actions, workingDirectory)
         }
 
         var attributes = posix_spawnattr_t()
@@ -235,12 +235,6 @@ private typealias Pipe2Function = @convention(c) (UnsafeMutablePointer<Int32>, I
 /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29), looked up like `pipe2` because Glibc's
 /// module map does not export GNU extensions.
 private typealias AddChangeDirectoryFunction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-private let addChangeDirectoryFunction: AddChangeDirectoryFunction? = {
-    guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "posix_spawn_file_actions_addchdir_np") else { return nil }
-    return unsafeBitCast(symbol, to: AddChangeDirectoryFunction.self)
-}()
-
-private let pipe2Function: Pipe2Function? = {
-    guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "pipe2") else { return nil }
-    return unsafeBitCast(symbol, to: Pipe2Function.self)
-}()
+private let addChangeDirectoryFunction = cLibraryFunction(
+    named: "posix_spawn_file_actions_addchdir_np", as: AddChangeDirectoryFunction.self)
+private let pipe2Function = cLibraryFunction(named: "pipe2", as: Pipe2Function.self)

@@ -33,6 +33,19 @@ package enum FileSystem {
         _ = try valueOrErrno { Glibc.chmod(path, mode_t(permissions)) }
     }
 
+    /// Creates the directory `path` with exactly `mode` (`mkdir(2)`, then `chmod`, so the umask
+    /// does not matter); fails with `EEXIST` when something is already there.
+    package static func makeDirectory(path: String, mode: UInt32) throws(Errno) {
+        _ = try valueOrErrno { Glibc.mkdir(path, mode_t(mode)) }
+        try changeMode(path, mode)
+    }
+
+    /// Creates a symbolic link at `path` whose target is `target` (`symlink(2)`); fails with
+    /// `EEXIST` when something is already there.
+    package static func makeSymbolicLink(at path: String, to target: String) throws(Errno) {
+        _ = try valueOrErrno { Glibc.symlink(target, path) }
+    }
+
     /// Creates `path` and every missing parent. Each directory this call creates gets exactly
     /// `mode` (applied with `chmod` after `mkdir`, so the umask does not matter); directories that
     /// already exist are left as they are. A component that exists and is not a directory fails

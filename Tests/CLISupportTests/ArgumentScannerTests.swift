@@ -37,6 +37,8 @@ struct ArgumentScannerTests {
         (["--fromat", "json"], "unknown option '--fromat'; did you mean '--format'?"),
         (["--folow=x"], "unknown option '--folow'; did you mean '--follow'?"),
         (["--verison"], "unknown option '--verison'; did you mean '--version'?"),
+        (["--follow=1"], "'--follow' takes no value"),
+        (["--help=x"], "'--help' takes no value"),
     ])
     func errors(arguments: [String], message: String) {
         func scan() throws {
@@ -73,17 +75,16 @@ struct ArgumentScannerTests {
         #expect(throws: UsageError.self) { try scanner.finish() }
     }
 
-    @Test("The first positional skips options and the values of value options", arguments: [
-        (["status"], 0),
-        (["--container", "X", "status"], 2),
-        (["--container=X", "status"], 1),
-        (["--record", "check", "x"], 1),
-        (["--container", "X"], nil),
-        (["--", "status"], 1),
-        (["-", "status"], 0),
-    ] as [([String], Int?)])
-    func firstPositional(arguments: [String], expected: Int?) {
-        #expect(ArgumentScanner.firstPositional(in: arguments, valueOptions: ["--container"]) == expected)
+    @Test("Asking for an option the command does not declare stops the program")
+    func undeclaredOptionIsAProgrammingError() async {
+        await #expect(processExitsWith: .failure) {
+            var scanner = ArgumentScanner([], options: [.init("--count", value: "n", "A count.")])
+            _ = scanner.flag("--record")
+        }
+        await #expect(processExitsWith: .failure) {
+            var scanner = ArgumentScanner([], options: [.init("--record", "Record.")])
+            _ = try? scanner.value("--record")
+        }
     }
 }
 
@@ -99,7 +100,7 @@ struct SuggestionTests {
 
     @Test("Only near misses are suggested", arguments: [
         ("stauts", "status"), ("widget", "widgets"), ("chekc", "check"), ("systemSmal", "systemSmall"),
-        ("teleport", nil), ("x", nil), ("ab", nil),
+        ("teleport", nil), ("x", nil), ("ab", nil), ("status", nil),
     ] as [(String, String?)])
     func closest(word: String, expected: String?) {
         let candidates = ["status", "check", "ingest", "widgets", "systemSmall", "sync", "ac"]
@@ -146,5 +147,26 @@ struct HelpTextTests {
         #expect(lines.contains("                          Short."))
         #expect(lines.contains { $0.hasPrefix("  --x                     word word") })
         #expect(configuration.usage == "tool [--a-very-long-option-name <value>] [--x]")
+    }
+
+    @Test("A quoted example is never broken across lines")
+    func quotedExampleStaysWhole() {
+        let configuration = CommandConfiguration(
+            commandName: "tool", abstract: "Does things.",
+            discussion: String(repeating: "word ", count: 12) + "as in 'tool --option VALUE status' and the tool's own words.")
+        let lines = configuration.helpText.split(separator: "\n")
+        #expect(lines.contains { $0.contains("'tool --option VALUE status'") }, "\(configuration.helpText)")
+    }
+
+    @Test("Help wraps at the width it is given")
+    func width() {
+        let configuration = CommandConfiguration(
+            commandName: "tool", abstract: "Does things.", options: [.init("--x", String(repeating: "word ", count: 20))])
+        let narrow = configuration.helpText(width: 50).split(separator: "\n")
+        #expect(narrow.allSatisfy { $0.count <= 50 })
+        #expect(narrow.contains { $0.count > 45 })
+        #expect(HelpLayout.width(environment: ["COLUMNS": "50"]) == 50)
+        #expect(HelpLayout.width(environment: [:]) == 80)
+        #expect(HelpLayout.width(environment: ["COLUMNS": "wide"]) == 80)
     }
 }

@@ -1,39 +1,72 @@
 import Foundation
+import Glibc
 import ServiceRuntime
 import Testing
 import TestSupport
 
 /// The processes the demo starts run under their tools' names, so `pgrep entitlementd` and `ps`
-/// find them (executing `/proc/self/exe` made every one of them `exe`).
+/// find them, and none of them outlives the demo.
 @Suite("Demo process names", .timeLimit(.minutes(2)))
 struct DemoProcessNameTests {
-    /// `comm` of every live child of `parent`, from `/proc/*/stat`.
-    static func childNames(of parent: Int32) -> [String] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry -> String? in
-            guard Int32(entry) != nil, let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+    /// What `/proc/<pid>/stat` says of a process: its `comm`, parent, state and start time (in
+    /// clock ticks since boot, which tells a process from a later one with the same ID).
+    struct ProcessStat: Equatable {
+        var name: String
+        var parent: Int32
+        var state: Substring
+        var startTime: Substring
+
+        init?(pid: Int32) {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                   let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
             else { return nil }
-            // pid (comm) state ppid …: comm may hold spaces and parentheses, so cut at the last ')'.
+            // pid (comm) state ppid … starttime (field 22): comm may hold spaces and parentheses,
+            // so the fields are counted from the last ')'.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, Int32(fields[1]) == parent else { return nil }
-            return String(stat[stat.index(after: open)..<close])
+            guard fields.count > 19, let parent = Int32(fields[1]) else { return nil }
+            (name, self.parent, state, startTime) = (String(stat[stat.index(after: open)..<close]), parent, fields[0], fields[19])
         }
     }
 
-    @Test("While the demo runs, its daemon and followers are named entitlementd and widget-renderer")
+    /// Every live child of `parent`, by process ID.
+    static func children(of parent: Int32) -> [Int32: ProcessStat] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var found: [Int32: ProcessStat] = [:]
+        for pid in entries.compactMap({ Int32($0) }) {
+            guard let stat = ProcessStat(pid: pid), stat.parent == parent else { continue }
+            found[pid] = stat
+        }
+        return found
+    }
+
+    /// Whether the process seen as `stat` under `pid` still runs (the same process, not a zombie).
+    static func isAlive(_ pid: Int32, _ stat: ProcessStat) -> Bool {
+        guard let now = ProcessStat(pid: pid) else { return false }
+        return now.startTime == stat.startTime && now.name == stat.name && now.state != "Z"
+    }
+
+    @Test("While the demo runs, its daemon and followers are named entitlementd and widget-renderer; they end with it")
     func childrenRunUnderToolNames() async throws {
         try await withTemporaryDirectory { tmp in
             let demo = try BuiltTools.start(
                 "entitlement-demo", ["--trial-seconds", "30", "--catalog", BuiltTools.defaultCatalog], environment: ["TMPDIR": tmp])
-            var seen = Set<String>()
-            let found = await ChildProcess.wait(timeout: .seconds(30)) {
-                seen.formUnion(Self.childNames(of: demo.processIdentifier))
-                return seen.isSuperset(of: ["entitlementd", "widget-renderer"]) || !demo.isRunning
+            var seen: [Int32: ProcessStat] = [:]
+            // A loaded machine may take a while to start the demo and its children.
+            _ = await ChildProcess.wait(timeout: .seconds(60)) {
+                seen.merge(Self.children(of: demo.processIdentifier)) { first, _ in first }
+                return Set(seen.values.map(\.name)).isSuperset(of: ["entitlementd", "widget-renderer"]) || !demo.isRunning
             }
             _ = await demo.stop()
-            #expect(found, "children seen: \(seen.sorted()); demo output: \(demo.standardOutput) \(demo.standardError)")
-            #expect(!seen.contains("exe"))
+            // The demo stops its children before it exits; any left over is killed here so the
+            // test leaves nothing running, and is reported.
+            let survivorsGone = await ChildProcess.wait(timeout: .seconds(10)) { !seen.contains { Self.isAlive($0.key, $0.value) } }
+            let survivors = seen.filter { Self.isAlive($0.key, $0.value) }
+            for pid in survivors.keys { kill(pid, SIGKILL) }
+            #expect(survivorsGone, "still running after the demo stopped: \(survivors.mapValues(\.name))")
+            let names = Set(seen.values.map(\.name))
+            #expect(names.isSuperset(of: ["entitlementd", "widget-renderer"]),
+                    "children seen: \(names.sorted()); demo output: \(demo.standardOutput) \(demo.standardError)")
+            #expect(!names.contains("exe"))
             #expect(demo.standardOutput.contains("daemon exited with status 0"), "\(demo.standardOutput)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
         }

@@ -32,6 +32,9 @@ struct ToolContractTests {
         ("widget-renderer", ["--device", "watch", "--family", "systemSmall"], "widget-renderer: error: family 'systemSmall' is not available on watch", "widget-renderer"),
         ("widget-renderer", ["--family", "accessoryCorner"], "widget-renderer: error: family 'accessoryCorner' is not available on phone", "widget-renderer"),
         ("entitlement-demo", ["--trial-seconds", "0"], "entitlement-demo: error: invalid value '0' for '--trial-seconds'", "entitlement-demo"),
+        ("entitlementctl", ["check", "habits", "--record=1"], "entitlementctl: error: '--record' takes no value", "entitlementctl check"),
+        ("entitlementctl", ["--group", "g", "--", "check", "habits"], "entitlementctl: error: missing subcommand before '--'", "entitlementctl"),
+        ("entitlementctl", ["ingest", "/nonexistent/events.jsonl"], "entitlementctl: error: /nonexistent/events.jsonl: cannot open for reading", "entitlementctl ingest"),
     ])
     func usageErrors(tool: String, arguments: [String], expected: String, command: String) async throws {
         let result = try await BuiltTools.run(tool, arguments + ["--catalog", BuiltTools.defaultCatalog])
@@ -51,17 +54,23 @@ struct ToolContractTests {
         for feature in ["habits", "widgets", "sync", "history"] { #expect(result.standardError.contains(feature)) }
     }
 
-    @Test("--version prints one version, the same for every tool and subcommand", arguments: [
-        ["entitlementd", "--version"], ["entitlementctl", "--version"], ["entitlementctl", "status", "--version"],
-        ["widget-renderer", "--version"], ["entitlement-demo", "--version"],
-    ])
-    func version(command: [String]) async throws {
-        let result = try await BuiltTools.run(command[0], Array(command.dropFirst()))
-        #expect(result.status == 0)
-        #expect(result.standardError.isEmpty)
-        let words = result.standardOutput.split(separator: " ")
-        #expect(words.count == 2 && words[0] == command[0], "\(result.standardOutput)")
-        #expect(words.last.map { $0.split(separator: ".").count == 3 && $0.hasSuffix("\n") } == true, "\(result.standardOutput)")
+    @Test("--version prints one version, the same for every tool and subcommand")
+    func version() async throws {
+        let commands = [
+            ["entitlementd", "--version"], ["entitlementctl", "--version"], ["entitlementctl", "status", "--version"],
+            ["widget-renderer", "--version"], ["entitlement-demo", "--version"],
+        ]
+        var versions: Set<Substring> = []
+        for command in commands {
+            let result = try await BuiltTools.run(command[0], Array(command.dropFirst()))
+            #expect(result.status == 0)
+            #expect(result.standardError.isEmpty)
+            let words = result.standardOutput.split(separator: " ")
+            #expect(words.count == 2 && words[0] == command[0], "\(result.standardOutput)")
+            #expect(words.last.map { $0.split(separator: ".").count == 3 && $0.hasSuffix("\n") } == true, "\(result.standardOutput)")
+            if let version = words.last { versions.insert(version) }
+        }
+        #expect(versions.count == 1, "versions: \(versions.sorted())")
     }
 
     @Test("'help SUBCOMMAND', 'SUBCOMMAND --help' and '--help SUBCOMMAND' print the subcommand's help")

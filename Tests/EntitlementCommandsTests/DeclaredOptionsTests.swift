@@ -71,11 +71,22 @@ struct DeclaredOptionsTests {
         }
     }
 
+    @Test("Every option entitlementctl lists for itself is accepted by every subcommand")
+    func groupOptionsAreEverySubcommands() {
+        let groupOptions = Set(EntitlementctlCommand.configuration.options.map(\.name))
+        #expect(!groupOptions.isEmpty)
+        for type in EntitlementctlCommand.subcommands {
+            let accepted = Set(type.configuration.options.map(\.name))
+            #expect(groupOptions.isSubset(of: accepted), "\(type.configuration.commandName)")
+        }
+    }
+
     @Test("The group lists every subcommand, and every subcommand is in the registry above")
     func groupListsSubcommands() {
-        let listed = EntitlementctlCommand.configuration.subcommands.map { "entitlementctl " + $0.name }
-        #expect(listed == EntitlementctlCommand.subcommands.map { $0.configuration.commandName })
-        #expect(Set(listed).isSubset(of: Set(Self.names)))
+        let contract = ["ingest", "status", "evaluate", "check", "watch-link"]
+        #expect(EntitlementctlCommand.configuration.subcommands.map(\.name) == contract)
+        #expect(EntitlementctlCommand.subcommands.map { $0.configuration.commandName } == contract.map { "entitlementctl " + $0 })
+        #expect(Set(contract.map { "entitlementctl " + $0 }).isSubset(of: Set(Self.names)))
         #expect(Set(ToolEntry.tools.keys) == ["entitlementd", "entitlementctl", "widget-renderer", "entitlement-demo"])
     }
 }

@@ -39,7 +39,7 @@ struct DefaultLocationsTests {
         try withTemporaryDirectory { root in
             let user = DefaultLocations.Place(name: "user default", catalog: root + "/user/Catalog.json", container: root + "/user/container")
             let system = DefaultLocations.Place(name: "system default", catalog: root + "/system/Catalog.json", container: root + "/system/container")
-            let locations = DefaultLocations(places: [user, system])
+            let locations = DefaultLocations(user, system)
             func parse(_ arguments: [String], _ environment: [String: String] = [:]) throws -> CommonOptions {
                 var scanner = ArgumentScanner(arguments, options: CommonOptions.options)
                 return try CommonOptions(parsing: &scanner, environment: environment, locations: locations)
@@ -48,8 +48,7 @@ struct DefaultLocationsTests {
             let nowhere = try parse([])
             #expect(nowhere.containerPath == ResolvedPath(path: user.container, source: .defaultPlace("user default")))
             #expect(nowhere.catalog.alsoTried == [user, system])
-            let error = #expect(throws: ToolError.self) { try CatalogLoading.load(nowhere.catalog) }
-            #expect(error?.code == .usage)
+            let error = #expect(throws: UsageError.self) { try CatalogLoading.load(nowhere.catalog) }
             #expect(error?.message == "catalog not found: tried \(user.catalog) (user default), \(system.catalog) (system default); pass --catalog FILE or set ENTITLEMENTS_CATALOG")
 
             try FileManager.default.createDirectory(atPath: root + "/system", withIntermediateDirectories: true)
@@ -72,14 +71,28 @@ struct DefaultLocationsTests {
         }
     }
 
+    @Test("The default places come from the environment the options are parsed with")
+    func injectedEnvironment() throws {
+        try withTemporaryDirectory { root in
+            try FileManager.default.createDirectory(atPath: root + "/config/entitlements", withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: root + "/config/entitlements/Catalog.json"))
+            let environment = ["HOME": root + "/home", "XDG_CONFIG_HOME": root + "/config", "XDG_STATE_HOME": root + "/state"]
+            var scanner = ArgumentScanner([], options: CommonOptions.options)
+            let options = try CommonOptions(parsing: &scanner, environment: environment)
+            #expect(options.catalog == ResolvedPath(path: root + "/config/entitlements/Catalog.json", source: .defaultPlace("user default")))
+            #expect(options.containerPath == ResolvedPath(path: root + "/state/entitlements/container", source: .defaultPlace("user default")))
+            var catalogOnly = ArgumentScanner([], options: [CommonOptions.catalogOption])
+            #expect(try CommonOptions.catalog(parsing: &catalogOnly, environment: environment).path == root + "/config/entitlements/Catalog.json")
+        }
+    }
+
     @Test("A missing catalog names its path and where the path came from", arguments: [
         (ResolvedPath(path: "/x/Catalog.json", source: .flag("--catalog")), "/x/Catalog.json: catalog not found (from --catalog)"),
         (ResolvedPath(path: "/x/Catalog.json", source: .environment("ENTITLEMENTS_CATALOG")), "/x/Catalog.json: catalog not found (from ENTITLEMENTS_CATALOG)"),
         (ResolvedPath(path: "/x/Catalog.json", source: .defaultPlace("package default")), "/x/Catalog.json: catalog not found (package default)"),
     ])
     func missingCatalog(catalog: ResolvedPath, message: String) {
-        let error = #expect(throws: ToolError.self) { try CatalogLoading.load(catalog) }
+        let error = #expect(throws: UsageError.self) { try CatalogLoading.load(catalog) }
         #expect(error?.message == message)
-        #expect(error?.code == .usage)
     }
 }
