@@ -180,4 +180,25 @@ struct DaemonFaultTests {
             #expect(await second.stop() == 0)
         }
     }
+
+    @Test("The fault harness's short form: disk full, container removal and kill -9 rounds leave nothing unapplied or lost")
+    func faultRounds() async throws {
+        // The long form is `entitlement-stress faults --rounds 300`; set FAULT_ROUNDS to run more here.
+        let rounds = ProcessInfo.processInfo.environment["FAULT_ROUNDS"] ?? "12"
+        let result = try await BuiltTools.run(
+            "entitlement-stress", ["faults", "--rounds", rounds, "--catalog", BuiltTools.defaultCatalog], timeout: .seconds(170))
+        #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
+        let line = try #require(result.standardOutput.split(separator: "\n").last, "\(result.standardOutput)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(result.standardOutput)")
+        #expect(report["rounds"] as? Int == Int(rounds))
+        #expect(report["unapplied"] as? Int == 0)
+        #expect(report["lost"] as? Int == 0)
+        #expect(report["secondWriters"] as? Int == 0)
+        #expect((report["removalRounds"] as? Int ?? 0) > 0)
+        if isRoot {
+            #expect((report["diskFullRounds"] as? Int ?? 0) > 0)
+        } else {
+            print("faultRounds: disk-full rounds skipped: needs root to mount a small tmpfs")
+        }
+    }
 }
