@@ -5,7 +5,8 @@
 /// <container>/Library/Preferences/.<group>.plist.lock  its read-modify-write lock
 /// <container>/Library/Broker/entitlementd.lock         held by the one running daemon
 /// <container>/Library/Broker/inbox/                    queued events, one atomically written file each
-/// <container>/Library/Broker/rejected/                 inbox files the daemon refused, kept for inspection
+/// <container>/Library/Broker/rejected/                 inbox files the daemon refused, kept for inspection,
+///                                                      each with `<name>.reason` (one line: why; see RefusalRecord)
 /// <container>/Library/Broker/journal.jsonl             every accepted event, appended and fsynced
 /// <container>/Library/Broker/state.json                last generation and issue time (floors on restart)
 /// <container>/Library/Broker/watch-link                present while the watch link is down
