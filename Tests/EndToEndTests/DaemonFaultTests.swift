@@ -38,9 +38,14 @@ struct DaemonFaultTests {
                 let fixture = Fixture(root: disk)
                 let daemon = try await Self.startIdleDaemon(fixture)
                 defer { daemon.send(SIGKILL) }
-                // Full but one page: the inbox file fits, the journal's first page does not.
-                let filler = try fillFileSystem(in: disk, leavingPages: 1)
-                let ingest = try await fixture.run("entitlementctl", ["ingest", "-"] + fixture.common, input: Self.lifetime("7001") + "\n")
+                // A batch larger than a page, and exactly the pages its inbox file needs left free:
+                // the inbox file fits, and the journal append (as large, with no page left and
+                // less than a page of room at its end) cannot.
+                let batch = (1...30).map { Self.lifetime("70\($0 + 10)") }.joined(separator: "\n") + "\n"
+                let pages = (batch.utf8.count + 4095) / 4096
+                #expect(pages >= 2)
+                let filler = try fillFileSystem(in: disk, leavingPages: pages)
+                let ingest = try await fixture.run("entitlementctl", ["ingest", "-"] + fixture.common, input: batch)
                 #expect(ingest.status == 0, "ingest: \(ingest.standardError)")
                 // Two failed tries prove the retry needs no new event.
                 let retried = await ChildProcess.wait(timeout: .seconds(20)) { Self.failureLines(daemon).count >= 2 }
@@ -157,6 +162,8 @@ struct DaemonFaultTests {
         try await Fixture.with { fixture in
             let daemon = try await Self.startIdleDaemon(fixture)
             defer { daemon.send(SIGKILL) }
+            // Its start-up lines have arrived (stderr is read as it comes): only the exit line follows.
+            #expect(await ChildProcess.wait(timeout: .seconds(10)) { daemon.standardError.contains("published generation 1") })
             let linesBefore = daemon.standardError.split(separator: "\n").count
             let clock = ContinuousClock()
             try FileManager.default.removeItem(atPath: fixture.container)
