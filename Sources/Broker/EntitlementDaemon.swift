@@ -13,10 +13,12 @@ import SystemShims
 ///
 /// Lifecycle: ``run()`` returns normally after SIGTERM or SIGINT, once the event in hand is
 /// finished; SIGHUP reloads the catalog. It throws ``BrokerError/busy(_:)`` when another
-/// daemon holds the container, other ``BrokerError``s when it cannot start, and
+/// daemon holds the container, other ``BrokerError``s when it cannot start (catalog, journal,
+/// state), and
 /// ``BrokerError/lockLost(_:)`` as soon as its lock file is removed or replaced (the container
 /// deleted or moved under it), so that a restart, not a second writer, serves the path.
-/// A failing drain or publish (disk full, I/O errors) never ends it: see ``RetryingWork``.
+/// A failing publish or drain (disk full, I/O errors), the first publish included, never ends
+/// it: see ``RetryingWork``.
 public struct EntitlementDaemon: Sendable {
     public let configuration: DaemonConfiguration
 
@@ -44,12 +46,13 @@ public struct EntitlementDaemon: Sendable {
 
         let signals = await SignalSequence.make([.terminate, .interrupt, .hangup])
         let (wakeups, wake) = AsyncStream.makeStream(of: Wakeup.self, bufferingPolicy: .unbounded)
-        try core.publish(now: Date(), force: true)
-        // Drains what was queued while no daemon ran; a failure here is retried like any other.
+        // The start-up publish and the drain of what was queued while no daemon ran: a failure
+        // here (a full disk) is retried like any other, and READY=1 waits for the first publish.
         var work = RetryingWork(core: core, log: log)
         work.run()
         core.watchLinkChanged()
-        systemd.ready()
+        var ready = work.hasPublished
+        if ready { systemd.ready() }
 
         var lockLost: BrokerError?
         await withTaskGroup(of: Void.self) { group in
@@ -99,7 +102,11 @@ public struct EntitlementDaemon: Sendable {
                     break loop
                 }
                 work.run()
-                if reloading { systemd.ready() }
+                if reloading && ready { systemd.ready() }
+                if !ready && work.hasPublished {
+                    ready = true
+                    systemd.ready()
+                }
                 timer.cancel()
                 timer = Self.scheduleTimer(in: work.secondsUntilDue, wake: wake)
             }

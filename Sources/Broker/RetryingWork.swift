@@ -31,23 +31,35 @@ struct RetryingWork {
     /// Notes that inbox files may have arrived; the next ``run()`` drains them.
     mutating func inboxChanged() { drainNeeded = true }
 
-    /// Drains (if needed) and publishes, unless a retry is scheduled for later: then it waits for
-    /// that, whatever woke the daemon (a new inbox file joins the retry; trying at once would
-    /// defeat the backoff). The publish runs even when the drain failed, so a transition (an
-    /// expiry, a trial end) is still published while a full disk holds queued events back.
+    /// Whether a snapshot has been published since the daemon started (the first publish is
+    /// forced, so readers see a new generation from this daemon even when nothing changed).
+    private(set) var hasPublished = false
+
+    /// Publishes the start-up snapshot (until one succeeded), drains (if needed) and publishes,
+    /// unless a retry is scheduled for later: then it waits for that, whatever woke the daemon (a
+    /// new inbox file joins the retry; trying at once would defeat the backoff). The last publish
+    /// runs even when the drain failed, so a transition (an expiry, a trial end) is still
+    /// published while a full disk holds queued events back.
     mutating func run() {
         let clock = ContinuousClock()
         if let retryAt, clock.now < retryAt { return }
         var failure: (step: String, error: BrokerError)?
-        if drainNeeded {
-            do {
-                _ = try core.drainInbox()
-                drainNeeded = false
-            } catch {
-                failure = ("drain", error)
+        func attempt(_ step: String, _ body: () throws(BrokerError) -> Void) {
+            do { try body() } catch { failure = failure ?? (step, error) }
+        }
+        if !hasPublished {
+            attempt("publish") { () throws(BrokerError) in
+                try core.publish(now: Date(), force: true)
+                hasPublished = true
             }
         }
-        do { nextTransition = try core.publish(now: Date()) } catch { failure = failure ?? ("publish", error) }
+        if drainNeeded {
+            attempt("drain") { () throws(BrokerError) in
+                _ = try core.drainInbox()
+                drainNeeded = false
+            }
+        }
+        attempt("publish") { () throws(BrokerError) in nextTransition = try core.publish(now: Date()) }
         if let failure {
             let delay = backoff.failed()
             if failingSince == nil { failingSince = clock.now }

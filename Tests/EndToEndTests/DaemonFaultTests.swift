@@ -100,6 +100,29 @@ struct DaemonFaultTests {
         }
     }
 
+    @Test("A daemon started on a full disk keeps retrying its first publish and serves once space is freed, with no restart",
+          .enabled(if: isRoot, "needs root to mount a small tmpfs"))
+    func startOnFullDisk() async throws {
+        try await Fixture.with { outer in
+            try await withTmpfs(in: outer.root, kibibytes: 256) { disk in
+                let fixture = Fixture(root: disk)
+                let filler = try fillFileSystem(in: disk, leavingPages: 0)
+                let daemon = try BuiltTools.start("entitlementd", fixture.common)
+                defer { daemon.send(SIGKILL) }
+                let retried = await ChildProcess.wait(timeout: .seconds(20)) { Self.failureLines(daemon).count >= 2 || !daemon.isRunning }
+                #expect(retried && daemon.isRunning, "status \(String(describing: daemon.terminationStatus)): \(daemon.standardError)")
+                #expect(fixture.snapshot() == nil)
+                try FileManager.default.removeItem(atPath: filler)
+                #expect(await ChildProcess.wait(timeout: .seconds(20)) { fixture.snapshot() != nil }, "\(daemon.standardError)")
+                #expect(await ChildProcess.wait(timeout: .seconds(5)) { daemon.standardError.contains("recovered after ") })
+                let ingest = try await fixture.run("entitlementctl", ["ingest", "--wait", "-"] + fixture.common, input: Self.lifetime("7501") + "\n")
+                #expect(ingest.status == 0, "\(ingest.standardError)")
+                #expect(fixture.snapshot()?.status(of: "plus").state == .purchased)
+                #expect(await daemon.stop() == 0)
+            }
+        }
+    }
+
     @Test("ingest --wait exits 65 naming the reason when the daemon refuses the events (catalogs of different environments)")
     func waitReportsRefusal() async throws {
         try await Fixture.with { fixture in
