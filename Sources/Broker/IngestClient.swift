@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import SharedDefaults
+import SystemShims
 
 /// What `entitlementctl ingest` does: validate every line, queue them durably as one inbox file,
 /// and optionally wait until the daemon has published a generation that includes them.
@@ -38,9 +39,11 @@ public struct IngestClient: Sendable {
     /// waiting works where inotify is unavailable (its limits reached) too.
     /// - Throws: ``BrokerError/badInput(_:)`` naming the rejected file and the daemon's reason
     ///   when the daemon refused the events; ``BrokerError/unavailable(_:)`` when no daemon runs
-    ///   (the events stay queued); ``BrokerError/timedOut(_:)`` after `timeout` seconds.
+    ///   (the events stay queued) or when the inbox itself was removed with the events (the
+    ///   container deleted); ``BrokerError/timedOut(_:)`` after `timeout` seconds.
     public func waitUntilPublished(_ ticket: String, timeout: Double) async throws(BrokerError) -> Int64? {
         let inbox = Inbox(directory: layout.inboxDirectory)
+        let inboxIdentity = Self.identity(of: layout.inboxDirectory)
         let deadline = ContinuousClock().now.advanced(by: .seconds(timeout))
         let (checks, check) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let watch = DirectoryWatch(directory: layout.inboxDirectory, names: [ticket])
@@ -57,7 +60,8 @@ public struct IngestClient: Sendable {
             }
             defer { group.cancelAll() }
             for await _ in checks {
-                if let outcome = waitOutcome(ticket, inbox: inbox, pastDeadline: ContinuousClock().now >= deadline, timeout: timeout) {
+                let pastDeadline = ContinuousClock().now >= deadline
+                if let outcome = waitOutcome(ticket, inbox: inbox, inboxIdentity: inboxIdentity, pastDeadline: pastDeadline, timeout: timeout) {
                     return outcome
                 }
             }
@@ -68,20 +72,41 @@ public struct IngestClient: Sendable {
     }
 
     /// What one look at the inbox says about `ticket`: `nil` to keep waiting, success once the
-    /// daemon applied it, a failure when it refused it, when no daemon holds the container, or
-    /// when the deadline passed.
-    private func waitOutcome(_ ticket: String, inbox: Inbox, pastDeadline: Bool, timeout: Double) -> Result<Void, BrokerError>? {
+    /// daemon applied it, a failure when it refused it, when the inbox was removed with it, when
+    /// no daemon holds the container, or when the deadline passed.
+    private func waitOutcome(
+        _ ticket: String, inbox: Inbox, inboxIdentity: FileIdentity?, pastDeadline: Bool, timeout: Double
+    ) -> Result<Void, BrokerError>? {
         if !inbox.contains(ticket) {
-            guard let reason = RefusalRecord.reason(for: ticket, in: layout.rejectedDirectory) else { return .success(()) }
-            return .failure(.badInput("\(layout.rejectedDirectory)/\(ticket): refused by entitlementd: \(reason)"))
+            if let reason = RefusalRecord.reason(for: ticket, in: layout.rejectedDirectory) {
+                return .failure(.badInput("\(layout.rejectedDirectory)/\(ticket): refused by entitlementd: \(reason)"))
+            }
+            // The daemon deletes a file from the inbox it holds; a file gone with its inbox
+            // (the container deleted, perhaps recreated) was never applied.
+            guard inboxIdentity != nil, Self.identity(of: layout.inboxDirectory) == inboxIdentity else {
+                return .failure(.unavailable("\(layout.inboxDirectory): removed with the queued events before entitlementd applied them"))
+            }
+            return .success(())
         }
         if !isDaemonRunning {
             // The daemon may have finished with the file between the two looks.
-            if !inbox.contains(ticket) { return waitOutcome(ticket, inbox: inbox, pastDeadline: pastDeadline, timeout: timeout) }
+            if !inbox.contains(ticket) {
+                return waitOutcome(ticket, inbox: inbox, inboxIdentity: inboxIdentity, pastDeadline: pastDeadline, timeout: timeout)
+            }
             return .failure(.unavailable("events queued in \(layout.inboxDirectory), but no entitlementd holds \(layout.container)"))
         }
         if pastDeadline { return .failure(.timedOut("events queued, but not published within \(Self.format(timeout)) s")) }
         return nil
+    }
+
+    /// Device and inode of a directory: which directory a path names, to notice it replaced.
+    private struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private static func identity(of path: String) -> FileIdentity? {
+        (try? fileStatus(atPath: path, followSymlinks: false)).map { FileIdentity(device: $0.device, inode: $0.inode) }
     }
 
     private static func format(_ seconds: Double) -> String {

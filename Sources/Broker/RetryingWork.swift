@@ -22,6 +22,9 @@ struct RetryingWork {
     private var failingSince: ContinuousClock.Instant?
     /// The next transition the last successful publish reported.
     private var nextTransition: Date?
+    /// Whether a snapshot has been published since the daemon started (the first publish is
+    /// forced, so readers see a new generation from this daemon even when nothing changed).
+    private(set) var hasPublished = false
 
     init(core: DaemonCore, log: @escaping @Sendable (String) -> Void) {
         self.core = core
@@ -30,10 +33,6 @@ struct RetryingWork {
 
     /// Notes that inbox files may have arrived; the next ``run()`` drains them.
     mutating func inboxChanged() { drainNeeded = true }
-
-    /// Whether a snapshot has been published since the daemon started (the first publish is
-    /// forced, so readers see a new generation from this daemon even when nothing changed).
-    private(set) var hasPublished = false
 
     /// Publishes the start-up snapshot (until one succeeded), drains (if needed) and publishes,
     /// unless a retry is scheduled for later: then it waits for that, whatever woke the daemon (a

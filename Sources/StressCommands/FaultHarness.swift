@@ -12,7 +12,7 @@ import SharedDefaults
 ///
 /// Every event is a new subscription expiring later than any before, so the published snapshot
 /// shows the newest applied one. A round counts an event *unapplied* when it is acknowledged but
-/// not published within 20 s of the fault clearing, and *lost* when a restarted daemon no longer
+/// not published within 30 s of the fault clearing, and *lost* when a restarted daemon no longer
 /// publishes it. Pass: nothing unapplied or lost, every removal stopped the daemon with exit 75
 /// before a new daemon was started (so two daemons never serve one path; the report gives the
 /// times, which should be well under a second).
@@ -154,7 +154,7 @@ struct FaultHarness {
             self.daemon = daemon
             let statePath = layout.statePath
             let reader = reader
-            let idle = await ChildProcess.wait(timeout: .seconds(20)) {
+            let idle = await ChildProcess.wait(timeout: .seconds(60)) {
                 guard let published = reader.refresh().snapshot?.generation, let state = try? BrokerState.load(path: statePath) else { return false }
                 return state.generation >= published && daemon.standardError.contains("published generation")
             }
@@ -163,7 +163,7 @@ struct FaultHarness {
 
         /// Whether the published snapshot shows the event expiring at `expiry`, within `timeout`,
         /// and the daemon has recorded it (so it is idle again).
-        func published(_ expiry: Double, timeout: Duration = .seconds(20)) async -> Bool {
+        func published(_ expiry: Double, timeout: Duration = .seconds(30)) async -> Bool {
             let reader = reader
             let statePath = layout.statePath
             return await ChildProcess.wait(timeout: timeout) {

@@ -213,6 +213,33 @@ struct DaemonFaultTests {
         }
     }
 
+    @Test("ingest --wait whose queued events vanish with the container exits 69, not 0")
+    func waitOutlivedByItsInbox() async throws {
+        try await Fixture.with { fixture in
+            let daemon = try await Self.startIdleDaemon(fixture)
+            defer {
+                daemon.send(SIGCONT)
+                daemon.send(SIGKILL)
+            }
+            // Stopped, the daemon still holds its lock but applies nothing.
+            daemon.send(SIGSTOP)
+            let events = fixture.root + "/events.jsonl"
+            try Data((Self.lifetime("7601") + "\n").utf8).write(to: URL(fileURLWithPath: events))
+            let client = try BuiltTools.start("entitlementctl", ["ingest", "--wait", events] + fixture.common)
+            defer { client.send(SIGKILL) }
+            let queued = await ChildProcess.wait(timeout: .seconds(20)) {
+                ((try? FileManager.default.contentsOfDirectory(atPath: fixture.layout.inboxDirectory)) ?? []).contains { $0.hasSuffix(".events") }
+            }
+            #expect(queued, "\(client.standardError)")
+            try FileManager.default.removeItem(atPath: fixture.container)
+            let status = await client.waitForExit(timeout: .seconds(20))
+            #expect(status == 69, "stdout: \(client.standardOutput) stderr: \(client.standardError)")
+            #expect(client.standardError.contains("removed with the queued events"), "\(client.standardError)")
+            daemon.send(SIGCONT)
+            #expect(await daemon.waitForExit(timeout: .seconds(10)) == 75, "\(daemon.standardError)")
+        }
+    }
+
     @Test("The fault harness's short form: disk full, container removal and kill -9 rounds leave nothing unapplied or lost")
     func faultRounds() async throws {
         // The long form is `entitlement-stress faults --rounds 300`; set FAULT_ROUNDS to run more here.
