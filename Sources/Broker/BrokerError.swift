@@ -14,10 +14,13 @@ public enum BrokerError: Error, Sendable, CustomStringConvertible {
     case timedOut(String)
     /// The shared defaults store refused or failed a write (75).
     case store(String)
+    /// The running daemon's lock file was removed or replaced, so it no longer excludes a second
+    /// daemon; the daemon stops (75) and a supervisor's restart takes the container afresh.
+    case lockLost(String)
 
     public var description: String {
         switch self {
-        case .busy(let m), .badInput(let m), .unavailable(let m), .timedOut(let m), .store(let m): m
+        case .busy(let m), .badInput(let m), .unavailable(let m), .timedOut(let m), .store(let m), .lockLost(let m): m
         case .io(let path, let operation, let detail): "\(path): \(operation) failed: \(detail)"
         }
     }
@@ -27,7 +30,7 @@ public enum BrokerError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .badInput: 65
         case .unavailable: 69
-        case .busy, .io, .timedOut, .store: 75
+        case .busy, .io, .timedOut, .store, .lockLost: 75
         }
     }
 }

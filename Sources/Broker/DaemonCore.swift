@@ -116,7 +116,9 @@ final class DaemonCore {
     /// ``filesPerCommit`` files or about ``eventsPerCommit`` events), publish, then delete. A file
     /// that cannot be read or holds a refused line is moved to `rejected/` with a log line; other
     /// files are unaffected. Facts change in memory only once their journal append succeeded, so
-    /// a failed append (disk full) leaves nothing published that a restart would forget.
+    /// a failed append (disk full) leaves nothing published that a restart would forget. A file
+    /// is deleted only after a publish that reflects it. On a thrown error the step's files stay
+    /// queued, and calling this again (the daemon retries with a backoff) resumes where it failed.
     /// Returns whether any fact changed.
     func drainInbox() throws(BrokerError) -> Bool {
         var changedAny = false
@@ -135,7 +137,7 @@ final class DaemonCore {
                     // Only bad data is set aside; a failing system call is retried on the next wake-up.
                     guard case .badInput = error else { throw error }
                     log("inbox: refused \(name): \(error)")
-                    try inbox.quarantine(name, into: layout.rejectedDirectory)
+                    try inbox.quarantine(name, into: layout.rejectedDirectory, reason: "\(error)", durable: configuration.durable)
                     continue
                 }
                 for (line, events) in decoded {
@@ -157,8 +159,12 @@ final class DaemonCore {
             if !step.accepted.isEmpty {
                 inputsVersion += 1
                 changedAny = true
-                try publish(now: Date())
             }
+            // A file leaves the inbox only once a published generation reflects it (that is what
+            // `ingest --wait` waits for). Called even when this step changed nothing: a retry
+            // after a failed publish finds its events already applied, and must publish them
+            // before it deletes their files. When nothing is unpublished this returns at once.
+            try publish(now: Date())
             for name in step.done { try inbox.remove(name) }
         }
     }

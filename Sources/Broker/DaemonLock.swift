@@ -35,6 +35,27 @@ enum DaemonLock {
         return lock
     }
 
+    /// Whether `lock` (taken by ``acquire(path:container:)`` on `path`) still makes this process
+    /// the single writer of its container: only while `path` names the very file locked. Once
+    /// the file is removed (the container deleted or moved away) or replaced, a second daemon
+    /// would lock a fresh file at the same path, so the holder must stop.
+    /// - Returns: `nil` while the lock holds, else ``BrokerError/lockLost(_:)`` naming the path
+    ///   and what happened to it.
+    static func loss(of lock: FileLock, path: String, container: String) -> BrokerError? {
+        let held: FileStatus
+        do { held = try lock.status() } catch { return .lockLost("\(path): fstat of the held lock failed: \(error); stopping") }
+        let what: String
+        do {
+            let named = try fileStatus(atPath: path, followSymlinks: false)
+            if named.device == held.device, named.inode == held.inode { return nil }
+            what = "was replaced by another file"
+        } catch {
+            what = error == .noSuchFileOrDirectory || error == .notDirectory
+                ? "was removed (is \(container) deleted or moved?)" : "cannot be checked: \(error)"
+        }
+        return .lockLost("\(path): the lock file this daemon holds \(what); stopping so that one writer serves \(container)")
+    }
+
     /// Whether a daemon currently holds the lock at `path` (probes with a shared, non-blocking flock).
     static func isHeld(path: String) -> Bool {
         guard FileManager.default.fileExists(atPath: path), let lock = try? FileLock(path: path) else { return false }

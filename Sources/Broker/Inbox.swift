@@ -80,11 +80,13 @@ public struct Inbox: Sendable {
         }
     }
 
-    /// Moves a refused file to `rejected` (created if needed) for inspection.
-    public func quarantine(_ name: String, into rejected: String) throws(BrokerError) {
+    /// Moves a refused file to `rejected` (created if needed) for inspection, after writing its
+    /// ``RefusalRecord`` there with `reason`, so whoever waits for the file can tell why it left.
+    public func quarantine(_ name: String, into rejected: String, reason: String, durable: Bool = true) throws(BrokerError) {
         do { try FileSystem.makeDirectories(path: rejected, mode: ContainerLayout.directoryMode) } catch {
             throw .io(path: rejected, operation: "create directory", detail: "\(error)")
         }
+        try RefusalRecord.write(reason, for: name, in: rejected, durable: durable)
         do { try FileSystem.rename(directory + "/" + name, to: rejected + "/" + name) } catch {
             guard error == .noSuchFileOrDirectory else { throw .io(path: directory + "/" + name, operation: "rename", detail: "\(error)") }
         }

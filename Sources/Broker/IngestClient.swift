@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import SharedDefaults
+import SystemShims
 
 /// What `entitlementctl ingest` does: validate every line, queue them durably as one inbox file,
 /// and optionally wait until the daemon has published a generation that includes them.
@@ -30,44 +31,85 @@ public struct IngestClient: Sendable {
     /// Whether a daemon holds the container.
     public var isDaemonRunning: Bool { DaemonLock.isHeld(path: layout.daemonLockPath) }
 
-    /// Waits until the daemon has taken `ticket` out of the inbox (it deletes a file only after
-    /// journaling it and publishing the result), then returns the published generation.
-    /// Throws ``BrokerError/unavailable(_:)`` when no daemon runs (the events stay queued) and
-    /// ``BrokerError/timedOut(_:)`` after `timeout` seconds.
+    /// Waits until the daemon has taken `ticket` out of the inbox and returns the published
+    /// generation. The daemon deletes a file only once a published generation reflects its
+    /// events; a file it refused it moves to `rejected/` after writing a ``RefusalRecord``.
+    ///
+    /// The inbox is watched with inotify for promptness and checked every 200 ms regardless, so
+    /// waiting works where inotify is unavailable (its limits reached) too.
+    /// - Throws: ``BrokerError/badInput(_:)`` naming the rejected file and the daemon's reason
+    ///   when the daemon refused the events; ``BrokerError/unavailable(_:)`` when no daemon runs
+    ///   (the events stay queued) or when the inbox itself was removed with the events (the
+    ///   container deleted); ``BrokerError/timedOut(_:)`` after `timeout` seconds.
     public func waitUntilPublished(_ ticket: String, timeout: Double) async throws(BrokerError) -> Int64? {
         let inbox = Inbox(directory: layout.inboxDirectory)
-        let deadline = Date().addingTimeInterval(timeout)
+        let inboxIdentity = Self.identity(of: layout.inboxDirectory)
+        let deadline = ContinuousClock().now.advanced(by: .seconds(timeout))
+        let (checks, check) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let watch = DirectoryWatch(directory: layout.inboxDirectory, names: [ticket])
-        do {
-            let done: Bool = try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    for try await _ in watch where !inbox.contains(ticket) { return true }
-                    return false
-                }
-                group.addTask {
-                    // Re-checks liveness every 200 ms: a daemon that dies mid-wait is reported, not waited for.
-                    while Date() < deadline {
-                        if !inbox.contains(ticket) { return true }
-                        if !DaemonLock.isHeld(path: layout.daemonLockPath) { return !inbox.contains(ticket) }
-                        try await Task.sleep(for: .milliseconds(200))
-                    }
-                    return !inbox.contains(ticket)
-                }
-                let first = try await group.next() ?? false
-                group.cancelAll()
-                return first
+        let outcome: Result<Void, BrokerError> = await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // A watch that cannot start (inotify limits) ends here; the ticks below go on.
+                do { for try await _ in watch { check.yield() } } catch {}
             }
-            if !done {
-                if !isDaemonRunning {
-                    throw BrokerError.unavailable("events queued in \(layout.inboxDirectory), but no entitlementd holds \(layout.container)")
+            group.addTask {
+                while !Task.isCancelled {
+                    check.yield()
+                    do { try await Task.sleep(for: .milliseconds(200)) } catch { return }
                 }
-                throw BrokerError.timedOut("events queued, but not published within \(timeout) s")
             }
-        } catch let error as BrokerError {
-            throw error
-        } catch {
-            throw .unavailable("waiting for entitlementd: \(error)")
+            defer { group.cancelAll() }
+            for await _ in checks {
+                let pastDeadline = ContinuousClock().now >= deadline
+                if let outcome = waitOutcome(ticket, inbox: inbox, inboxIdentity: inboxIdentity, pastDeadline: pastDeadline, timeout: timeout) {
+                    return outcome
+                }
+            }
+            return .failure(.unavailable("waiting for entitlementd: stopped"))
         }
+        try outcome.get()
         return SnapshotReader(suiteName: layout.group, container: layout.container).refresh().snapshot?.generation
+    }
+
+    /// What one look at the inbox says about `ticket`: `nil` to keep waiting, success once the
+    /// daemon applied it, a failure when it refused it, when the inbox was removed with it, when
+    /// no daemon holds the container, or when the deadline passed.
+    private func waitOutcome(
+        _ ticket: String, inbox: Inbox, inboxIdentity: FileIdentity?, pastDeadline: Bool, timeout: Double
+    ) -> Result<Void, BrokerError>? {
+        if !inbox.contains(ticket) {
+            if let reason = RefusalRecord.reason(for: ticket, in: layout.rejectedDirectory) {
+                return .failure(.badInput("\(layout.rejectedDirectory)/\(ticket): refused by entitlementd: \(reason)"))
+            }
+            // The daemon deletes a file from the inbox it holds; a file gone with its inbox
+            // (the container deleted, perhaps recreated) was never applied.
+            guard inboxIdentity != nil, Self.identity(of: layout.inboxDirectory) == inboxIdentity else {
+                return .failure(.unavailable("\(layout.inboxDirectory): removed with the queued events before entitlementd applied them"))
+            }
+            return .success(())
+        }
+        if !isDaemonRunning {
+            // The daemon may have finished with the file between the two looks.
+            if !inbox.contains(ticket) {
+                return waitOutcome(ticket, inbox: inbox, inboxIdentity: inboxIdentity, pastDeadline: pastDeadline, timeout: timeout)
+            }
+            return .failure(.unavailable("events queued in \(layout.inboxDirectory), but no entitlementd holds \(layout.container)"))
+        }
+        if pastDeadline { return .failure(.timedOut("events queued, but not published within \(Self.format(timeout)) s")) }
+        return nil
+    }
+
+    /// Device and inode of a directory: which directory a path names, to notice it replaced.
+    private struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private static func identity(of path: String) -> FileIdentity? {
+        (try? fileStatus(atPath: path, followSymlinks: false)).map { FileIdentity(device: $0.device, inode: $0.inode) }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
     }
 }

@@ -15,7 +15,9 @@ public struct EntitlementdCommand: Command {
             Runs in the foreground and logs one line per event to stderr. Holds the container's lock \
             (a second instance exits 75), applies queued events (also those queued while it was not \
             running), publishes a snapshot on every change and at every expiry, trial end and grace end.
-            SIGTERM/SIGINT: finish the event in hand and exit 0. SIGHUP: reload the catalog.
+            SIGTERM/SIGINT: finish the event in hand and exit 0. SIGHUP: reload the catalog. \
+            A failed step (disk full, I/O error) is retried, at most 5 s apart, until it succeeds. \
+            Exits 75 at once if its lock file or container is removed while it runs.
             """,
         options: CommonOptions.options + [
             .init("--watch-container", value: "dir", "Also deliver every new snapshot to the watch's container (latest wins)."),

@@ -15,7 +15,8 @@ struct IngestCommand: Command {
         discussion: """
             Every line is validated against the catalog (bundle id, environment) before any is queued. \
             Exits 0 only once the events are durably queued (they survive kill -9 and power loss). \
-            With --wait, also waits until entitlementd has published a generation that includes them.
+            With --wait, also waits until entitlementd has published a generation that includes them, \
+            and exits 65 naming the reason if entitlementd refused any of them.
             """,
         arguments: [.init("file", optional: true, "JSON Lines file (LF or CRLF line ends); '-' or nothing reads standard input.")],
         options: [

@@ -10,7 +10,7 @@ import SharedDefaults
 public struct StressCommand: Command {
     public static let configuration = CommandConfiguration(
         commandName: "entitlement-stress",
-        abstract: "Publish or read snapshots in tight loops, or run the crash-torture harness (testing tool).",
+        abstract: "Publish or read snapshots in tight loops, or run the crash-torture or fault harness (testing tool).",
         discussion: """
             publish: write --count snapshots (generations --start…) through SharedDefaults, each one atomic replace.
             read: read in a tight loop until generation --count is seen (or until SIGTERM with --until-stopped); print one \
@@ -19,8 +19,12 @@ public struct StressCommand: Command {
             torture: run the real daemon, ingest continuously, kill -9 it --kills times at random instants while --readers \
             processes decode the shared file; exit 0 only with zero torn reads and zero acknowledged events lost. \
             --writer foundation kills a Foundation UserDefaults writer instead.
+            faults: run the real daemon through --rounds rounds that cycle a disk filled under it and freed (as root, on a \
+            small tmpfs mounted in a temporary directory), its container removed (it must exit 75 within a second; a new \
+            daemon takes over) and kill -9 with a restart; each round acknowledges one event and checks it is published; \
+            exit 0 only with nothing unapplied or lost and no second writer.
             """,
-        arguments: [.init("mode", "publish, read, foundation-publish or torture.")],
+        arguments: [.init("mode", "publish, read, foundation-publish, torture or faults.")],
         options: [
             .init("--count", value: "n", "Generations to publish, or the generation to read up to (default 1000)."),
             .init("--start", value: "n", "publish: the first generation (default 1)."),
@@ -30,9 +34,10 @@ public struct StressCommand: Command {
             .init("--readers", value: "n", "torture: reader processes (default 4)."),
             .init("--writer", value: "kind", "torture: broker (default) or foundation."),
             .init("--seed", value: "n", "torture: random seed for the kill instants (default: random, printed)."),
+            .init("--rounds", value: "n", "faults: how many fault rounds (default 30)."),
         ] + CommonOptions.options)
 
-    enum Mode: String { case publish, read, foundationPublish = "foundation-publish", torture }
+    enum Mode: String { case publish, read, foundationPublish = "foundation-publish", torture, faults }
 
     var common: CommonOptions
     var mode: Mode
@@ -41,6 +46,7 @@ public struct StressCommand: Command {
     var durable: Bool
     var untilStopped: Bool
     var torture: TortureHarness.Options
+    var faults: FaultHarness.Options
 
     public init(parsing scanner: inout ArgumentScanner) throws {
         common = try CommonOptions(parsing: &scanner)
@@ -53,9 +59,11 @@ public struct StressCommand: Command {
             readers: try scanner.value("--readers", as: "a whole number from 0 to 64") { Int($0).flatMap { (0...64).contains($0) ? $0 : nil } } ?? 4,
             writer: try scanner.value("--writer", as: "broker or foundation") { TortureHarness.Writer(rawValue: $0) } ?? .broker,
             seed: try scanner.value("--seed", as: "a whole number") { UInt64($0) } ?? UInt64.random(in: 0...UInt64(UInt32.max)))
+        faults = FaultHarness.Options(
+            rounds: try scanner.value("--rounds", as: "a positive whole number") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 30)
         let rest = try scanner.positionals()
         guard rest.count == 1, let mode = Mode(rawValue: rest[0]) else {
-            throw UsageError("expected a mode: publish, read, foundation-publish or torture")
+            throw UsageError("expected a mode: publish, read, foundation-publish, torture or faults")
         }
         self.mode = mode
     }
@@ -75,6 +83,12 @@ public struct StressCommand: Command {
         case .torture:
             let catalog = try CatalogLoading.load(common.catalog)
             let harness = TortureHarness(options: torture, catalogPath: common.catalogPath, catalog: catalog, group: layout.group)
+            let report = try await harness.run()
+            StandardStreams.writeOut(report.text + report.json.serialized + "\n")
+            if !report.passed { throw ExitCode(1) }
+        case .faults:
+            let catalog = try CatalogLoading.load(common.catalog)
+            let harness = FaultHarness(options: faults, catalogPath: common.catalogPath, catalog: catalog, group: layout.group)
             let report = try await harness.run()
             StandardStreams.writeOut(report.text + report.json.serialized + "\n")
             if !report.passed { throw ExitCode(1) }

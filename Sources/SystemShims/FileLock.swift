@@ -67,6 +67,10 @@ package final class FileLock: Sendable {
         }
     }
 
+    /// `fstat` of the lock file as opened, to compare with what its path names now (a lock
+    /// file removed or replaced no longer excludes anyone who opens the path afresh).
+    package func status() throws(Errno) -> FileStatus { try descriptor.fstat() }
+
     /// Releases the lock.
     package func unlock() throws(Errno) {
         _ = try valueOrErrno { flock(descriptor.rawValue, LOCK_UN) }
