@@ -45,6 +45,13 @@ extension SharedDefaults {
     /// ``refresh(_:)`` with the decoding step given: `decode` turns a changed, validated file's
     /// bytes into `Decoded`, and `served` says which dictionary the getters serve from it.
     /// `decoded` is non-`nil` exactly when the result is ``ReloadResult/changed``.
+    ///
+    /// A missing file leaves this instance holding nothing in its directory: the pinned file
+    /// and the directory descriptor are both closed. Linux sends a directory's
+    /// `IN_DELETE_SELF`/`IN_IGNORED` only once the last reference to it is gone, so a reader
+    /// that kept the emptied directory open while it was removed would keep every watcher of
+    /// it (a follower, itself included) from learning that it is gone and re-arming on the
+    /// recreated one. The next call opens the directory through its path again.
     func refresh<Decoded>(
         _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded,
         served: (Decoded) -> [String: PropertyListValue]
@@ -59,7 +66,9 @@ extension SharedDefaults {
         } catch {
             throw record(error, in: &state, identity: nil)
         }
-        return try refresh(&state, in: current, decode: decode, served: served)
+        let outcome = try refresh(&state, in: current, decode: decode, served: served)
+        if outcome.result == .missing { state.forgetDirectory() }
+        return outcome
     }
 
     /// ``refresh(_:decode:served:)`` in a directory already validated by the caller (a writer
