@@ -234,8 +234,10 @@ extension SharedDefaults {
         }
     }
 
-    /// Opens the preferences directory without following a symlink and checks what it is.
-    /// Returns `nil` when it does not exist; the caller owns (closes) the returned descriptor.
+    /// Opens the preferences directory without following a symlink and checks what it is: a
+    /// directory, owned by an allowed user (``Options/allowsDirectoryOwner(_:)``), not
+    /// world-writable. Returns `nil` when it does not exist; the caller owns (closes) the
+    /// returned descriptor.
     func openValidatedDirectory() throws(SharedDefaultsError) -> (FileDescriptor, FileStatus)? {
         let directory: FileDescriptor
         do {
@@ -256,6 +258,9 @@ extension SharedDefaults {
             let status: FileStatus
             do { status = try directory.fstat() } catch { throw SharedDefaultsError.system(path: directoryPath, operation: "fstat", errno: error) }
             guard status.type == .directory else { throw SharedDefaultsError.notADirectory(path: directoryPath, type: status.type.rawValue) }
+            guard options.allowsDirectoryOwner(status.userID) else {
+                throw SharedDefaultsError.foreignOwner(path: directoryPath, owner: status.userID)
+            }
             guard !status.isWorldWritable else { throw SharedDefaultsError.directoryWorldWritable(path: directoryPath) }
             return (directory, status)
         } catch let error as SharedDefaultsError {

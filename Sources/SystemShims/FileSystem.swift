@@ -33,6 +33,19 @@ package enum FileSystem {
         _ = try valueOrErrno { Glibc.chmod(path, mode_t(permissions)) }
     }
 
+    /// Creates the one directory `path` with exactly `mode` (`mkdir`, then `chmod`, so the umask
+    /// does not matter). Returns `false`, changing nothing, when something already exists at
+    /// `path` (the caller checks what it is).
+    package static func makeDirectory(path: String, mode: UInt32) throws(Errno) -> Bool {
+        if Glibc.mkdir(path, mode_t(mode)) == 0 {
+            try changeMode(path, mode)
+            return true
+        }
+        let error = Errno.current
+        guard error == .exists else { throw error }
+        return false
+    }
+
     /// Creates `path` and every missing parent. Each directory this call creates gets exactly
     /// `mode` (applied with `chmod` after `mkdir`, so the umask does not matter); directories that
     /// already exist are left as they are. A component that exists and is not a directory fails
