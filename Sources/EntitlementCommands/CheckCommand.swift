@@ -58,7 +58,8 @@ struct CheckCommand: Command {
         }
         if let note { StandardStreams.writeError("entitlementctl check: \(note)\n") }
         let gate = catalog.featureGate
-        let clock = now ?? Date()
+        // Never earlier than the snapshot's issue plus the boot time elapsed since (same boot).
+        let clock = snapshot?.effectiveNow(wallClock: now ?? Date(), boot: .current()) ?? now ?? Date()
         let decision = gate.check(feature, snapshot: snapshot, wallClock: clock, currentCount: count, daysAgo: daysAgo)
         let rule = gate.rules[feature]
         // Count limits: `limit` is nil when unlimited; `remaining` needs the caller's count.

@@ -37,12 +37,15 @@ public struct LaunchPreferences: Sendable, Hashable {
     /// Fails closed: a missing or refused shared file, or an unreadable snapshot, count as not
     /// premium. Reads the file (at most once, through `defaults`); writes nothing.
     ///
-    /// - Parameter wallClock: the launching process's clock (never earlier than the snapshot's issue time in effect).
+    /// - Parameter wallClock: the launching process's clock; raised to the snapshot's
+    ///   ``EntitlementSnapshot/effectiveNow(wallClock:boot:)`` with this boot's clock, so a clock
+    ///   wound back cannot bring premium back.
     public static func resolve(defaults: SharedDefaults, gate: FeatureGate, wallClock: Date) -> LaunchMode {
         let contents = defaults.dictionaryRepresentation()
         guard syncPreference(contents[syncEnabledKey]) else { return .localOnly(.preferenceOff) }
         let snapshot = contents[EntitlementSnapshot.defaultsKey].flatMap { try? EntitlementSnapshot(propertyList: $0) }
-        switch gate.check(syncFeature, snapshot: snapshot, wallClock: wallClock) {
+        let now = snapshot?.effectiveNow(wallClock: wallClock, boot: .current()) ?? wallClock
+        switch gate.check(syncFeature, snapshot: snapshot, wallClock: now) {
         case .unlocked: return .syncOn
         case .locked(let paywall): return .localOnly(.premiumRequired(paywall.reason))
         }
