@@ -23,7 +23,7 @@ struct CheckCommand: Command {
             .init("--count <n>", "For count-limited features: how many items the user already has (unlocked while one more fits)."),
             .init("--days-ago <n>", "For time-window features (history): how many days back the item lies."),
             .init("--record", "Record a paywallShown analytics event when the answer is locked."),
-            .init("--now <ISO8601>", "Evaluate at this instant (never earlier than the snapshot's issue time)."),
+            .init("--now <ISO8601>", "Evaluate at this instant (never earlier than the snapshot's issue time, plus the boot time elapsed since on the boot it was issued in)."),
             .init("--format <format>", "Output format. (values: text, json; default: text)"),
         ])
 

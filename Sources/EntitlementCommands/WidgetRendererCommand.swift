@@ -24,7 +24,7 @@ public struct WidgetRendererCommand: Command {
             .init("--device <device>", "Which device to render. (values: phone, tablet, watch; default: phone)"),
             .init("--family <family>", "A widget family to render; repeat for several (default: all of the device's)."),
             .init("--format <format>", "Output format. (values: text, json; default: text)"),
-            .init("--now <ISO8601>", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time)."),
+            .init("--now <ISO8601>", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time, plus the boot time elapsed since on the boot it was issued in)."),
             .init("--follow", "Keep running and print again on every change."),
             .init("--ascii", "Draw with ASCII only (automatic when the locale is not UTF-8)."),
         ])
