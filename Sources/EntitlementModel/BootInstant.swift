@@ -11,9 +11,9 @@ import Foundation
 public struct BootInstant: Sendable, Hashable {
     /// The boot's id as the kernel gives it (`/proc/sys/kernel/random/boot_id`): at most
     /// ``maximumBootIDLength`` printable ASCII characters, never empty.
-    public var bootID: String
+    public let bootID: String
     /// Nanoseconds since that boot started, ≥ 0.
-    public var nanosecondsSinceBoot: Int64
+    public let nanosecondsSinceBoot: Int64
 
     public static let maximumBootIDLength = 64
 
