@@ -49,7 +49,7 @@ let package = Package(
         // The daemon's library: lock, inbox, journal, publish, transition timers.
         .target(name: "Broker", dependencies: ["EntitlementModel", "SharedDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
-        .target(name: "WidgetTimeline", dependencies: ["EntitlementModel"], swiftSettings: strict),
+        .target(name: "WidgetTimeline", dependencies: ["EntitlementModel", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.
         .target(name: "WatchExtension", dependencies: ["EntitlementModel", "WidgetTimeline"], swiftSettings: strict),
         // A small hand-written argument parser, errors and exit codes.
