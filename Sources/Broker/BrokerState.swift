@@ -1,3 +1,4 @@
+import EntitlementModel
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -12,13 +13,35 @@ public struct BrokerState: Sendable, Hashable, Codable {
     public var generation: Int64
     /// Milliseconds since 1970 of the last published snapshot's `issuedAt`.
     public var issuedAtMilliseconds: Double
+    /// The boot clock when `issuedAt` was issued (``EntitlementSnapshot/issuedIn``); absent in
+    /// files written before it was recorded, and when the boot clock could not be read.
+    public var bootId: String?
+    public var bootTimeNanoseconds: Int64?
 
-    public init(generation: Int64 = 0, issuedAt: Date = .distantPast) {
+    public init(generation: Int64 = 0, issuedAt: Date = .distantPast, issuedIn: BootInstant? = nil) {
         self.generation = generation
         self.issuedAtMilliseconds = issuedAt == .distantPast ? 0 : issuedAt.timeIntervalSince1970 * 1000
+        self.issuedIn = issuedIn
     }
 
     public var issuedAt: Date { Date(timeIntervalSince1970: issuedAtMilliseconds / 1000) }
+
+    /// The boot reading stored with `issuedAt`, or `nil` (none, or not a valid one).
+    public var issuedIn: BootInstant? {
+        get { bootId.flatMap { id in bootTimeNanoseconds.flatMap { BootInstant(bootID: id, nanosecondsSinceBoot: $0) } } }
+        set {
+            bootId = newValue?.bootID
+            bootTimeNanoseconds = newValue?.nanosecondsSinceBoot
+        }
+    }
+
+    /// The earliest instant the daemon may evaluate at, given the boot clock `boot` now:
+    /// ``BootInstant/floor(issuedAt:issued:current:)`` of the last issue, so a wall clock set
+    /// back while the daemon was stopped (or running) never moves evaluation backwards, and on
+    /// the same boot not even to the last issue time.
+    public func evaluationFloor(boot: BootInstant?) -> Date {
+        BootInstant.floor(issuedAt: issuedAt, issued: issuedIn, current: boot)
+    }
 
     /// Loads the state file; a missing file is the initial state, a corrupt one an error.
     public static func load(path: String) throws(BrokerError) -> BrokerState {

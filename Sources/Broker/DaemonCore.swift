@@ -67,10 +67,16 @@ final class DaemonCore {
             configuration.log("\(error); recovering the generation floor from the published snapshot (\(current.generation))")
             state = BrokerState()
         }
-        if let current, current.generation > state.generation {
-            state.generation = current.generation
-            state.issuedAtMilliseconds = max(state.issuedAtMilliseconds, current.issuedAt.timeIntervalSince1970 * 1000)
-        }
+        if let current, current.generation > state.generation { state.generation = current.generation }
+        // The clock floor as of now: the later of both records' issue plus the boot time elapsed
+        // since (same boot), paired with this boot reading, so a wall clock set back while the
+        // daemon was stopped cannot move its first evaluation (and the snapshot it publishes)
+        // back before what readers already had to assume.
+        let boot = BootInstant.current()
+        let publishedFloor = current.map { $0.effectiveNow(wallClock: $0.issuedAt, boot: boot) } ?? .distantPast
+        let floor = max(state.evaluationFloor(boot: boot), publishedFloor)
+        state.issuedAtMilliseconds = floor == .distantPast ? 0 : floor.timeIntervalSince1970 * 1000
+        state.issuedIn = boot
         var replayed = 0
         for line in try journal.replay() {
             // Lines were validated before they were journaled; one that no longer decodes
@@ -229,16 +235,19 @@ final class DaemonCore {
         {
             return lastEvaluation.nextTransition
         }
-        let result = engine.evaluate(facts, now: now, floor: state.issuedAt)
+        // Read after `now`: the wall clock was at least `now` when the boot clock read `boot`.
+        let boot = BootInstant.current()
+        let result = engine.evaluate(facts, now: now, floor: state.evaluationFloor(boot: boot))
         if !force, let published, published.entitlements == result.entitlements,
             published.nextTransition == result.nextTransition
         {
             lastEvaluation = (inputsVersion, result.nextTransition)
             return result.nextTransition
         }
-        let snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
+        var snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
+        snapshot.issuedIn = boot
         do { try store.publish(snapshot) } catch { throw .store("\(error)") }
-        state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt)
+        state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot)
         published = (result.entitlements, result.nextTransition)
         // Only a published result may be reused: a failed publish is evaluated and retried.
         lastEvaluation = (inputsVersion, result.nextTransition)

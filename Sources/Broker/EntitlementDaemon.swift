@@ -39,6 +39,7 @@ public struct EntitlementDaemon: Sendable {
     public func run() async throws(BrokerError) {
         let layout = configuration.layout
         let log = configuration.log
+        try ContainerDirectories.prepare(layout)
         let lock = try DaemonLock.acquire(path: layout.daemonLockPath, container: layout.container)
         defer { try? lock.unlock() }
         let core = try DaemonCore(configuration: configuration)

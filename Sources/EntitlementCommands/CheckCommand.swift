@@ -57,7 +57,8 @@ struct CheckCommand: Command {
         case .missing(let path): note = "\(path): no snapshot published yet (container \(common.containerPath.origin))"
         case .refused(let reason): note = reason
         }
-        let clock = now ?? Date()
+        // Never earlier than the snapshot's issue plus the boot time elapsed since (same boot).
+        let clock = snapshot?.effectiveNow(wallClock: now ?? Date(), boot: .current()) ?? now ?? Date()
         let decision = gate.check(feature, snapshot: snapshot, wallClock: clock, currentCount: count, daysAgo: daysAgo)
         // The gate says whether the catalog defines the feature; for the command line an
         // undefined one is the user's mistake (exit 64), not a lock a script would act on.

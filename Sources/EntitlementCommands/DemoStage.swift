@@ -163,7 +163,7 @@ actor DemoStage {
                   let watchSnapshot = watchReader.lastGood, watchSnapshot.generation >= snapshot.generation
             else { return false }
             published = snapshot.generation
-            return gate.check("widgets", snapshot: snapshot, wallClock: Date()).isUnlocked != locked
+            return gate.check("widgets", snapshot: snapshot, wallClock: snapshot.effectiveNow(wallClock: Date(), boot: .current())).isUnlocked != locked
         }
         guard ok else {
             throw ToolError(.temporaryFailure, "the phone and watch did not reach generation \(generation) (\(locked ? "locked" : "unlocked")) within \(timeout)")

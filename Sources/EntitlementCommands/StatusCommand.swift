@@ -65,7 +65,7 @@ struct StatusCommand: Command {
         if let next = snapshot.nextTransition { text += ", next transition \(ISO8601.string(from: next))" }
         text += "\n"
         for (id, status) in snapshot.entitlements.sorted(by: { $0.key < $1.key }) {
-            let activeNow = status.isActive(at: snapshot.effectiveNow(wallClock: now))
+            let activeNow = status.isActive(at: snapshot.effectiveNow(wallClock: now, boot: .current()))
             var line = "  \(id): \(activeNow ? "active" : "inactive"), \(status.state.rawValue)"
             if status.periodType != .normal { line += " (\(status.periodType.rawValue))" }
             if let product = status.productId { line += ", \(product)" }

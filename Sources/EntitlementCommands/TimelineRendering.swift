@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SharedDefaults
 import WatchExtension
 import WidgetTimeline
 
@@ -22,7 +23,13 @@ struct TimelineRendering: Sendable {
     /// The text to print and the earliest reload date of the rendered timelines (`nil`: none).
     /// Text is one block per family (the watch app's screen first), a blank line between blocks;
     /// JSON is one line per block.
-    func render(_ snapshot: EntitlementSnapshot?, now: Date) -> (output: String, reloadAt: Date?) {
+    ///
+    /// `now` (the wall clock, or `--now`) is first raised to the snapshot's
+    /// ``EntitlementSnapshot/effectiveNow(wallClock:boot:)`` with this boot's clock: on the boot
+    /// the snapshot was issued in, a clock (or a `--now`) set back cannot render access that has
+    /// ended.
+    func render(_ snapshot: EntitlementSnapshot?, now wallClock: Date) -> (output: String, reloadAt: Date?) {
+        let now = snapshot?.effectiveNow(wallClock: wallClock, boot: .current()) ?? wallClock
         var launch: AppLaunchGate?
         let timelines: [(family: WidgetFamily, timeline: Timeline)]
         if device == .watch {

@@ -14,9 +14,11 @@ package struct ToolLinks: Sendable {
     /// `executable`, which should be an absolute path (`/proc/self/exe` resolved).
     package init(directory: String, executable: String, tools: [String]) throws(ToolError) {
         self.directory = directory
-        do { try FileSystem.makeDirectory(path: directory, mode: 0o700) } catch {
+        let created: Bool
+        do { created = try FileSystem.makeDirectory(path: directory, mode: 0o700) } catch {
             throw ToolError(.temporaryFailure, "\(directory): cannot create: \(error)")
         }
+        guard created else { throw ToolError(.temporaryFailure, "\(directory): cannot create: it already exists") }
         for tool in tools {
             do { try FileSystem.makeSymbolicLink(at: path(tool), to: executable) } catch {
                 throw ToolError(.temporaryFailure, "\(path(tool)): cannot link to \(executable): \(error)")

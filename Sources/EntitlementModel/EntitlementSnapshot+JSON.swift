@@ -14,10 +14,13 @@ extension EntitlementStatus {
 }
 
 extension EntitlementSnapshot {
-    /// The contract's JSON: `generation` and `entitlements`, plus `schemaVersion`, `issuedAt` and
-    /// `nextTransition` (ISO 8601 or `null`).
+    /// The contract's JSON: `generation` and `entitlements`, plus `schemaVersion`, `issuedAt`,
+    /// `nextTransition` (ISO 8601 or `null`) and the boot it was issued in, `bootId` and
+    /// `bootTimeNanoseconds` (both `null` when the snapshot has none).
     public var json: JSONValue {
         .object([
+            Self.bootIDKey: issuedIn.map { .string($0.bootID) } ?? .null,
+            Self.bootTimeKey: issuedIn.map { .int($0.nanosecondsSinceBoot) } ?? .null,
             "schemaVersion": .int(Int64(schemaVersion)),
             "generation": .int(generation),
             "issuedAt": .date(issuedAt),

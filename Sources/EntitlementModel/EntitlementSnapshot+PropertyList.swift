@@ -10,8 +10,14 @@ extension EntitlementSnapshot {
     /// suite belong to other writers and are left alone.
     public static let defaultsKey = "entitlementSnapshot"
 
-    /// The snapshot as a property-list dictionary. `nextTransition` and each `expiresAt` /
-    /// `productId` are omitted when absent (a property list has no null).
+    /// The keys of ``issuedIn``: the boot id (a string) and `CLOCK_BOOTTIME` at issue (an
+    /// integer, nanoseconds). Both present or both absent; a snapshot without them (written
+    /// before they existed, or by an issuer without a boot clock) is floored by `issuedAt` alone.
+    public static let bootIDKey = "bootId"
+    public static let bootTimeKey = "bootTimeNanoseconds"
+
+    /// The snapshot as a property-list dictionary. `nextTransition`, `issuedIn` and each
+    /// `expiresAt` / `productId` are omitted when absent (a property list has no null).
     public var propertyList: PropertyListValue {
         var root: [String: PropertyListValue] = [
             "schemaVersion": .integer(Int64(schemaVersion)),
@@ -19,6 +25,10 @@ extension EntitlementSnapshot {
             "issuedAt": .date(issuedAt),
         ]
         if let nextTransition { root["nextTransition"] = .date(nextTransition) }
+        if let issuedIn {
+            root[Self.bootIDKey] = .string(issuedIn.bootID)
+            root[Self.bootTimeKey] = .integer(issuedIn.nanosecondsSinceBoot)
+        }
         var table: [String: PropertyListValue] = [:]
         for (id, status) in entitlements {
             var entry: [String: PropertyListValue] = [
@@ -37,8 +47,9 @@ extension EntitlementSnapshot {
     }
 
     /// Decodes and validates a snapshot. Anything unexpected is an error, never a default:
-    /// an unknown schema version, a missing field, an unknown state, a negative generation or a
-    /// date that is not finite.
+    /// an unknown schema version, a missing field, an unknown state, a negative generation, a
+    /// date that is not finite, or half a boot reading (one of ``bootIDKey`` and ``bootTimeKey``
+    /// without the other, or either out of range).
     public init(propertyList value: PropertyListValue) throws(SnapshotDecodingError) {
         guard let root = value.dictionaryValue else { throw .invalidField(path: "", problem: "is not a dictionary") }
         guard let version = root["schemaVersion"]?.integerValue else {
@@ -51,6 +62,7 @@ extension EntitlementSnapshot {
         }
         let issuedAt = try Self.date(root["issuedAt"], path: "issuedAt")
         let nextTransition = try root["nextTransition"].map { v throws(SnapshotDecodingError) in try Self.date(v, path: "nextTransition") }
+        let issuedIn = try Self.bootInstant(bootID: root[Self.bootIDKey], bootTime: root[Self.bootTimeKey])
         guard let table = root["entitlements"]?.dictionaryValue else {
             throw .invalidField(path: "entitlements", problem: "is missing or not a dictionary")
         }
@@ -66,7 +78,22 @@ extension EntitlementSnapshot {
         }
         self.init(
             schemaVersion: Int(version), generation: generation, issuedAt: issuedAt,
-            nextTransition: nextTransition, entitlements: entitlements)
+            nextTransition: nextTransition, entitlements: entitlements, issuedIn: issuedIn)
+    }
+
+    /// The boot reading stored under ``bootIDKey`` and ``bootTimeKey``: `nil` when both are
+    /// absent; refused when only one is there or either is not what ``BootInstant`` accepts
+    /// (the in-place decoder applies the same rule through ``BootInstant/init(bootID:nanosecondsSinceBoot:)``).
+    static func bootInstant(bootID: PropertyListValue?, bootTime: PropertyListValue?) throws(SnapshotDecodingError) -> BootInstant? {
+        if bootID == nil, bootTime == nil { return nil }
+        guard case .string(let id)? = bootID, BootInstant.isValid(bootID: id) else {
+            throw .invalidField(path: bootIDKey, problem: "is missing or not 1 to \(BootInstant.maximumBootIDLength) printable ASCII characters")
+        }
+        // Strictly an integer, like `generation`.
+        guard case .integer(let nanoseconds)? = bootTime, let instant = BootInstant(bootID: id, nanosecondsSinceBoot: nanoseconds) else {
+            throw .invalidField(path: bootTimeKey, problem: "is missing or not a non-negative integer")
+        }
+        return instant
     }
 
     /// Earliest and latest instants a snapshot may name: the App Store did not exist before

@@ -26,17 +26,21 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     public var nextTransition: Date?
     /// Every entitlement of the catalog by its id (for example `plus`), as it stood at `issuedAt`.
     public var entitlements: [String: EntitlementStatus]
+    /// The boot clock when the snapshot was issued (it was at least `issuedAt` then), or `nil`
+    /// when the issuer could not read one or wrote an older snapshot without it.
+    public var issuedIn: BootInstant?
 
     /// A snapshot as the engine makes it; readers get theirs from the shared file instead.
     public init(
         schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
-        nextTransition: Date?, entitlements: [String: EntitlementStatus]
+        nextTransition: Date?, entitlements: [String: EntitlementStatus], issuedIn: BootInstant? = nil
     ) {
         self.schemaVersion = schemaVersion
         self.generation = generation
         self.issuedAt = issuedAt
         self.nextTransition = nextTransition
         self.entitlements = entitlements
+        self.issuedIn = issuedIn
     }
 
     /// The status of `entitlement`, or ``EntitlementStatus/notPurchased`` when the snapshot does not name it.
@@ -44,9 +48,25 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         entitlements[entitlement] ?? .notPurchased
     }
 
-    /// The instant a reader should evaluate at: the wall clock, but never earlier than the
-    /// snapshot's own issue time, so winding the clock back cannot bring access back.
+    /// The instant a reader should evaluate at: the wall clock, but never earlier than
+    /// ``BootInstant/floor(issuedAt:issued:current:)``: on the boot the snapshot was issued in,
+    /// `issuedAt` plus the boot time elapsed since; on another boot (or without readings)
+    /// `issuedAt` itself. Winding the wall clock back therefore cannot bring access back, and
+    /// on the same boot it cannot even hold the clock still.
+    ///
+    /// - Parameters:
+    ///   - wallClock: the reader's clock, or any instant it wants to evaluate at.
+    ///   - boot: the reader's boot clock now (on Linux `BootInstant.current()`), or `nil` where
+    ///     there is none; then only `issuedAt` floors the result.
+    public func effectiveNow(wallClock: Date, boot: BootInstant?) -> Date {
+        max(wallClock, BootInstant.floor(issuedAt: issuedAt, issued: issuedIn, current: boot))
+    }
+
+    /// ``effectiveNow(wallClock:boot:)`` without a boot reading: `max(wallClock, issuedAt)`.
+    /// What the pure evaluators (``FeatureGate``, the widget timeline, the watch) apply to the
+    /// instant they are given; a reader that has a boot clock raises its instant with
+    /// ``effectiveNow(wallClock:boot:)`` first.
     public func effectiveNow(wallClock: Date) -> Date {
-        max(wallClock, issuedAt)
+        effectiveNow(wallClock: wallClock, boot: nil)
     }
 }

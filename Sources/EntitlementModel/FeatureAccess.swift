@@ -12,7 +12,8 @@ import Foundation
 /// Answers exactly what ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``'s
 /// `isUnlocked` answers for the same snapshot, feature, clock, count and days: evaluation at the
 /// snapshot's effective now (`max(wallClock, issuedAt)`, so winding the clock back never extends
-/// access), locked at `expiresAt` itself, locked for unknown features and without a snapshot
+/// access; a reader with a boot clock passes ``EntitlementSnapshot/effectiveNow(wallClock:boot:)``
+/// as the clock, which floors it further), locked at `expiresAt` itself, locked for unknown features and without a snapshot
 /// (free allowances still apply). Use `check` when the paywall (reason and copy) is needed.
 public struct FeatureAccess: Sendable {
     /// One feature, resolved.

@@ -77,7 +77,9 @@ public struct FeatureGate: Sendable, Hashable {
     ///     define is locked with ``PaywallReason/unknownFeature``.
     ///   - snapshot: the last good snapshot, or `nil` when none could be read (locks every paid feature).
     ///   - wallClock: the reader's clock; evaluation uses ``EntitlementSnapshot/effectiveNow(wallClock:)``,
-    ///     so a clock set backwards never extends access.
+    ///     so a clock set backwards before `issuedAt` never extends access. A reader with a boot
+    ///     clock passes ``EntitlementSnapshot/effectiveNow(wallClock:boot:)`` instead, which also
+    ///     floors at the boot time elapsed since issue (this module reads no clock).
     ///   - currentCount: for count-limited features, how many items the user already has; unlocked
     ///     for a free user while one more still fits (`currentCount < freeCount`).
     ///   - daysAgo: for time-window features (history), how many whole days back the item lies;

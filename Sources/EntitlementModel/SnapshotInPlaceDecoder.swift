@@ -44,6 +44,7 @@ struct SnapshotInPlaceDecoder {
     func snapshot(_ object: Object) -> EntitlementSnapshot? {
         guard let root = file.dictionary(object) else { return nil }
         var version: Int64?, generation: Int64?, issuedAt: Date?, nextTransition: Date?, table: Object?
+        var bootID: String?, bootTime: Int64?
         for position in 0..<root.count {
             guard let name = file.asciiBytes(file.key(position, of: root)) else { return nil }
             let value = file.value(position, of: root)
@@ -63,14 +64,30 @@ struct SnapshotInPlaceDecoder {
                 nextTransition = date
             } else if Self.equals(name, "entitlements") {
                 table = value
+            } else if Self.equals(name, "bootId") {
+                guard let string = file.asciiString(value) else { return nil }
+                bootID = string
+            } else if Self.equals(name, "bootTimeNanoseconds") {
+                // Strictly an integer, as the general path requires.
+                guard let number = file.integer(value) else { return nil }
+                bootTime = number
             }
+        }
+        // Both or neither, each valid, as `EntitlementSnapshot.bootInstant(bootID:bootTime:)` decides.
+        var issuedIn: BootInstant?
+        switch (bootID, bootTime) {
+        case (nil, nil): break
+        case (let id?, let nanoseconds?):
+            guard let instant = BootInstant(bootID: id, nanosecondsSinceBoot: nanoseconds) else { return nil }
+            issuedIn = instant
+        default: return nil
         }
         guard let version, version == Int64(EntitlementSnapshot.currentSchemaVersion), let generation, generation >= 0,
             let issuedAt, let table, let entitlements = entitlements(table)
         else { return nil }
         return EntitlementSnapshot(
             schemaVersion: Int(version), generation: generation, issuedAt: issuedAt, nextTransition: nextTransition,
-            entitlements: entitlements)
+            entitlements: entitlements, issuedIn: issuedIn)
     }
 
     private func entitlements(_ object: Object) -> [String: EntitlementStatus]? {

@@ -40,12 +40,15 @@ public struct LaunchPreferences: Sendable, Hashable {
     /// - Parameters:
     ///   - defaults: the app group's shared defaults, holding the preference and the snapshot.
     ///   - gate: the catalog's feature gate.
-    ///   - wallClock: the launching process's clock (never earlier than the snapshot's issue time in effect).
+    ///   - wallClock: the launching process's clock; raised to the snapshot's
+    ///     `EntitlementSnapshot.effectiveNow(wallClock:boot:)` with this boot's clock, so a clock
+    ///     wound back cannot bring premium back.
     public static func resolve(defaults: SharedDefaults, gate: FeatureGate, wallClock: Date) -> LaunchMode {
         let contents = defaults.dictionaryRepresentation()
         guard syncPreference(contents[syncEnabledKey]) else { return .localOnly(.preferenceOff) }
         let snapshot = contents[EntitlementSnapshot.defaultsKey].flatMap { try? EntitlementSnapshot(propertyList: $0) }
-        switch gate.check(syncFeature, snapshot: snapshot, wallClock: wallClock) {
+        let now = snapshot?.effectiveNow(wallClock: wallClock, boot: .current()) ?? wallClock
+        switch gate.check(syncFeature, snapshot: snapshot, wallClock: now) {
         case .unlocked: return .syncOn
         case .locked(let paywall): return .localOnly(.premiumRequired(paywall.reason))
         }

@@ -45,6 +45,13 @@ extension SharedDefaults {
     /// ``refresh(_:)`` with the decoding step given: `decode` turns a changed, validated file's
     /// bytes into `Decoded`, and `served` says which dictionary the getters serve from it.
     /// `decoded` is non-`nil` exactly when the result is ``ReloadResult/changed``.
+    ///
+    /// A missing file leaves this instance holding nothing in its directory: the pinned file
+    /// and the directory descriptor are both closed. Linux sends a directory's
+    /// `IN_DELETE_SELF`/`IN_IGNORED` only once the last reference to it is gone, so a reader
+    /// that kept the emptied directory open while it was removed would keep every watcher of
+    /// it (a follower, itself included) from learning that it is gone and re-arming on the
+    /// recreated one. The next call opens the directory through its path again.
     func refresh<Decoded>(
         _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded,
         served: (Decoded) -> [String: PropertyListValue]
@@ -59,7 +66,9 @@ extension SharedDefaults {
         } catch {
             throw record(error, in: &state, identity: nil)
         }
-        return try refresh(&state, in: current, decode: decode, served: served)
+        let outcome = try refresh(&state, in: current, decode: decode, served: served)
+        if outcome.result == .missing { state.forgetDirectory() }
+        return outcome
     }
 
     /// ``refresh(_:decode:served:)`` in a directory already validated by the caller (a writer
@@ -225,8 +234,10 @@ extension SharedDefaults {
         }
     }
 
-    /// Opens the preferences directory without following a symlink and checks what it is.
-    /// Returns `nil` when it does not exist; the caller owns (closes) the returned descriptor.
+    /// Opens the preferences directory without following a symlink and checks what it is: a
+    /// directory, owned by an allowed user (``Options/allowsDirectoryOwner(_:)``), not
+    /// world-writable. Returns `nil` when it does not exist; the caller owns (closes) the
+    /// returned descriptor.
     func openValidatedDirectory() throws(SharedDefaultsError) -> (FileDescriptor, FileStatus)? {
         let directory: FileDescriptor
         do {
@@ -247,6 +258,9 @@ extension SharedDefaults {
             let status: FileStatus
             do { status = try directory.fstat() } catch { throw SharedDefaultsError.system(path: directoryPath, operation: "fstat", errno: error) }
             guard status.type == .directory else { throw SharedDefaultsError.notADirectory(path: directoryPath, type: status.type.rawValue) }
+            guard options.allowsDirectoryOwner(status.userID) else {
+                throw SharedDefaultsError.foreignOwner(path: directoryPath, owner: status.userID)
+            }
             guard !status.isWorldWritable else { throw SharedDefaultsError.directoryWorldWritable(path: directoryPath) }
             return (directory, status)
         } catch let error as SharedDefaultsError {

@@ -15,7 +15,9 @@ import SystemShims
 /// since the last read: device, inode, size, modification and change times in nanoseconds, mode
 /// and owner. If not, the cached dictionary is served without decoding. Otherwise the file is
 /// opened relative to the directory (`openat`, `O_NOFOLLOW|O_NONBLOCK`) and validated; see
-/// ``SharedDefaultsError`` for each refusal. A refused file never replaces what was read before:
+/// ``SharedDefaultsError`` for each refusal. The directory itself must be owned by an allowed
+/// user (``Options/allowsDirectoryOwner(_:)``: an allowed file owner, or root) and not be
+/// world-writable; the file must be owned by one of ``Options/allowedOwners``. A refused file never replaces what was read before:
 /// the getters keep serving the last good dictionary and ``lastError`` says why. A missing file
 /// reads as an empty dictionary. The last good file stays open, so its inode cannot be reused by
 /// a later file that might then look unchanged (one descriptor per instance).
@@ -38,8 +40,23 @@ public final class SharedDefaults: Sendable {
         public var durable: Bool
         /// The largest file, in bytes, that is read or written.
         public var maxFileSize: Int
-        /// The user IDs that may own the suite file; any other owner is refused.
+        /// The user IDs that may own the suite file; any other owner is refused. They, and
+        /// root, may also own the preferences directory (see ``allowsDirectoryOwner(_:)``).
+        ///
+        /// When the reader (a widget, say) runs as another user than the writer (the daemon),
+        /// put the writer's uid here: the reader then trusts the file and the directory the
+        /// writer owns, and still refuses any third user's. The reader needs read and search
+        /// access (the daemon's directories are mode 0750: share its group).
         public var allowedOwners: Set<UInt32>
+
+        /// Whether a preferences directory owned by `uid` is trusted: an allowed file owner
+        /// (``allowedOwners``) or root (uid 0), who can replace any file anyway. The owner of
+        /// the directory can rename any file in it, so a directory of another user would let
+        /// that user swap in a file they saved earlier (an unlocked snapshot before a refund)
+        /// even though the file itself is still owned by the writer.
+        public func allowsDirectoryOwner(_ uid: UInt32) -> Bool {
+            uid == 0 || allowedOwners.contains(uid)
+        }
 
         /// `[geteuid()]`: only files this process's user owns are trusted (the default).
         public static var effectiveUserOnly: Set<UInt32> { [ProcessIdentity.effectiveUserID] }

@@ -11,7 +11,9 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
     case fileIsSymlink(path: String)
     /// The suite file is a FIFO, a directory, a socket or a device rather than a regular file.
     case notRegularFile(path: String, type: String)
-    /// The suite file belongs to a user outside ``SharedDefaults/Options/allowedOwners``.
+    /// The suite file belongs to a user outside ``SharedDefaults/Options/allowedOwners``, or
+    /// the preferences directory (then `path` names it) to a user
+    /// ``SharedDefaults/Options/allowsDirectoryOwner(_:)`` refuses.
     case foreignOwner(path: String, owner: UInt32)
     /// The suite file is writable by everyone.
     case fileWorldWritable(path: String)

@@ -33,11 +33,18 @@ package enum FileSystem {
         _ = try valueOrErrno { Glibc.chmod(path, mode_t(permissions)) }
     }
 
-    /// Creates the directory `path` with exactly `mode` (`mkdir(2)`, then `chmod`, so the umask
-    /// does not matter); fails with `EEXIST` when something is already there.
-    package static func makeDirectory(path: String, mode: UInt32) throws(Errno) {
-        _ = try valueOrErrno { Glibc.mkdir(path, mode_t(mode)) }
-        try changeMode(path, mode)
+    /// Creates the one directory `path` with exactly `mode` (`mkdir`, then `chmod`, so the umask
+    /// does not matter). Returns `false`, changing nothing, when something already exists at
+    /// `path` (the caller checks what it is).
+    @discardableResult
+    package static func makeDirectory(path: String, mode: UInt32) throws(Errno) -> Bool {
+        if Glibc.mkdir(path, mode_t(mode)) == 0 {
+            try changeMode(path, mode)
+            return true
+        }
+        let error = Errno.current
+        guard error == .exists else { throw error }
+        return false
     }
 
     /// Creates a symbolic link at `path` whose target is `target` (`symlink(2)`); fails with

@@ -12,8 +12,10 @@ import Foundation
 ///
 /// ## Timeline rules
 /// - One entry dated `now`, evaluated through the gate at
-///   `EntitlementSnapshot/effectiveNow(wallClock:)` (so a clock wound back before `issuedAt`
-///   evaluates at `issuedAt` and cannot bring access back).
+///   `EntitlementSnapshot.effectiveNow(wallClock:)` (so a clock wound back before `issuedAt`
+///   evaluates at `issuedAt` and cannot bring access back). A caller with a boot clock passes
+///   `EntitlementSnapshot.effectiveNow(wallClock:boot:)` as `now`, so that on the boot of
+///   issue a clock wound back after `issuedAt` cannot either (`widget-renderer` does).
 /// - One more entry at every future transition inside ``horizon``: the `expiresAt` of the
 ///   entitlement that unlocks the feature (when it is active), the snapshot's `nextTransition`,
 ///   and the end of `validUntil` when the caller passes one. Each entry is evaluated by the gate

@@ -72,6 +72,43 @@ struct KernelEdgeCaseTests {
         }
     }
 
+    /// The paths a process has open, as `/proc/PID/fd` names them (a removed file or directory
+    /// reads `PATH (deleted)`).
+    static func openPaths(of pid: Int32) -> [String] {
+        let directory = "/proc/\(pid)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0) }
+    }
+
+    /// The order `rm -rf` can produce, made deterministic: the suite file goes first and the
+    /// follower refreshes (finds it missing) before its directory goes. Linux holds back a
+    /// directory's `IN_DELETE_SELF`/`IN_IGNORED` until the last reference to it is closed, so a
+    /// follower that kept the directory open here would never learn it was removed.
+    @Test("The suite file removed, the follower refreshes, then the container removed and recreated: it recovers")
+    func fileRemovedThenContainerRecreated() async throws {
+        try await Fixture.with { fixture in
+            let (child, lines) = try Self.follower(container: fixture.container, group: fixture.group)
+            defer { child.send(SIGKILL) }
+            try await Self.publish(fixture.container, group: fixture.group, start: 1, count: 3)
+            #expect(await ChildProcess.wait(timeout: .seconds(10)) { Self.lastGeneration(lines) == 3 }, "\(child.standardError)")
+            let suiteFile = fixture.layout.sharedFilePath
+            #expect(Self.openPaths(of: child.processIdentifier).contains(suiteFile), "the follower keeps the file it read open")
+            try FileManager.default.removeItem(atPath: suiteFile)
+            // The follower has refreshed once it let go of the removed file.
+            #expect(await ChildProcess.wait(timeout: .seconds(10)) {
+                !Self.openPaths(of: child.processIdentifier).contains { $0.hasPrefix(suiteFile) }
+            }, "\(Self.openPaths(of: child.processIdentifier))")
+            let preferences = fixture.layout.preferencesDirectory
+            #expect(await ChildProcess.wait(timeout: .seconds(5)) {
+                !Self.openPaths(of: child.processIdentifier).contains { $0.hasPrefix(preferences) }
+            }, "a follower whose file is missing holds nothing in its directory: \(Self.openPaths(of: child.processIdentifier))")
+            try FileManager.default.removeItem(atPath: fixture.container)
+            try await Self.publish(fixture.container, group: fixture.group, start: 4, count: 3)
+            #expect(await ChildProcess.wait(timeout: .seconds(10)) { Self.lastGeneration(lines) == 6 }, "\(child.standardError)")
+            #expect(await child.stop() == 0)
+        }
+    }
+
     @Test("At the inotify watch limit a follower says which limit and still follows by polling",
           .enabled(if: userNamespacesWork, "needs unprivileged user namespaces (unshare --user)"))
     func watchLimit() async throws {

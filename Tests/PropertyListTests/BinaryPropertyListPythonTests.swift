@@ -17,7 +17,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let values = BinaryPropertyListDifferentialTests.randomValues(seed: 99, count: 60, millisecondDates: true, deepest: 200)
-            + [SnapshotShapedValue.make(entitlements: 100)]
+            + [SnapshotShapedValue.make(entitlements: 100), SnapshotShapedValue.withBootReading(SnapshotShapedValue.make(entitlements: 3))]
         var paths: [String] = []
         for (index, value) in values.enumerated() {
             let file = directory.appendingPathComponent("\(index).plist")

@@ -27,4 +27,13 @@ enum SnapshotShapedValue {
             "entitlements": .dictionary(table),
         ])
     }
+
+    /// `snapshot` with the boot it was issued in, as a daemon that can read the boot clock
+    /// writes it: the boot id (a string) and `CLOCK_BOOTTIME` at issue (an integer, nanoseconds).
+    static func withBootReading(_ snapshot: PropertyListValue) -> PropertyListValue {
+        guard case .dictionary(var root) = snapshot else { return snapshot }
+        root["bootId"] = .string("edd13141-5ce6-464c-88c4-bad0766df477")
+        root["bootTimeNanoseconds"] = .integer(1_234_567_890_123)
+        return .dictionary(root)
+    }
 }
