@@ -72,14 +72,48 @@ final class DaemonCore {
             state.issuedAtMilliseconds = max(state.issuedAtMilliseconds, current.issuedAt.timeIntervalSince1970 * 1000)
         }
         var replayed = 0
-        for line in try journal.replay() {
-            // Lines were validated before they were journaled; one that no longer decodes
-            // (catalog changed) is skipped, never fatal.
-            guard let events = try? EventLine.decode(line, catalog: catalog) else {
-                log("journal: skipped a line the current catalog refuses")
-                continue
+        let contents = try journal.open(inbox: inbox)
+        if contents.cutTornTail { log("journal: cut off a torn last record; its event is still queued in the inbox") }
+        if contents.format == .unframed { log("journal: rewrote \(layout.journalPath) as framed, checksummed records") }
+        for record in contents.records {
+            switch record.kind {
+            case .event:
+                let line = String(decoding: record.payload, as: UTF8.self)
+                // A framed record's checksum proves its bytes are the ones journaled, and lines
+                // were validated before that: one that no longer decodes means the catalog
+                // changed, and is skipped, never fatal. An unframed record has no checksum, so
+                // one that does not decode may be damage: it is refused like damage.
+                guard let events = try? EventLine.decode(line, catalog: catalog) else {
+                    guard contents.format == .framed else {
+                        throw .badInput(
+                            Journal.damageMessage(
+                                path: layout.journalPath,
+                                JournalDamage(index: record.index, offset: record.offset, problem: "line does not decode", bytes: record.payload),
+                                more: 0))
+                    }
+                    log("journal: skipped record \(record.index), which the current catalog refuses")
+                    continue
+                }
+                for event in events where facts.insert(event) { replayed += 1 }
+            case .loss:
+                guard let loss = JournalLoss(payload: record.payload) else {
+                    throw .badInput(
+                        Journal.damageMessage(
+                            path: layout.journalPath,
+                            JournalDamage(index: record.index, offset: record.offset, problem: "unreadable loss record", bytes: record.payload),
+                            more: 0))
+                }
+                facts.withhold(
+                    transactionIds: loss.transactionIds, originalTransactionIds: loss.originalTransactionIds,
+                    everything: loss.unidentifiedRecords > 0, since: loss.repairedAt)
             }
-            for event in events where facts.insert(event) { replayed += 1 }
+        }
+        let withheld = facts.withheldOriginalTransactionIds
+        if !withheld.isEmpty {
+            log(
+                "journal: withheld \(withheld.count) subscription\(withheld.count == 1 ? "" : "s") whose records were lost in a repair"
+                    + " (original transactions \(withheld.prefix(20).joined(separator: ", "))\(withheld.count > 20 ? ", ..." : ""))"
+                    + " until Apple signs a newer version")
         }
         log("started: \(replayed) journaled facts, generation \(state.generation), catalog \(configuration.catalogPath)")
     }

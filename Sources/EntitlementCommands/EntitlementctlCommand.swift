@@ -15,6 +15,7 @@ public struct EntitlementctlCommand: Command {
         ("evaluate", EvaluateCommand.self),
         ("check", CheckCommand.self),
         ("watch-link", WatchLinkCommand.self),
+        ("journal-repair", JournalRepairCommand.self),
     ]
 
     let subcommand: any Command

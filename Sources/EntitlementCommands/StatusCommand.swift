@@ -105,8 +105,8 @@ struct StatusCommand: Command {
     }
 }
 
-/// The complete lines of the daemon's journal, read without taking part in its writing: a torn
-/// last line (an append in progress) is left out.
+/// The event lines of the daemon's journal's intact records, read without taking part in its
+/// writing: a torn last record (an append in progress) and damaged records are left out.
 enum JournalLines {
     struct ReadError: Error, CustomStringConvertible {
         var description: String
@@ -119,7 +119,7 @@ enum JournalLines {
             bytes = try descriptor.closeAfter { () throws(Errno) in
                 let status = try descriptor.fstat()
                 guard status.type == .regular, status.userID == ProcessIdentity.effectiveUserID else { throw .permissionDenied }
-                do throws(ReadAllError) { return try descriptor.readAll(limit: Journal.maximumSize) } catch {
+                do throws(ReadAllError) { return try descriptor.readAll(limit: Int(Int32.max) << 16) } catch {
                     switch error {
                     case .system(let errno): throw errno
                     case .exceedsLimit: throw .fileTooLarge
@@ -130,8 +130,6 @@ enum JournalLines {
             if error == .noSuchFileOrDirectory { throw ReadError(description: "\(path): no journal in this container") }
             throw ReadError(description: "\(path): \(error)")
         }
-        guard let lastNewline = bytes.lastIndex(of: 0x0A) else { return [] }
-        return String(decoding: bytes[...lastNewline], as: UTF8.self)
-            .split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        return JournalScan(bytes).records.filter { $0.kind == .event }.map { String(decoding: $0.payload, as: UTF8.self) }
     }
 }

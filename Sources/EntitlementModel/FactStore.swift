@@ -29,6 +29,21 @@ public struct FactStore: Sendable {
         var renewalInfo: RenewalInfo?
         /// What the engine reads of ``renewalInfo``, without its Strings.
         var renewal: RenewalFacts?
+        /// Set when a journal record about this subscription was lost: it grants nothing until
+        /// a fact signed after this instant arrives (see ``FactStore/withhold(transactionIds:originalTransactionIds:everything:since:)``).
+        var withheldSince: Date?
+        /// The newest `signedDate` of any fact inserted for this subscription.
+        var newestSignedDate: Date?
+
+        /// Whether the engine must skip this subscription.
+        var isWithheld: Bool {
+            guard let withheldSince else { return false }
+            return !(newestSignedDate.map { $0 > withheldSince } ?? false)
+        }
+
+        mutating func saw(_ signed: Date?) {
+            if let signed, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
+        }
     }
 
     /// The renewal-info fields the engine decides with.
@@ -111,6 +126,7 @@ public struct FactStore: Sendable {
                 return false
             }
             subscriptions[position].renewalInfo = info
+            subscriptions[position].saw(info.signedDate)
             subscriptions[position].renewal = RenewalFacts(
                 autoRenewStatus: info.autoRenewStatus, isInBillingRetryPeriod: info.isInBillingRetryPeriod,
                 gracePeriodExpiresDate: info.gracePeriodExpiresDate)
@@ -127,6 +143,31 @@ public struct FactStore: Sendable {
         return changed
     }
 
+    /// Withholds access from every subscription named, directly or through one of its
+    /// transactions, because a record about it was lost: such a subscription grants nothing
+    /// until a fact about it signed after `since` arrives. With `everything`, every subscription
+    /// held so far is withheld. Returns the original transaction ids withheld, sorted.
+    @discardableResult
+    public mutating func withhold(transactionIds: [String], originalTransactionIds: [String], everything: Bool, since: Date) -> [String] {
+        var positions = Set<Int>()
+        if everything { positions.formUnion(subscriptions.indices) }
+        for id in transactionIds {
+            if let position = transactionPositions[id], let original = subscriptionPositions[transactionStorage[position].originalTransactionId] {
+                positions.insert(original)
+            }
+        }
+        for original in originalTransactionIds { positions.insert(subscriptionPosition(for: original)) }
+        for position in positions where subscriptions[position].withheldSince.map({ since > $0 }) ?? true {
+            subscriptions[position].withheldSince = since
+        }
+        return positions.map { subscriptions[$0].originalTransactionId }.sorted()
+    }
+
+    /// Original transaction ids of the subscriptions withheld now, sorted.
+    public var withheldOriginalTransactionIds: [String] {
+        subscriptions.filter(\.isWithheld).map(\.originalTransactionId).sorted()
+    }
+
     // MARK: Index maintenance
 
     private mutating func insert(_ transaction: StoreTransaction) -> Bool {
@@ -140,6 +181,7 @@ public struct FactStore: Sendable {
             use(product, introductory: introductory, by: 1)
             let subscription = subscriptionPosition(for: transaction.originalTransactionId)
             subscriptions[subscription].members.append(position)
+            subscriptions[subscription].saw(transaction.signedDate)
             consider(position, in: subscription)
             return true
         }
@@ -150,6 +192,7 @@ public struct FactStore: Sendable {
         transactionStorage[position] = transaction
         transactionProducts[position] = product
         let subscription = subscriptionPosition(for: transaction.originalTransactionId)
+        subscriptions[subscription].saw(transaction.signedDate)
         if old.originalTransactionId != transaction.originalTransactionId {
             if let previous = subscriptionPositions[old.originalTransactionId] {
                 subscriptions[previous].members.removeAll { $0 == position }
@@ -225,6 +268,7 @@ extension FactStore: Hashable {
     /// Equal when they hold the same facts, whatever order they were inserted in.
     public static func == (lhs: FactStore, rhs: FactStore) -> Bool {
         lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactionsByID() == rhs.transactionsByID() && lhs.renewalInfosByOriginalID() == rhs.renewalInfosByOriginalID()
+            && lhs.withheldOriginalTransactionIds == rhs.withheldOriginalTransactionIds
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -188,10 +188,11 @@ struct TortureHarness {
         let quarantined = (try? FileManager.default.contentsOfDirectory(atPath: layout.rejectedDirectory)) ?? []
         if !quarantined.isEmpty { report.notes.append("\(quarantined.count) inbox files were quarantined") }
 
-        let journal = (try? String(contentsOfFile: layout.journalPath, encoding: .utf8)) ?? ""
+        let journal = JournalScan(Array((try? Data(contentsOf: URL(fileURLWithPath: layout.journalPath))) ?? Data()))
+        if let damage = journal.damage.first { report.notes.append("the journal is damaged: \(damage)") }
         var journaled = Set<String>()
-        for line in journal.split(separator: "\n") {
-            guard let events = try? EventDecoder.decode(line: String(line)) else {
+        for record in journal.records where record.kind == .event {
+            guard let events = try? EventDecoder.decode(line: String(decoding: record.payload, as: UTF8.self)) else {
                 report.notes.append("a journal line does not decode")
                 continue
             }
