@@ -71,42 +71,14 @@ final class DaemonCore {
             state.generation = current.generation
             state.issuedAtMilliseconds = max(state.issuedAtMilliseconds, current.issuedAt.timeIntervalSince1970 * 1000)
         }
-        var replayed = 0
         let contents = try journal.open(inbox: inbox)
         if contents.cutTornTail { log("journal: cut off a torn last record; its event is still queued in the inbox") }
         if contents.format == .unframed { log("journal: rewrote \(layout.journalPath) as framed, checksummed records") }
-        for record in contents.records {
-            switch record.kind {
-            case .event:
-                let line = String(decoding: record.payload, as: UTF8.self)
-                // A framed record's checksum proves its bytes are the ones journaled, and lines
-                // were validated before that: one that no longer decodes means the catalog
-                // changed, and is skipped, never fatal. An unframed record has no checksum, so
-                // one that does not decode may be damage: it is refused like damage.
-                guard let events = try? EventLine.decode(line, catalog: catalog) else {
-                    guard contents.format == .framed else {
-                        throw .badInput(
-                            Journal.damageMessage(
-                                path: layout.journalPath,
-                                JournalDamage(index: record.index, offset: record.offset, problem: "line does not decode", bytes: record.payload),
-                                more: 0))
-                    }
-                    log("journal: skipped record \(record.index), which the current catalog refuses")
-                    continue
-                }
-                for event in events where facts.insert(event) { replayed += 1 }
-            case .loss:
-                guard let loss = JournalLoss(payload: record.payload) else {
-                    throw .badInput(
-                        Journal.damageMessage(
-                            path: layout.journalPath,
-                            JournalDamage(index: record.index, offset: record.offset, problem: "unreadable loss record", bytes: record.payload),
-                            more: 0))
-                }
-                facts.withhold(
-                    transactionIds: loss.transactionIds, originalTransactionIds: loss.originalTransactionIds,
-                    everything: loss.unidentifiedRecords > 0, since: loss.repairedAt)
-            }
+        let outcome = try JournalReplay.replay(contents.records, format: contents.format, path: layout.journalPath, catalog: catalog)
+        facts = outcome.facts
+        let replayed = outcome.replayed
+        if !outcome.refused.isEmpty {
+            log("journal: skipped \(outcome.refused.count) records the current catalog refuses (first: record \(outcome.refused[0]))")
         }
         let withheld = facts.withheldOriginalTransactionIds
         if !withheld.isEmpty {
@@ -115,7 +87,28 @@ final class DaemonCore {
                     + " (original transactions \(withheld.prefix(20).joined(separator: ", "))\(withheld.count > 20 ? ", ..." : ""))"
                     + " until Apple signs a newer version")
         }
+        // An unframed journal takes no framed appends: it is replaced by a checkpoint now.
+        try compact(when: contents.format == .unframed ? .always : .grown)
         log("started: \(replayed) journaled facts, generation \(state.generation), catalog \(configuration.catalogPath)")
+    }
+
+    /// The journal is compacted once it is larger than this (bytes) and than twice the last
+    /// checkpoint: replaying it then costs at most about as much as reading the checkpoint,
+    /// and each compaction is paid for by at least as many bytes appended as it writes.
+    static let compactionFloor = 1 << 20
+    private var checkpointSize = 0
+
+    enum CompactionTrigger { case always, grown }
+
+    /// Replaces the journal with a checkpoint of the facts that still matter, and drops from
+    /// memory what the checkpoint drops (``FactStore/compact()``), so neither grows with history.
+    private func compact(when trigger: CompactionTrigger) throws(BrokerError) {
+        if case .grown = trigger, journal.size <= max(Self.compactionFloor, 2 * checkpointSize) { return }
+        facts.compact()
+        let records = JournalReplay.checkpoint(of: facts)
+        try journal.rewrite(records)
+        checkpointSize = journal.size
+        log("compacted the journal: \(records.count - 1) facts kept, \(journal.size) bytes")
     }
 
     static func loadCatalog(_ path: String) throws(BrokerError) -> Catalog {
@@ -188,6 +181,10 @@ final class DaemonCore {
                         + " (\(step.newEvents.count) new, \(step.eventCount - step.newEvents.count) already known)")
             }
             for event in step.newEvents { facts.insert(event) }
+            do { try compact(when: .grown) } catch {
+                // The journal appended to is intact; the next step tries again.
+                log("journal compaction failed, kept appending: \(error)")
+            }
             if !step.accepted.isEmpty {
                 inputsVersion += 1
                 changedAny = true

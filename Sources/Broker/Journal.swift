@@ -12,11 +12,17 @@ import SystemShims
 /// a state computed from a journal it cannot read whole. `entitlementctl journal-repair` sets
 /// the damage aside (``JournalRepair``).
 ///
-/// A journal written before records were framed (one raw JSON line per event) is read as it is
-/// and rewritten framed, in one atomic replace, on the first open.
+/// A journal written before records were framed (one raw JSON line per event) is read as it is;
+/// the daemon then replaces it with a framed checkpoint (``rewrite(_:)``) before appending.
+///
+/// Compaction replaces the whole file, in one atomic replace (temporary file, fsync, rename,
+/// directory fsync), with a checkpoint of the facts that still matter (``JournalReplay/checkpoint(of:)``):
+/// a crash leaves the old journal or the new one, and appends continue on the new one.
 public final class Journal {
     public let path: String
     private var descriptor: Int32 = -1
+    /// The file's length in bytes, as this object last wrote or read it.
+    public private(set) var size = 0
 
     public init(path: String) { self.path = path }
 
@@ -26,7 +32,8 @@ public final class Journal {
     public struct Contents: Sendable {
         /// The intact records, oldest first.
         public var records: [JournalRecord]
-        /// How the file was written before it was opened (an unframed one is now rewritten framed).
+        /// How the file is written. Nothing can be appended to an unframed journal before
+        /// ``rewrite(_:)`` replaced it.
         public var format: JournalScan.Format
         /// Whether a torn last record was cut off (its event is still in the inbox).
         public var cutTornTail: Bool
@@ -65,9 +72,9 @@ public final class Journal {
                 }
                 if scan.intactLength == 0 { try write(JournalRecord.header, durable: true) }
             }
+            size = max(scan.intactLength, JournalRecord.header.count)
         case .unframed:
-            try Self.replace(path: path, records: scan.records)
-            try openDescriptor()
+            size = bytes.count
         }
         return Contents(records: scan.records, format: scan.format, cutTornTail: cutTornTail)
     }
@@ -85,6 +92,16 @@ public final class Journal {
         var bytes: [UInt8] = []
         for line in lines { bytes += JournalRecord.encode(.event, line.utf8) }
         try write(bytes, durable: durable)
+        size += bytes.count
+    }
+
+    /// Replaces the journal with `records`, atomically and durably, and appends to the new file
+    /// from now on. On error the old journal is still in place and still appended to.
+    public func rewrite(_ records: [JournalRecord]) throws(BrokerError) {
+        let written = try Self.replace(path: path, records: records)
+        if descriptor >= 0 { close(descriptor); descriptor = -1 }
+        try openDescriptor()
+        size = written
     }
 
     private func write(_ bytes: [UInt8], durable: Bool) throws(BrokerError) {
@@ -121,8 +138,10 @@ public final class Journal {
         return try SecureFile.read(path: path, maximumSize: Int(Int32.max) << 16)
     }
 
-    /// Replaces the file at `path` with a framed journal of `records`, atomically and durably.
-    static func replace(path: String, records: [JournalRecord]) throws(BrokerError) {
+    /// Replaces the file at `path` with a framed journal of `records`, atomically and durably;
+    /// returns its length.
+    @discardableResult
+    static func replace(path: String, records: [JournalRecord]) throws(BrokerError) -> Int {
         var bytes = JournalRecord.header
         for record in records { bytes += JournalRecord.encode(record.kind, record.payload) }
         let slash = path.lastIndex(of: "/")
@@ -131,5 +150,6 @@ public final class Journal {
         do { try AtomicFile.replace(directory: directory, name: name, bytes: bytes, mode: ContainerLayout.fileMode, durable: true) } catch {
             throw .io(path: path, operation: "rewrite", detail: "\(error)")
         }
+        return bytes.count
     }
 }

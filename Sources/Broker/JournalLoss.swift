@@ -33,20 +33,20 @@ public struct JournalLoss: Sendable, Hashable {
 
     public var payload: [UInt8] {
         var words = ["repairedAt", String(Int64((repairedAt.timeIntervalSince1970 * 1000).rounded())), "unidentified", String(unidentifiedRecords)]
-        for id in transactionIds { words += ["transaction", Self.escape(id)] }
-        for id in originalTransactionIds { words += ["original", Self.escape(id)] }
+        for id in transactionIds { words += ["transaction", JournalWords.escape(id)] }
+        for id in originalTransactionIds { words += ["original", JournalWords.escape(id)] }
         return Array(words.joined(separator: " ").utf8)
     }
 
     /// Reads a loss record's payload; `nil` when it is not one.
     public init?(payload: [UInt8]) {
-        let words = payload.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
+        let words = JournalWords.split(payload)
         guard words.count >= 4, words.count % 2 == 0, words[0] == "repairedAt", let milliseconds = Int64(words[1]),
             words[2] == "unidentified", let unidentified = Int(words[3])
         else { return nil }
         self.init(repairedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000), unidentifiedRecords: unidentified)
         for pair in stride(from: 4, to: words.count, by: 2) {
-            guard let id = Self.unescape(words[pair + 1]) else { return nil }
+            guard let id = JournalWords.unescape(words[pair + 1]) else { return nil }
             switch words[pair] {
             case "transaction": transactionIds.append(id)
             case "original": originalTransactionIds.append(id)
@@ -81,28 +81,5 @@ public struct JournalLoss: Sendable, Hashable {
             }
         }
         return (transactions, originals)
-    }
-
-    private static func escape(_ id: String) -> String {
-        var out = ""
-        for byte in id.utf8 {
-            if byte > 0x20, byte < 0x7F, byte != 0x25 { out.unicodeScalars.append(Unicode.Scalar(byte)) } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return out
-    }
-
-    private static func unescape(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        var utf8 = text.utf8.makeIterator()
-        while let byte = utf8.next() {
-            guard byte == 0x25 else { bytes.append(byte); continue }
-            guard let high = utf8.next(), let low = utf8.next(), let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
-            bytes.append(value)
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 }

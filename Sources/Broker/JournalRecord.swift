@@ -6,14 +6,16 @@
 /// <kind> <payload length in bytes, decimal> <CRC-32C of kind and payload, 8 hex digits> <payload>\n
 /// ```
 ///
-/// `kind` is `e` (an accepted event line, exactly as ingested) or `l` (a loss marker written by
-/// the repair command, see ``JournalLoss``). The length says where the record ends, so a damaged
+/// `kind` is `e` (an accepted event line, exactly as ingested, or a fact a compaction kept),
+/// `s` (the summary that ends a compaction's checkpoint, see ``JournalSummary``) or `l` (a loss
+/// marker written by the repair command, see ``JournalLoss``). The length says where the record ends, so a damaged
 /// newline is noticed (the byte after the payload is not `\n`) without losing the next record;
 /// the checksum catches any changed byte of the payload. Payloads never contain a newline.
 public struct JournalRecord: Sendable, Hashable {
     public enum Kind: UInt8, Sendable {
         case event = 0x65  // "e"
         case loss = 0x6C  // "l"
+        case summary = 0x73  // "s"
     }
 
     public var kind: Kind
@@ -53,7 +55,7 @@ public struct JournalRecord: Sendable, Hashable {
         let count = bytes.count
         var position = start
         guard let kind = Kind(rawValue: bytes[position]) else {
-            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not 'e' or 'l'", end: nil, intact: nil)
+            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not 'e', 's' or 'l'", end: nil, intact: nil)
         }
         position += 1
         guard position < count else { return .incomplete(expectedLength: nil) }

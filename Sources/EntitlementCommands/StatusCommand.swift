@@ -88,15 +88,13 @@ struct StatusCommand: Command {
     /// from the journal's facts under the catalog's policy; one `unknown` line when the container
     /// has no readable journal (a watch container, or no daemon ever ran).
     static func introductoryOfferLines(catalog: Catalog, layout: ContainerLayout) -> String {
-        let lines: [String]
-        do { lines = try JournalLines.read(path: layout.journalPath) } catch {
+        let scan: JournalScan
+        do { scan = try JournalLines.read(path: layout.journalPath) } catch {
             return "introductory offers: unknown (\(error))\n"
         }
-        var facts = FactStore()
-        for line in lines {
-            // A line the current catalog refuses is skipped, as the daemon's replay does.
-            guard let events = try? EventLine.decode(line, catalog: catalog) else { continue }
-            for event in events { facts.insert(event) }
+        let facts: FactStore
+        do { facts = try JournalReplay.replay(scan.records, format: scan.format, path: layout.journalPath, catalog: catalog).facts } catch {
+            return "introductory offers: unknown (\(error))\n"
         }
         let eligibility = EntitlementEngine(catalog: catalog).introductoryOfferEligibility(facts)
         if eligibility.isEmpty { return "introductory offers: the catalog has no subscription groups\n" }
@@ -105,14 +103,14 @@ struct StatusCommand: Command {
     }
 }
 
-/// The event lines of the daemon's journal's intact records, read without taking part in its
-/// writing: a torn last record (an append in progress) and damaged records are left out.
+/// The daemon's journal, read without taking part in its writing: its intact records (a torn
+/// last record, an append in progress, and damaged records are left out).
 enum JournalLines {
     struct ReadError: Error, CustomStringConvertible {
         var description: String
     }
 
-    static func read(path: String) throws(ReadError) -> [String] {
+    static func read(path: String) throws(ReadError) -> JournalScan {
         let bytes: [UInt8]
         do throws(Errno) {
             let descriptor = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
@@ -130,6 +128,6 @@ enum JournalLines {
             if error == .noSuchFileOrDirectory { throw ReadError(description: "\(path): no journal in this container") }
             throw ReadError(description: "\(path): \(error)")
         }
-        return JournalScan(bytes).records.filter { $0.kind == .event }.map { String(decoding: $0.payload, as: UTF8.self) }
+        return JournalScan(bytes)
     }
 }

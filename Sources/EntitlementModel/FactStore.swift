@@ -168,6 +168,117 @@ public struct FactStore: Sendable {
         subscriptions.filter(\.isWithheld).map(\.originalTransactionId).sorted()
     }
 
+    // MARK: Compaction
+
+    /// Drops every transaction that can no longer change an evaluation: all but the latest
+    /// (rule 1) of each `originalTransactionId`. What the engine reads stays exactly as it was
+    /// (the latest of each subscription, renewal info, product history, ``newestSignedDate``,
+    /// withholding), so ``EntitlementEngine/evaluate(_:now:floor:)`` gives the same result at
+    /// every instant, and memory holds one transaction per subscription however long its history.
+    ///
+    /// Product history (``productUses``) keeps counting what was dropped: introductory-offer
+    /// eligibility stays decided by every transaction ever held.
+    ///
+    /// What it assumes of later facts, as App Store data does: a new version of a transaction
+    /// keeps its `purchaseDate` and `originalTransactionId`. A dropped transaction that arrives
+    /// again counts as new (its rank is below the latest, so nothing evaluates differently); a
+    /// version of the latest that moved its `purchaseDate` back would be compared with the
+    /// latest alone, not with the dropped ones.
+    public mutating func compact() {
+        var storage: [StoreTransaction] = []
+        var products: [Int] = []
+        var positions: [String: Int] = [:]
+        storage.reserveCapacity(subscriptions.count)
+        products.reserveCapacity(subscriptions.count)
+        positions.reserveCapacity(subscriptions.count)
+        for index in subscriptions.indices {
+            guard let latest = subscriptions[index].latest else {
+                subscriptions[index].members = []
+                continue
+            }
+            let position = storage.count
+            storage.append(transactionStorage[latest])
+            products.append(transactionProducts[latest])
+            positions[transactionStorage[latest].transactionId] = position
+            subscriptions[index].members = [position]
+            subscriptions[index].latest = position
+        }
+        transactionStorage = storage
+        transactionProducts = products
+        transactionPositions = positions
+    }
+
+    /// What a compacted store holds beyond its facts: the clock floor, the product history and the
+    /// withheld subscriptions. A checkpoint is the facts (``checkpointEvents``) followed by this.
+    public struct Summary: Sendable, Hashable {
+        public var newestSignedDate: Date?
+        /// Per product id: how many transaction versions named it, and how many of them redeemed
+        /// an introductory offer (counts of history, dropped transactions included).
+        public var productUses: [ProductCount]
+        /// Subscriptions withheld after a lost journal record, and since when.
+        public var withheld: [Withholding]
+
+        public struct ProductCount: Sendable, Hashable {
+            public var productId: String
+            public var transactions: Int
+            public var introductoryOffers: Int
+            public init(productId: String, transactions: Int, introductoryOffers: Int) {
+                self.productId = productId
+                self.transactions = transactions
+                self.introductoryOffers = introductoryOffers
+            }
+        }
+
+        public struct Withholding: Sendable, Hashable {
+            public var originalTransactionId: String
+            public var since: Date
+            public init(originalTransactionId: String, since: Date) {
+                self.originalTransactionId = originalTransactionId
+                self.since = since
+            }
+        }
+
+        public init(newestSignedDate: Date?, productUses: [ProductCount], withheld: [Withholding]) {
+            self.newestSignedDate = newestSignedDate
+            self.productUses = productUses
+            self.withheld = withheld
+        }
+    }
+
+    /// The facts a checkpoint holds: every transaction held and every renewal info, in order.
+    public var checkpointEvents: [StoreEvent] {
+        transactionStorage.map(StoreEvent.transaction) + subscriptions.compactMap { $0.renewalInfo.map(StoreEvent.renewalInfo) }
+    }
+
+    /// See ``Summary``.
+    public var summary: Summary {
+        Summary(
+            newestSignedDate: newestSignedDate,
+            productUses: productIds.indices.map {
+                Summary.ProductCount(
+                    productId: productIds[$0], transactions: productUses[$0].transactions, introductoryOffers: productUses[$0].introductoryOffers)
+            },
+            withheld: subscriptions.filter(\.isWithheld).compactMap { subscription in
+                subscription.withheldSince.map { Summary.Withholding(originalTransactionId: subscription.originalTransactionId, since: $0) }
+            })
+    }
+
+    /// Sets what `summary` says, after a checkpoint's events were inserted into an empty store:
+    /// the checkpoint then evaluates exactly as the store it was taken from.
+    public mutating func restore(_ summary: Summary) {
+        if let signed = summary.newestSignedDate, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
+        for use in summary.productUses {
+            let position = productPosition(for: use.productId)
+            productUses[position] = ProductUse(transactions: use.transactions, introductoryOffers: use.introductoryOffers)
+        }
+        for withholding in summary.withheld {
+            let position = subscriptionPosition(for: withholding.originalTransactionId)
+            if subscriptions[position].withheldSince.map({ withholding.since > $0 }) ?? true {
+                subscriptions[position].withheldSince = withholding.since
+            }
+        }
+    }
+
     // MARK: Index maintenance
 
     private mutating func insert(_ transaction: StoreTransaction) -> Bool {

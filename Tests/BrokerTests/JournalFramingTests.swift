@@ -115,14 +115,20 @@ struct JournalFramingTests {
         }
     }
 
-    @Test("An unframed journal (one JSON line per event) is read and rewritten framed")
+    @Test("An unframed journal (one JSON line per event) is read as it is, and rewrite replaces it framed")
     func unframedIsMigrated() throws {
         let unframed = Array((Self.lines.joined(separator: "\n") + "\n").utf8)
         try withJournal(unframed) { path in
             let contents = try Journal(path: path).open(inbox: Self.inbox(path, []))
             #expect(contents.format == .unframed)
             #expect(contents.records.map { String(decoding: $0.payload, as: UTF8.self) } == Self.lines)
-            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == Self.framed())
+            let untouched = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(Array(untouched) == unframed)
+            let journal = Journal(path: path)
+            _ = try journal.open(inbox: Self.inbox(path, []))
+            try journal.rewrite(contents.records)
+            let rewritten = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(Array(rewritten) == Self.framed())
         }
     }
 
