@@ -87,6 +87,10 @@ final class DaemonCore {
                     + " (original transactions \(withheld.prefix(20).joined(separator: ", "))\(withheld.count > 20 ? ", ..." : ""))"
                     + " until Apple signs a newer version")
         }
+        // The checkpoint the journal begins with (if any) ends with its summary record.
+        if let summary = contents.records.last(where: { $0.kind == .summary }) {
+            checkpointSize = summary.offset + JournalRecord.encode(.summary, summary.payload).count
+        }
         // An unframed journal takes no framed appends: it is replaced by a checkpoint now.
         try compact(when: contents.format == .unframed ? .always : .grown)
         log("started: \(replayed) journaled facts, generation \(state.generation), catalog \(configuration.catalogPath)")

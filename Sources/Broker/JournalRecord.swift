@@ -6,9 +6,10 @@
 /// <kind> <payload length in bytes, decimal> <CRC-32C of kind and payload, 8 hex digits> <payload>\n
 /// ```
 ///
-/// `kind` is `e` (an accepted event line, exactly as ingested, or a fact a compaction kept),
-/// `s` (the summary that ends a compaction's checkpoint, see ``JournalSummary``) or `l` (a loss
-/// marker written by the repair command, see ``JournalLoss``). The length says where the record ends, so a damaged
+/// `kind` is `e` (an accepted event line, exactly as ingested), `t` or `r` (a transaction or a
+/// renewal info a compaction kept, see ``JournalFactCodec``), `s` (the summary that ends a
+/// compaction's checkpoint, see ``JournalSummary``) or `l` (a loss marker written by the repair
+/// command, see ``JournalLoss``). The length says where the record ends, so a damaged
 /// newline is noticed (the byte after the payload is not `\n`) without losing the next record;
 /// the checksum catches any changed byte of the payload. Payloads never contain a newline.
 public struct JournalRecord: Sendable, Hashable {
@@ -16,14 +17,24 @@ public struct JournalRecord: Sendable, Hashable {
         case event = 0x65  // "e"
         case loss = 0x6C  // "l"
         case summary = 0x73  // "s"
+        case transaction = 0x74  // "t"
+        case renewalInfo = 0x72  // "r"
     }
 
     public var kind: Kind
-    public var payload: [UInt8]
+    /// The payload, a slice of the bytes read (a whole journal's records share one buffer).
+    public var payload: ArraySlice<UInt8>
     /// Position in the file: 0 for the first record after the header line.
     public var index: Int
     /// Byte offset of the record's first byte in the file.
     public var offset: Int
+
+    public init(kind: Kind, payload: some Collection<UInt8>, index: Int, offset: Int) {
+        self.kind = kind
+        self.payload = payload as? ArraySlice<UInt8> ?? ArraySlice(payload)
+        self.index = index
+        self.offset = offset
+    }
 
     /// The first line of every framed journal.
     public static let header = Array("entitlement-journal 1\n".utf8)
@@ -55,7 +66,7 @@ public struct JournalRecord: Sendable, Hashable {
         let count = bytes.count
         var position = start
         guard let kind = Kind(rawValue: bytes[position]) else {
-            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not 'e', 's' or 'l'", end: nil, intact: nil)
+            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not one of 'e', 't', 'r', 's', 'l'", end: nil, intact: nil)
         }
         position += 1
         guard position < count else { return .incomplete(expectedLength: nil) }

@@ -63,7 +63,7 @@ public enum JournalRepair {
             kept = []
             for record in scan.records {
                 if (try? EventDecoder.decode(line: record.payload)) != nil { kept.append(record); continue }
-                damage.append(JournalDamage(index: record.index, offset: record.offset, problem: "line does not decode", bytes: record.payload))
+                damage.append(JournalDamage(index: record.index, offset: record.offset, problem: "line does not decode", bytes: Array(record.payload)))
             }
         }
         var lost: [LostRecord] = []

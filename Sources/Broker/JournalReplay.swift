@@ -22,7 +22,7 @@ public enum JournalReplay {
     public static func replay(_ records: [JournalRecord], format: JournalScan.Format, path: String, catalog: Catalog) throws(BrokerError) -> Outcome {
         var outcome = Outcome()
         func damaged(_ record: JournalRecord, _ problem: String) -> BrokerError {
-            .badInput(Journal.damageMessage(path: path, JournalDamage(index: record.index, offset: record.offset, problem: problem, bytes: record.payload), more: 0))
+            .badInput(Journal.damageMessage(path: path, JournalDamage(index: record.index, offset: record.offset, problem: problem, bytes: Array(record.payload)), more: 0))
         }
         for record in records {
             switch record.kind {
@@ -33,11 +33,22 @@ public enum JournalReplay {
                     continue
                 }
                 for event in events where outcome.facts.insert(event) { outcome.replayed += 1 }
+            case .transaction, .renewalInfo:
+                let decoded = record.kind == .transaction
+                    ? JournalFactCodec.transaction(record.payload).map(StoreEvent.transaction)
+                    : JournalFactCodec.renewalInfo(record.payload).map(StoreEvent.renewalInfo)
+                guard let event = decoded else { throw damaged(record, "unreadable fact record") }
+                // Validated when first journaled; a catalog that changed since may refuse it.
+                guard (try? catalog.validate(event)) != nil else {
+                    outcome.refused.append(record.index)
+                    continue
+                }
+                if outcome.facts.insert(event) { outcome.replayed += 1 }
             case .summary:
-                guard let summary = JournalSummary.summary(record.payload) else { throw damaged(record, "unreadable summary record") }
+                guard let summary = JournalSummary.summary(Array(record.payload)) else { throw damaged(record, "unreadable summary record") }
                 outcome.facts.restore(summary)
             case .loss:
-                guard let loss = JournalLoss(payload: record.payload) else { throw damaged(record, "unreadable loss record") }
+                guard let loss = JournalLoss(payload: Array(record.payload)) else { throw damaged(record, "unreadable loss record") }
                 outcome.facts.withhold(
                     transactionIds: loss.transactionIds, originalTransactionIds: loss.originalTransactionIds,
                     everything: loss.unidentifiedRecords > 0, since: loss.repairedAt)
@@ -50,12 +61,12 @@ public enum JournalReplay {
     public static func checkpoint(of facts: FactStore) -> [JournalRecord] {
         var records: [JournalRecord] = []
         for event in facts.checkpointEvents {
-            let json: JSONValue
             switch event {
-            case .transaction(let transaction): json = transaction.jsonRepresentation
-            case .renewalInfo(let info): json = info.jsonRepresentation
+            case .transaction(let transaction):
+                records.append(JournalRecord(kind: .transaction, payload: JournalFactCodec.payload(transaction), index: records.count, offset: 0))
+            case .renewalInfo(let info):
+                records.append(JournalRecord(kind: .renewalInfo, payload: JournalFactCodec.payload(info), index: records.count, offset: 0))
             }
-            records.append(JournalRecord(kind: .event, payload: Array(json.serialized.utf8), index: records.count, offset: 0))
         }
         records.append(JournalRecord(kind: .summary, payload: JournalSummary.payload(facts.summary), index: records.count, offset: 0))
         return records

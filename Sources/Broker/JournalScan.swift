@@ -25,7 +25,7 @@ public struct JournalScan: Sendable {
         if bytes.isEmpty || bytes.starts(with: JournalRecord.header) {
             format = .framed
             intactLength = bytes.isEmpty ? 0 : JournalRecord.header.count
-            bytes.withUnsafeBufferPointer { scanFramed($0) }
+            scanFramed(bytes)
         } else if JournalRecord.header.starts(with: bytes) {
             // A new journal whose header line itself was cut short.
             format = .framed
@@ -38,13 +38,17 @@ public struct JournalScan: Sendable {
         }
     }
 
-    private mutating func scanFramed(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func scanFramed(_ array: [UInt8]) {
+        array.withUnsafeBufferPointer { scanFramed(array, $0) }
+    }
+
+    private mutating func scanFramed(_ array: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) {
         var position = intactLength
         var index = 0
         while position < bytes.count {
             switch JournalRecord.parse(bytes, at: position) {
             case .record(let kind, let payload, let end):
-                records.append(JournalRecord(kind: kind, payload: Array(bytes[payload]), index: index, offset: position))
+                records.append(JournalRecord(kind: kind, payload: array[payload], index: index, offset: position))
                 position = end
                 intactLength = end
             case .incomplete:
@@ -89,7 +93,7 @@ public struct JournalScan: Sendable {
                 return
             }
             if newline > position {
-                records.append(JournalRecord(kind: .event, payload: Array(bytes[position..<newline]), index: index, offset: position))
+                records.append(JournalRecord(kind: .event, payload: bytes[position..<newline], index: index, offset: position))
                 index += 1
             }
             position = newline + 1

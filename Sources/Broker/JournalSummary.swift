@@ -53,14 +53,7 @@ enum JournalSummary {
         return summary
     }
 
-    private static func date(_ date: Date) -> String {
-        let hex = String(date.timeIntervalSinceReferenceDate.bitPattern, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    private static func date(_ date: Date) -> String { JournalWords.date(date) }
 
-    private static func date(_ word: String) -> Date? {
-        guard word.utf8.count == 16, let bits = UInt64(word, radix: 16) else { return nil }
-        let interval = Double(bitPattern: bits)
-        return interval.isFinite ? Date(timeIntervalSinceReferenceDate: interval) : nil
-    }
+    private static func date(_ word: String) -> Date? { JournalWords.date(word.utf8) }
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The small text payloads of the journal's own records (loss, summary): space-separated words,
 /// each value percent-encoded outside printable ASCII (and `%` itself), so ids with spaces or
 /// newlines stay one word.
@@ -28,5 +34,27 @@ enum JournalWords {
 
     static func split(_ payload: [UInt8]) -> [String] {
         payload.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A date as the 16 hex digits of its `timeIntervalSinceReferenceDate`'s bits: read back exactly.
+    static func date(_ date: Date) -> String {
+        let hex = String(date.timeIntervalSinceReferenceDate.bitPattern, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    static func date(_ word: some Collection<UInt8>) -> Date? {
+        guard word.count == 16 else { return nil }
+        var bits: UInt64 = 0
+        for byte in word {
+            let nibble: UInt8
+            switch byte {
+            case 0x30...0x39: nibble = byte - 0x30
+            case 0x61...0x66: nibble = byte - 0x61 + 10
+            default: return nil
+            }
+            bits = bits << 4 | UInt64(nibble)
+        }
+        let interval = Double(bitPattern: bits)
+        return interval.isFinite ? Date(timeIntervalSinceReferenceDate: interval) : nil
     }
 }

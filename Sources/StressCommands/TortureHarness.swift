@@ -190,14 +190,12 @@ struct TortureHarness {
 
         let journal = JournalScan(Array((try? Data(contentsOf: URL(fileURLWithPath: layout.journalPath))) ?? Data()))
         if let damage = journal.damage.first { report.notes.append("the journal is damaged: \(damage)") }
-        var journaled = Set<String>()
-        for record in journal.records where record.kind == .event {
-            guard let events = try? EventDecoder.decode(line: String(decoding: record.payload, as: UTF8.self)) else {
-                report.notes.append("a journal line does not decode")
-                continue
-            }
-            for case .transaction(let transaction) in events { journaled.insert(transaction.transactionId) }
+        // Compaction rewrites events as checkpoint facts: ask the replayed facts, as a restart would.
+        let facts = (try? JournalReplay.replay(journal.records, format: journal.format, path: layout.journalPath, catalog: catalog).facts) ?? FactStore()
+        if journal.damage.isEmpty, (try? JournalReplay.replay(journal.records, format: journal.format, path: layout.journalPath, catalog: catalog)) == nil {
+            report.notes.append("the journal does not replay")
         }
+        let journaled = Set(facts.transactionsByID().keys)
         let ids = acknowledged.ids.withLock { $0 }
         report.acknowledged = ids.count
         report.lost = ids.filter { !journaled.contains($0) }.count

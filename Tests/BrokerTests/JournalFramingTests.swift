@@ -1,4 +1,5 @@
 @testable import Broker
+import EntitlementModel
 import Foundation
 import Testing
 
@@ -141,5 +142,28 @@ struct JournalFramingTests {
         let ids = JournalLoss.identifiers(in: Array(#"{"transactionId" : "5001","originalTransactionId":"5000","productId":"p","transactionId":"cut"#.utf8))
         #expect(ids.transactions == ["5001"])
         #expect(ids.originals == ["5000"])
+    }
+
+    @Test("Checkpoint fact records read back every field exactly, escapes included")
+    func factRecordsRoundTrip() {
+        let date = Date(timeIntervalSince1970: 1_790_000_000.000_123_4)
+        let transaction = StoreTransaction(
+            transactionId: "t 1%", originalTransactionId: "o\n1", webOrderLineItemId: "w", bundleId: "b", productId: "p",
+            subscriptionGroupIdentifier: "g", purchaseDate: date, originalPurchaseDate: date.addingTimeInterval(-1), expiresDate: date.addingTimeInterval(1),
+            quantity: 2, type: .autoRenewable, appAccountToken: "", inAppOwnershipType: .familyShared, signedDate: date.addingTimeInterval(0.5),
+            revocationReason: RevocationReason(rawValue: 1), revocationDate: date, revocationType: RevocationType(rawValue: "REFUND_FULL"),
+            isUpgraded: true, offerType: .introductory, offerIdentifier: "-", offerDiscountType: .freeTrial, offerPeriod: "P1W",
+            environment: .xcode, storefront: "USA", storefrontId: "143441", transactionReason: TransactionReason(rawValue: "RENEWAL"),
+            price: -5, currency: "USD")
+        #expect(JournalFactCodec.transaction(ArraySlice(JournalFactCodec.payload(transaction))) == transaction)
+        let bare = StoreTransaction(transactionId: "t", originalTransactionId: "o", productId: "p", purchaseDate: date, type: .nonConsumable)
+        #expect(JournalFactCodec.transaction(ArraySlice(JournalFactCodec.payload(bare))) == bare)
+        let info = RenewalInfo(
+            originalTransactionId: "o", autoRenewStatus: false, autoRenewProductId: "a", productId: "p", isInBillingRetryPeriod: true,
+            gracePeriodExpiresDate: date, expirationIntent: ExpirationIntent(rawValue: 2), signedDate: date, renewalDate: date,
+            recentSubscriptionStartDate: date, offerType: .introductory, offerIdentifier: "x", offerDiscountType: .payUpFront, environment: .sandbox)
+        #expect(JournalFactCodec.renewalInfo(ArraySlice(JournalFactCodec.payload(info))) == info)
+        #expect(JournalFactCodec.renewalInfo(ArraySlice(JournalFactCodec.payload(RenewalInfo(originalTransactionId: "o")))) == RenewalInfo(originalTransactionId: "o"))
+        #expect(JournalFactCodec.transaction(ArraySlice(Array("t o".utf8))) == nil)
     }
 }

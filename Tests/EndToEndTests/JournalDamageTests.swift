@@ -81,4 +81,108 @@ struct JournalDamageTests {
             #expect(await daemon.stop() == 0)
         }
     }
+
+    /// Starts the daemon on a container that already has a snapshot, and waits for its own first
+    /// publish (a newer generation), so that it is fully up before anything is asked of it.
+    static func restart(_ fixture: Fixture) async throws -> ChildProcess {
+        let before = fixture.snapshot()?.generation ?? 0
+        let daemon = try BuiltTools.start("entitlementd", fixture.common)
+        let published = await ChildProcess.wait(timeout: .seconds(20)) { (fixture.snapshot()?.generation ?? 0) > before || !daemon.isRunning }
+        guard published, daemon.isRunning else {
+            _ = await daemon.stop()
+            throw FixtureError("entitlementd did not publish: \(daemon.standardError)")
+        }
+        return daemon
+    }
+
+    /// Offsets of the journal's records (after its header line).
+    static func recordOffsets(_ path: String) throws -> [Int] {
+        JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).records.map(\.offset)
+    }
+
+    /// Starts the daemon expecting it to refuse the journal: exit 65 and one line naming it.
+    static func expectRefusal(_ fixture: Fixture, naming problem: String) async throws {
+        let daemon = try BuiltTools.start("entitlementd", fixture.common)
+        let status = await daemon.waitForExit(timeout: .seconds(20))
+        if status == nil { _ = await daemon.stop() }
+        #expect(status == 65, "\(daemon.standardError)")
+        let lines = daemon.standardError.split(separator: "\n").filter { $0.contains(fixture.layout.journalPath) }
+        #expect(lines.count == 1 && lines[0].contains(problem), "one line naming the record: \(daemon.standardError)")
+    }
+
+    @Test("A flipped byte mid-file is refused as a checksum mismatch; repair names the lost purchase and withholds it")
+    func flippedByteMidFile() async throws {
+        try await Fixture.with { fixture in
+            try await Self.purchaseThenRefund(fixture)
+            let path = fixture.layout.journalPath
+            let offsets = try Self.recordOffsets(path)
+            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes[offsets[0] + 40] ^= 0x04  // inside the purchase's record
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            try await Self.expectRefusal(fixture, naming: "record 0 at byte \(offsets[0]): checksum mismatch")
+            let repair = try await fixture.run("entitlementctl", ["journal-repair"] + fixture.common)
+            #expect(repair.status == 0 && repair.standardOutput.contains("lost record 0"), "\(repair.standardOutput)\(repair.standardError)")
+            let daemon = try await Self.restart(fixture)
+            #expect(fixture.snapshot()?.entitlements["plus"]?.active == false)
+            #expect(await daemon.stop() == 0, "\(daemon.standardError)")
+        }
+    }
+
+    @Test("A damaged newline merging two records is refused; repair recovers both records and loses nothing")
+    func mergedRecords() async throws {
+        try await Fixture.with { fixture in
+            try await Self.purchaseThenRefund(fixture)
+            let path = fixture.layout.journalPath
+            let offsets = try Self.recordOffsets(path)
+            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes[offsets[1] - 1] = UInt8(ascii: " ")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            try await Self.expectRefusal(fixture, naming: "not a newline")
+            let repair = try await fixture.run("entitlementctl", ["journal-repair"] + fixture.common)
+            #expect(repair.status == 0, "\(repair.standardError)")
+            #expect(repair.standardOutput.contains("2 records kept, 0 lost"), "\(repair.standardOutput)")
+            let daemon = try await Self.restart(fixture)
+            #expect(fixture.snapshot()?.entitlements["plus"]?.state == .revoked)
+            #expect(await daemon.stop() == 0, "\(daemon.standardError)")
+        }
+    }
+
+    @Test("A crash mid-append (torn last record, its inbox file still queued) is repaired quietly from the inbox")
+    func crashMidAppend() async throws {
+        try await Fixture.with { fixture in
+            let daemon = try await fixture.startDaemon()
+            #expect(await daemon.stop() == 0)
+            // What a daemon killed inside its append leaves: the event queued, its record half written.
+            let bought = Date().addingTimeInterval(-60)
+            let purchase = Fixture.transaction(id: "6001", product: Self.lifetime, purchased: bought, expires: nil)
+            _ = try Inbox(directory: fixture.layout.inboxDirectory).enqueue([purchase])
+            let record = JournalRecord.encode(.event, Array(purchase.utf8))
+            let handle = try #require(FileHandle(forWritingAtPath: fixture.layout.journalPath))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(record.prefix(record.count / 2)))
+            try handle.close()
+            let restarted = try await Self.restart(fixture)
+            #expect(await ChildProcess.wait(timeout: .seconds(20)) { fixture.snapshot()?.entitlements["plus"]?.state == .purchased })
+            #expect(!restarted.standardError.contains("refusing"), "\(restarted.standardError)")
+            #expect(await restarted.stop() == 0)
+            let scan = JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: fixture.layout.journalPath))))
+            #expect(scan.damage.isEmpty && scan.tornTail == nil && scan.records.count == 1)
+        }
+    }
+
+    @Test("A journal in the unframed format (one JSON line per event) still loads, and is rewritten framed")
+    func unframedJournalLoads() async throws {
+        try await Fixture.with { fixture in
+            let bought = Date().addingTimeInterval(-60)
+            let purchase = Fixture.transaction(id: "7001", product: Self.lifetime, purchased: bought, expires: nil)
+            try FileManager.default.createDirectory(atPath: fixture.layout.brokerDirectory, withIntermediateDirectories: true)
+            try Data((purchase + "\n").utf8).write(to: URL(fileURLWithPath: fixture.layout.journalPath))
+            let daemon = try await Self.restart(fixture)
+            #expect(fixture.snapshot()?.entitlements["plus"]?.state == .purchased)
+            #expect(await daemon.stop() == 0)
+            let scan = JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: fixture.layout.journalPath))))
+            #expect(scan.format == .framed && scan.damage.isEmpty)
+            #expect(scan.records.filter { $0.kind == .transaction }.count == 1)
+        }
+    }
 }
