@@ -11,7 +11,6 @@ struct JournalRepairCommand: Command {
     static let configuration = CommandConfiguration(
         commandName: "entitlementctl journal-repair",
         abstract: "Set a damaged daemon journal's damage aside so entitlementd can start again.",
-        usage: "entitlementctl journal-repair [--container <dir>] [--group <id>]",
         discussion: """
             Run it, with the daemon stopped, when entitlementd refused to start on a damaged journal \
             (exit 65). Damaged records are copied as found to Library/Broker/journal-damaged-<ms>.txt; \
@@ -20,7 +19,7 @@ struct JournalRepairCommand: Command {
             App Store signs a newer version of them (ingest a fresh transaction or notification). \
             Exits 0 after a repair or when the journal is intact, 75 while a daemon holds the container.
             """,
-        options: CommonOptions.help)
+        options: CommonOptions.options(ignoringCatalogIn: "journal-repair"))
 
     var common: CommonOptions
 
