@@ -9,20 +9,21 @@ import SharedDefaults
 enum DaemonBenchmarks {
     static let group = "group.com.irenews.geko"
 
-    /// Starts `entitlementd` on `container` and waits until it has published its first snapshot.
-    static func startDaemon(container: String, catalogPath: String) throws(BenchmarkError) -> SpawnedProcess {
+    /// Starts `entitlementd` on `container` (with `extra` arguments) and waits until it has
+    /// published a snapshot of a generation above `after`.
+    static func startDaemon(container: String, catalogPath: String, extra: [String] = [], after: Int64 = 0) throws(BenchmarkError) -> SpawnedProcess {
         try Workspace.makeDirectories(container)
         let log = container + "/entitlementd.log"
-        let daemon = try PackageTool("entitlementd").start(["--container", container, "--catalog", catalogPath], logPath: log)
+        let daemon = try PackageTool("entitlementd").start(["--container", container, "--catalog", catalogPath] + extra, logPath: log)
         let reader = SnapshotReader(suiteName: group, container: container)
-        let deadline = MonotonicClock.now() + 20_000_000_000
-        while reader.refresh().snapshot == nil {
+        let deadline = MonotonicClock.now() + 120_000_000_000
+        while (reader.refresh().snapshot?.generation ?? 0) <= after {
             guard daemon.isRunning, MonotonicClock.now() < deadline else {
                 daemon.stop()
                 let lastLine = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last.map(String.init) ?? "no log"
                 throw BenchmarkError("entitlementd did not publish a first snapshot in \(container): \(lastLine)")
             }
-            usleep(1000)
+            usleep(200)
         }
         return daemon
     }

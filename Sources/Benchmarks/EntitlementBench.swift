@@ -128,6 +128,10 @@ public enum EntitlementBench {
                     try CostBenchmarks.profile(argument(1), catalogPath: catalogPath)
                 }
                 exit(0)
+            case "restart":
+                // `--role restart [--quick] [--directory DIR]`: restart time and memory after long histories (a table on stdout).
+                try RestartBenchmark.run(Array(arguments.dropFirst()))
+                exit(0)
             case "idle":
                 while true { pause() }
             case "exit":

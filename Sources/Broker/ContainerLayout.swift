@@ -7,7 +7,9 @@
 /// <container>/Library/Broker/inbox/                    queued events, one atomically written file each
 /// <container>/Library/Broker/rejected/                 inbox files the daemon refused, kept for inspection,
 ///                                                      each with `<name>.reason` (one line: why; see RefusalRecord)
-/// <container>/Library/Broker/journal.jsonl             every accepted event, appended and fsynced
+/// <container>/Library/Broker/journal.jsonl             every accepted event: framed, checksummed records, appended
+///                                                      and fsynced, compacted into a checkpoint as it grows
+/// <container>/Library/Broker/journal-damaged-<ms>.txt  damaged records `entitlementctl journal-repair` set aside
 /// <container>/Library/Broker/state.json                last generation and issue time (floors on restart)
 /// <container>/Library/Broker/watch-link                present while the watch link is down
 /// ```

@@ -77,17 +77,48 @@ final class DaemonCore {
         let floor = max(state.evaluationFloor(boot: boot), publishedFloor)
         state.issuedAtMilliseconds = floor == .distantPast ? 0 : floor.timeIntervalSince1970 * 1000
         state.issuedIn = boot
-        var replayed = 0
-        for line in try journal.replay() {
-            // Lines were validated before they were journaled; one that no longer decodes
-            // (catalog changed) is skipped, never fatal.
-            guard let events = try? EventLine.decode(line, catalog: catalog) else {
-                log("journal: skipped a line the current catalog refuses")
-                continue
-            }
-            for event in events where facts.insert(event) { replayed += 1 }
+        let contents = try journal.open(inbox: inbox)
+        if contents.cutTornTail { log("journal: cut off a torn last record; its event is still queued in the inbox") }
+        if contents.format == .unframed { log("journal: rewrote \(layout.journalPath) as framed, checksummed records") }
+        let outcome = try JournalReplay.replay(contents.records, format: contents.format, path: layout.journalPath, catalog: catalog)
+        facts = outcome.facts
+        let replayed = outcome.replayed
+        if !outcome.refused.isEmpty {
+            log("journal: skipped \(outcome.refused.count) records the current catalog refuses (first: record \(outcome.refused[0]))")
         }
+        let withheld = facts.withheldOriginalTransactionIds
+        if !withheld.isEmpty {
+            log(
+                "journal: withheld \(withheld.count) subscription\(withheld.count == 1 ? "" : "s") whose records were lost in a repair"
+                    + " (original transactions \(withheld.prefix(20).joined(separator: ", "))\(withheld.count > 20 ? ", ..." : ""))"
+                    + " until Apple signs a newer version")
+        }
+        // The checkpoint the journal begins with (if any) ends with its summary record.
+        if let summary = contents.records.last(where: { $0.kind == .summary }) {
+            checkpointSize = summary.offset + JournalRecord.encode(.summary, summary.payload).count
+        }
+        // An unframed journal takes no framed appends: it is replaced by a checkpoint now.
+        try compact(when: contents.format == .unframed ? .always : .grown)
         log("started: \(replayed) journaled facts, generation \(state.generation), catalog \(configuration.catalogPath)")
+    }
+
+    /// The journal is compacted once it is larger than this (bytes) and than twice the last
+    /// checkpoint: replaying it then costs at most about as much as reading the checkpoint,
+    /// and each compaction is paid for by at least as many bytes appended as it writes.
+    static let compactionFloor = 1 << 20
+    private var checkpointSize = 0
+
+    enum CompactionTrigger { case always, grown }
+
+    /// Replaces the journal with a checkpoint of the facts that still matter, and drops from
+    /// memory what the checkpoint drops (``FactStore/compact()``), so neither grows with history.
+    private func compact(when trigger: CompactionTrigger) throws(BrokerError) {
+        if case .grown = trigger, journal.size <= max(Self.compactionFloor, 2 * checkpointSize) { return }
+        facts.compact()
+        let records = JournalReplay.checkpoint(of: facts)
+        try journal.rewrite(records)
+        checkpointSize = journal.size
+        log("compacted the journal: \(records.count - 1) facts kept, \(journal.size) bytes")
     }
 
     static func loadCatalog(_ path: String) throws(BrokerError) -> Catalog {
@@ -162,6 +193,10 @@ final class DaemonCore {
                         + " (\(step.newEvents.count) new, \(step.eventCount - step.newEvents.count) already known)")
             }
             for event in step.newEvents { facts.insert(event) }
+            do { try compact(when: .grown) } catch {
+                // The journal appended to is intact; the next step tries again.
+                log("journal compaction failed, kept appending: \(error)")
+            }
             if !step.accepted.isEmpty {
                 inputsVersion += 1
                 changedAny = true

@@ -73,6 +73,13 @@ public struct Inbox: Sendable {
         do { return try JSONLines.split(bytes) } catch { throw .badInput("\(name):\(error)") }
     }
 
+    /// Every line of every queued file, trimmed as the daemon journals them.
+    public func queuedLines() throws(BrokerError) -> [String] {
+        var lines: [String] = []
+        for name in try pending() { lines += try read(name).map(EventLine.trimmed) }
+        return lines
+    }
+
     /// Deletes a processed file. A file already gone is fine.
     public func remove(_ name: String) throws(BrokerError) {
         do { try FileSystem.unlink(directory + "/" + name) } catch {

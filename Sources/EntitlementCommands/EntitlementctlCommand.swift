@@ -10,7 +10,7 @@ public struct EntitlementctlCommand: CommandGroup {
         subcommands: subcommandRows)
 
     public static let subcommands: [any Command.Type] = [
-        IngestCommand.self, StatusCommand.self, EvaluateCommand.self, CheckCommand.self, WatchLinkCommand.self,
+        IngestCommand.self, StatusCommand.self, EvaluateCommand.self, CheckCommand.self, WatchLinkCommand.self, JournalRepairCommand.self,
     ]
 
     public let subcommand: any Command

@@ -87,15 +87,13 @@ struct StatusCommand: Command {
     /// from the journal's facts under the catalog's policy; one `unknown` line when the container
     /// has no readable journal (a watch container, or no daemon ever ran).
     static func introductoryOfferLines(catalog: Catalog, layout: ContainerLayout) -> String {
-        let lines: [String]
-        do { lines = try JournalLines.read(path: layout.journalPath) } catch {
+        let scan: JournalScan
+        do { scan = try JournalLines.read(path: layout.journalPath) } catch {
             return "introductory offers: unknown (\(error))\n"
         }
-        var facts = FactStore()
-        for line in lines {
-            // A line the current catalog refuses is skipped, as the daemon's replay does.
-            guard let events = try? EventLine.decode(line, catalog: catalog) else { continue }
-            for event in events { facts.insert(event) }
+        let facts: FactStore
+        do { facts = try JournalReplay.replay(scan.records, format: scan.format, path: layout.journalPath, catalog: catalog).facts } catch {
+            return "introductory offers: unknown (\(error))\n"
         }
         let eligibility = EntitlementEngine(catalog: catalog).introductoryOfferEligibility(facts)
         if eligibility.isEmpty { return "introductory offers: the catalog has no subscription groups\n" }
@@ -104,21 +102,21 @@ struct StatusCommand: Command {
     }
 }
 
-/// The complete lines of the daemon's journal, read without taking part in its writing: a torn
-/// last line (an append in progress) is left out.
+/// The daemon's journal, read without taking part in its writing: its intact records (a torn
+/// last record, an append in progress, and damaged records are left out).
 enum JournalLines {
     struct ReadError: Error, CustomStringConvertible {
         var description: String
     }
 
-    static func read(path: String) throws(ReadError) -> [String] {
+    static func read(path: String) throws(ReadError) -> JournalScan {
         let bytes: [UInt8]
         do throws(Errno) {
             let descriptor = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
             bytes = try descriptor.closeAfter { () throws(Errno) in
                 let status = try descriptor.fstat()
                 guard status.type == .regular, status.userID == ProcessIdentity.effectiveUserID else { throw .permissionDenied }
-                do throws(ReadAllError) { return try descriptor.readAll(limit: Journal.maximumSize) } catch {
+                do throws(ReadAllError) { return try descriptor.readAll(limit: Int(Int32.max) << 16) } catch {
                     switch error {
                     case .system(let errno): throw errno
                     case .exceedsLimit: throw .fileTooLarge
@@ -129,8 +127,6 @@ enum JournalLines {
             if error == .noSuchFileOrDirectory { throw ReadError(description: "\(path): no journal in this container") }
             throw ReadError(description: "\(path): \(error)")
         }
-        guard let lastNewline = bytes.lastIndex(of: 0x0A) else { return [] }
-        return String(decoding: bytes[...lastNewline], as: UTF8.self)
-            .split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        return JournalScan(bytes)
     }
 }

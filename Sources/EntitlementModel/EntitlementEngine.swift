@@ -56,7 +56,7 @@ public struct EntitlementEngine: Sendable {
                     facts.transactionProducts.withUnsafeBufferPointer { transactionProducts in
                         facts.subscriptions.withUnsafeBufferPointer { subscriptions in
                             for subscription in subscriptions.indices {
-                                guard let latest = subscriptions[subscription].latest else { continue }
+                                guard let latest = subscriptions[subscription].latest, !subscriptions[subscription].isWithheld else { continue }
                                 let product = products[transactionProducts[latest]]
                                 guard product.entitlementCount > 0,
                                     let claim = Self.claim(

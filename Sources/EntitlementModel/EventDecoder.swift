@@ -203,8 +203,11 @@ public enum EventDecoder {
         guard milliseconds >= earliestMilliseconds, milliseconds <= latestMilliseconds else {
             throw cursor.fail("\(milliseconds) ms is out of range (before 2008 or after 2200)")
         }
-        return Date(timeIntervalSince1970: milliseconds / 1000)
+        return dateFromMilliseconds(milliseconds)
     }
+
+    /// The one conversion from StoreKit's milliseconds since 1970 to a `Date`.
+    static func dateFromMilliseconds(_ milliseconds: Double) -> Date { Date(timeIntervalSince1970: milliseconds / 1000) }
 
     private static func optionalDate(_ cursor: JSONCursor?) throws(JSONPathError) -> Date? {
         guard let cursor else { return nil }

@@ -29,6 +29,21 @@ public struct FactStore: Sendable {
         var renewalInfo: RenewalInfo?
         /// What the engine reads of ``renewalInfo``, without its Strings.
         var renewal: RenewalFacts?
+        /// Set when a journal record about this subscription was lost: it grants nothing until
+        /// a fact signed after this instant arrives (see ``FactStore/withhold(transactionIds:originalTransactionIds:everything:since:)``).
+        var withheldSince: Date?
+        /// The newest `signedDate` of any fact inserted for this subscription.
+        var newestSignedDate: Date?
+
+        /// Whether the engine must skip this subscription.
+        var isWithheld: Bool {
+            guard let withheldSince else { return false }
+            return !(newestSignedDate.map { $0 > withheldSince } ?? false)
+        }
+
+        mutating func saw(_ signed: Date?) {
+            if let signed, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
+        }
     }
 
     /// The renewal-info fields the engine decides with.
@@ -111,6 +126,7 @@ public struct FactStore: Sendable {
                 return false
             }
             subscriptions[position].renewalInfo = info
+            subscriptions[position].saw(info.signedDate)
             subscriptions[position].renewal = RenewalFacts(
                 autoRenewStatus: info.autoRenewStatus, isInBillingRetryPeriod: info.isInBillingRetryPeriod,
                 gracePeriodExpiresDate: info.gracePeriodExpiresDate)
@@ -127,6 +143,142 @@ public struct FactStore: Sendable {
         return changed
     }
 
+    /// Withholds access from every subscription named, directly or through one of its
+    /// transactions, because a record about it was lost: such a subscription grants nothing
+    /// until a fact about it signed after `since` arrives. With `everything`, every subscription
+    /// held so far is withheld. Returns the original transaction ids withheld, sorted.
+    @discardableResult
+    public mutating func withhold(transactionIds: [String], originalTransactionIds: [String], everything: Bool, since: Date) -> [String] {
+        var positions = Set<Int>()
+        if everything { positions.formUnion(subscriptions.indices) }
+        for id in transactionIds {
+            if let position = transactionPositions[id], let original = subscriptionPositions[transactionStorage[position].originalTransactionId] {
+                positions.insert(original)
+            }
+        }
+        for original in originalTransactionIds { positions.insert(subscriptionPosition(for: original)) }
+        for position in positions where subscriptions[position].withheldSince.map({ since > $0 }) ?? true {
+            subscriptions[position].withheldSince = since
+        }
+        return positions.map { subscriptions[$0].originalTransactionId }.sorted()
+    }
+
+    /// Original transaction ids of the subscriptions withheld now, sorted.
+    public var withheldOriginalTransactionIds: [String] {
+        subscriptions.filter(\.isWithheld).map(\.originalTransactionId).sorted()
+    }
+
+    // MARK: Compaction
+
+    /// Drops every transaction that can no longer change an evaluation: all but the latest
+    /// (rule 1) of each `originalTransactionId`. What the engine reads stays exactly as it was
+    /// (the latest of each subscription, renewal info, product history, ``newestSignedDate``,
+    /// withholding), so ``EntitlementEngine/evaluate(_:now:floor:)`` gives the same result at
+    /// every instant, and memory holds one transaction per subscription however long its history.
+    ///
+    /// Product history (``productUses``) keeps counting what was dropped: introductory-offer
+    /// eligibility stays decided by every transaction ever held.
+    ///
+    /// What it assumes of later facts, as App Store data does: a new version of a transaction
+    /// keeps its `purchaseDate` and `originalTransactionId`. A dropped transaction that arrives
+    /// again counts as new (its rank is below the latest, so nothing evaluates differently); a
+    /// version of the latest that moved its `purchaseDate` back would be compared with the
+    /// latest alone, not with the dropped ones.
+    public mutating func compact() {
+        var storage: [StoreTransaction] = []
+        var products: [Int] = []
+        var positions: [String: Int] = [:]
+        storage.reserveCapacity(subscriptions.count)
+        products.reserveCapacity(subscriptions.count)
+        positions.reserveCapacity(subscriptions.count)
+        for index in subscriptions.indices {
+            guard let latest = subscriptions[index].latest else {
+                subscriptions[index].members = []
+                continue
+            }
+            let position = storage.count
+            storage.append(transactionStorage[latest])
+            products.append(transactionProducts[latest])
+            positions[transactionStorage[latest].transactionId] = position
+            subscriptions[index].members = [position]
+            subscriptions[index].latest = position
+        }
+        transactionStorage = storage
+        transactionProducts = products
+        transactionPositions = positions
+    }
+
+    /// What a compacted store holds beyond its facts: the clock floor, the product history and the
+    /// withheld subscriptions. A checkpoint is the facts (``checkpointEvents``) followed by this.
+    public struct Summary: Sendable, Hashable {
+        public var newestSignedDate: Date?
+        /// Per product id: how many transaction versions named it, and how many of them redeemed
+        /// an introductory offer (counts of history, dropped transactions included).
+        public var productUses: [ProductCount]
+        /// Subscriptions withheld after a lost journal record, and since when.
+        public var withheld: [Withholding]
+
+        public struct ProductCount: Sendable, Hashable {
+            public var productId: String
+            public var transactions: Int
+            public var introductoryOffers: Int
+            public init(productId: String, transactions: Int, introductoryOffers: Int) {
+                self.productId = productId
+                self.transactions = transactions
+                self.introductoryOffers = introductoryOffers
+            }
+        }
+
+        public struct Withholding: Sendable, Hashable {
+            public var originalTransactionId: String
+            public var since: Date
+            public init(originalTransactionId: String, since: Date) {
+                self.originalTransactionId = originalTransactionId
+                self.since = since
+            }
+        }
+
+        public init(newestSignedDate: Date?, productUses: [ProductCount], withheld: [Withholding]) {
+            self.newestSignedDate = newestSignedDate
+            self.productUses = productUses
+            self.withheld = withheld
+        }
+    }
+
+    /// The facts a checkpoint holds: every transaction held and every renewal info, in order.
+    public var checkpointEvents: [StoreEvent] {
+        transactionStorage.map(StoreEvent.transaction) + subscriptions.compactMap { $0.renewalInfo.map(StoreEvent.renewalInfo) }
+    }
+
+    /// See ``Summary``.
+    public var summary: Summary {
+        Summary(
+            newestSignedDate: newestSignedDate,
+            productUses: productIds.indices.map {
+                Summary.ProductCount(
+                    productId: productIds[$0], transactions: productUses[$0].transactions, introductoryOffers: productUses[$0].introductoryOffers)
+            },
+            withheld: subscriptions.filter(\.isWithheld).compactMap { subscription in
+                subscription.withheldSince.map { Summary.Withholding(originalTransactionId: subscription.originalTransactionId, since: $0) }
+            })
+    }
+
+    /// Sets what `summary` says, after a checkpoint's events were inserted into an empty store:
+    /// the checkpoint then evaluates exactly as the store it was taken from.
+    public mutating func restore(_ summary: Summary) {
+        if let signed = summary.newestSignedDate, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
+        for use in summary.productUses {
+            let position = productPosition(for: use.productId)
+            productUses[position] = ProductUse(transactions: use.transactions, introductoryOffers: use.introductoryOffers)
+        }
+        for withholding in summary.withheld {
+            let position = subscriptionPosition(for: withholding.originalTransactionId)
+            if subscriptions[position].withheldSince.map({ withholding.since > $0 }) ?? true {
+                subscriptions[position].withheldSince = withholding.since
+            }
+        }
+    }
+
     // MARK: Index maintenance
 
     private mutating func insert(_ transaction: StoreTransaction) -> Bool {
@@ -140,6 +292,7 @@ public struct FactStore: Sendable {
             use(product, introductory: introductory, by: 1)
             let subscription = subscriptionPosition(for: transaction.originalTransactionId)
             subscriptions[subscription].members.append(position)
+            subscriptions[subscription].saw(transaction.signedDate)
             consider(position, in: subscription)
             return true
         }
@@ -150,6 +303,7 @@ public struct FactStore: Sendable {
         transactionStorage[position] = transaction
         transactionProducts[position] = product
         let subscription = subscriptionPosition(for: transaction.originalTransactionId)
+        subscriptions[subscription].saw(transaction.signedDate)
         if old.originalTransactionId != transaction.originalTransactionId {
             if let previous = subscriptionPositions[old.originalTransactionId] {
                 subscriptions[previous].members.removeAll { $0 == position }
@@ -225,6 +379,7 @@ extension FactStore: Hashable {
     /// Equal when they hold the same facts, whatever order they were inserted in.
     public static func == (lhs: FactStore, rhs: FactStore) -> Bool {
         lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactionsByID() == rhs.transactionsByID() && lhs.renewalInfosByOriginalID() == rhs.renewalInfosByOriginalID()
+            && lhs.withheldOriginalTransactionIds == rhs.withheldOriginalTransactionIds
     }
 
     public func hash(into hasher: inout Hasher) {

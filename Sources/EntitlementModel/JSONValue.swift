@@ -24,6 +24,22 @@ public enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, Expressib
         date.map { .string(ISO8601.string(from: $0)) } ?? .null
     }
 
+    /// `date` as milliseconds since 1970, as StoreKit writes them (a fraction is kept), chosen so
+    /// that ``EventDecoder`` reads back exactly `date`: `Date` counts seconds from 2001 in a
+    /// `Double`, so the plain product `timeIntervalSince1970 * 1000` can land one unit in the last
+    /// place away, and a fact written and read again would move by a fraction of a nanosecond.
+    public static func milliseconds(_ date: Date) -> JSONValue {
+        let estimate = date.timeIntervalSince1970 * 1000
+        var below = estimate, above = estimate
+        for _ in 0..<16 {
+            if EventDecoder.dateFromMilliseconds(below) == date { return .double(below) }
+            if EventDecoder.dateFromMilliseconds(above) == date { return .double(above) }
+            below = below.nextDown
+            above = above.nextUp
+        }
+        return .double(estimate)
+    }
+
     /// The compact serialisation, keys in code-point order.
     public var serialized: String {
         var out = ""

@@ -43,6 +43,5 @@ extension StoreTransaction {
         return .object(object)
     }
 
-    /// Milliseconds since 1970, as StoreKit writes them (a fraction is kept).
-    private static func milliseconds(_ date: Date) -> JSONValue { .double(date.timeIntervalSince1970 * 1000) }
+    private static func milliseconds(_ date: Date) -> JSONValue { .milliseconds(date) }
 }

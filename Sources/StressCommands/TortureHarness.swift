@@ -188,15 +188,14 @@ struct TortureHarness {
         let quarantined = (try? FileManager.default.contentsOfDirectory(atPath: layout.rejectedDirectory)) ?? []
         if !quarantined.isEmpty { report.notes.append("\(quarantined.count) inbox files were quarantined") }
 
-        let journal = (try? String(contentsOfFile: layout.journalPath, encoding: .utf8)) ?? ""
-        var journaled = Set<String>()
-        for line in journal.split(separator: "\n") {
-            guard let events = try? EventDecoder.decode(line: String(line)) else {
-                report.notes.append("a journal line does not decode")
-                continue
-            }
-            for case .transaction(let transaction) in events { journaled.insert(transaction.transactionId) }
+        let journal = JournalScan(Array((try? Data(contentsOf: URL(fileURLWithPath: layout.journalPath))) ?? Data()))
+        if let damage = journal.damage.first { report.notes.append("the journal is damaged: \(damage)") }
+        // Compaction rewrites events as checkpoint facts: ask the replayed facts, as a restart would.
+        let facts = (try? JournalReplay.replay(journal.records, format: journal.format, path: layout.journalPath, catalog: catalog).facts) ?? FactStore()
+        if journal.damage.isEmpty, (try? JournalReplay.replay(journal.records, format: journal.format, path: layout.journalPath, catalog: catalog)) == nil {
+            report.notes.append("the journal does not replay")
         }
+        let journaled = Set(facts.transactionsByID().keys)
         let ids = acknowledged.ids.withLock { $0 }
         report.acknowledged = ids.count
         report.lost = ids.filter { !journaled.contains($0) }.count

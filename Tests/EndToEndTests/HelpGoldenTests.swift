@@ -13,7 +13,7 @@ struct HelpGoldenTests {
     static let commands: [[String]] = [
         ["entitlementd"], ["entitlementctl"], ["widget-renderer"], ["entitlement-demo"],
         ["entitlementctl", "ingest"], ["entitlementctl", "status"], ["entitlementctl", "evaluate"],
-        ["entitlementctl", "check"], ["entitlementctl", "watch-link"],
+        ["entitlementctl", "check"], ["entitlementctl", "watch-link"], ["entitlementctl", "journal-repair"],
     ]
 
     @Test("--help matches its golden file", arguments: commands)

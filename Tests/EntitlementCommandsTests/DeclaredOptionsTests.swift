@@ -16,6 +16,7 @@ struct DeclaredOptionsTests {
         (EvaluateCommand.self, ["-"]),
         (CheckCommand.self, ["widgets"]),
         (WatchLinkCommand.self, ["up"]),
+        (JournalRepairCommand.self, []),
     ]
 
     static var names: [String] { commands.map { $0.type.configuration.commandName } }

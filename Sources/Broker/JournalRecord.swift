@@ -1,0 +1,134 @@
+/// One framed journal record, and the framing itself.
+///
+/// A journal file is the line `entitlement-journal 1` followed by records, each one line:
+///
+/// ```
+/// <kind> <payload length in bytes, decimal> <CRC-32C of kind and payload, 8 hex digits> <payload>\n
+/// ```
+///
+/// `kind` is `e` (an accepted event line, exactly as ingested), `t` or `r` (a transaction or a
+/// renewal info a compaction kept, see ``JournalFactCodec``), `s` (the summary that ends a
+/// compaction's checkpoint, see ``JournalSummary``) or `l` (a loss marker written by the repair
+/// command, see ``JournalLoss``). The length says where the record ends, so a damaged
+/// newline is noticed (the byte after the payload is not `\n`) without losing the next record;
+/// the checksum catches any changed byte of the payload. Payloads never contain a newline.
+public struct JournalRecord: Sendable, Hashable {
+    public enum Kind: UInt8, Sendable {
+        case event = 0x65  // "e"
+        case loss = 0x6C  // "l"
+        case summary = 0x73  // "s"
+        case transaction = 0x74  // "t"
+        case renewalInfo = 0x72  // "r"
+    }
+
+    public var kind: Kind
+    /// The payload, a slice of the bytes read (a whole journal's records share one buffer).
+    public var payload: ArraySlice<UInt8>
+    /// Position in the file: 0 for the first record after the header line.
+    public var index: Int
+    /// Byte offset of the record's first byte in the file.
+    public var offset: Int
+
+    public init(kind: Kind, payload: some Collection<UInt8>, index: Int, offset: Int) {
+        self.kind = kind
+        self.payload = payload as? ArraySlice<UInt8> ?? ArraySlice(payload)
+        self.index = index
+        self.offset = offset
+    }
+
+    /// The first line of every framed journal.
+    public static let header = Array("entitlement-journal 1\n".utf8)
+
+    /// The bytes of one record.
+    public static func encode(_ kind: Kind, _ payload: some Collection<UInt8>) -> [UInt8] {
+        let crc = CRC32C.checksum(payload, continuing: CRC32C.checksum(CollectionOfOne(kind.rawValue)))
+        let hex = String(crc, radix: 16)
+        var bytes = [kind.rawValue, 0x20] + Array(String(payload.count).utf8) + [0x20]
+        bytes += Array((String(repeating: "0", count: 8 - hex.count) + hex).utf8) + [0x20]
+        bytes += payload
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    /// What parsing one record at an offset found.
+    enum Parsed {
+        /// A whole, intact record ending (after its newline) at `end`.
+        case record(Kind, Range<Int>, end: Int)
+        /// Every byte present is a valid beginning of a record, but the file ends first.
+        case incomplete(expectedLength: Int?)
+        /// Not a valid record. `end` is where the record would end by its own length, when the
+        /// header could be read; `intact` is the payload when its checksum still verifies.
+        case damaged(String, end: Int?, intact: [UInt8]?)
+    }
+
+    /// Parses the record that starts at `start` in `bytes`.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Parsed {
+        let count = bytes.count
+        var position = start
+        guard let kind = Kind(rawValue: bytes[position]) else {
+            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not one of 'e', 't', 'r', 's', 'l'", end: nil, intact: nil)
+        }
+        position += 1
+        guard position < count else { return .incomplete(expectedLength: nil) }
+        guard bytes[position] == 0x20 else { return .damaged("no space after the record kind", end: nil, intact: nil) }
+        position += 1
+        var length = 0
+        var digits = 0
+        while position < count, bytes[position] != 0x20 {
+            let byte = bytes[position]
+            guard byte >= 0x30, byte <= 0x39, digits < 9 else {
+                return .damaged("record length is not a decimal number", end: nil, intact: nil)
+            }
+            length = length * 10 + Int(byte - 0x30)
+            digits += 1
+            position += 1
+        }
+        guard position < count else { return .incomplete(expectedLength: nil) }
+        guard digits > 0 else { return .damaged("record length is missing", end: nil, intact: nil) }
+        position += 1
+        var checksum: UInt32 = 0
+        for _ in 0..<8 {
+            guard position < count else { return .incomplete(expectedLength: nil) }
+            guard let nibble = hexValue(bytes[position]) else {
+                return .damaged("record checksum is not 8 hex digits", end: nil, intact: nil)
+            }
+            checksum = checksum << 4 | UInt32(nibble)
+            position += 1
+        }
+        guard position < count else { return .incomplete(expectedLength: nil) }
+        guard bytes[position] == 0x20 else { return .damaged("no space after the record checksum", end: nil, intact: nil) }
+        position += 1
+        let payload = position..<(position + length)
+        let recordEnd = payload.upperBound + 1
+        let total = recordEnd - start
+        guard payload.upperBound <= count else { return .incomplete(expectedLength: total) }
+        let payloadBytes = UnsafeBufferPointer(rebasing: bytes[payload])
+        let verifies = CRC32C.checksum(payloadBytes, continuing: CRC32C.checksum(CollectionOfOne(kind.rawValue))) == checksum
+        guard payload.upperBound < count else {
+            // Only the newline is missing: a write cut off at its last byte.
+            return verifies ? .incomplete(expectedLength: total) : .damaged("checksum mismatch", end: recordEnd, intact: nil)
+        }
+        let terminator = bytes[payload.upperBound]
+        guard verifies else {
+            return .damaged("checksum mismatch", end: recordEnd, intact: nil)
+        }
+        guard terminator == 0x0A else {
+            return .damaged(
+                "the byte after the record is 0x\(String(terminator, radix: 16)), not a newline (two records merged)",
+                end: recordEnd, intact: Array(payloadBytes))
+        }
+        if payloadBytes.contains(0x0A) {
+            return .damaged("payload holds a newline", end: recordEnd, intact: nil)
+        }
+        return .record(kind, payload, end: recordEnd)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x61...0x66: byte - 0x61 + 10
+        case 0x41...0x46: byte - 0x41 + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import EntitlementModel
+
+/// Rebuilds the facts a journal's records hold: the one replay rule, for the daemon's start and
+/// for tools that read the journal (`entitlementctl status`).
+public enum JournalReplay {
+    public struct Outcome: Sendable {
+        public var facts = FactStore()
+        /// Facts that changed the store as they were replayed.
+        public var replayed = 0
+        /// Indexes of event records the catalog now refuses (skipped).
+        public var refused: [Int] = []
+    }
+
+    /// Replays `records` (from a journal of `format` at `path`) under `catalog`.
+    ///
+    /// An event record is decoded and inserted; one whose checksum verified but that the catalog
+    /// now refuses (the catalog changed) is skipped and listed. In an unframed journal, which has
+    /// no checksums, a line that does not decode may be damage and is refused like damage. A
+    /// summary record restores what the compaction before it recorded; a loss record withholds
+    /// what it names.
+    /// - Throws: ``BrokerError/badInput(_:)`` naming the record, for an unreadable record.
+    public static func replay(_ records: [JournalRecord], format: JournalScan.Format, path: String, catalog: Catalog) throws(BrokerError) -> Outcome {
+        var outcome = Outcome()
+        func damaged(_ record: JournalRecord, _ problem: String) -> BrokerError {
+            .badInput(Journal.damageMessage(path: path, JournalDamage(index: record.index, offset: record.offset, problem: problem, bytes: Array(record.payload)), more: 0))
+        }
+        for record in records {
+            switch record.kind {
+            case .event:
+                guard let events = try? EventLine.decode(String(decoding: record.payload, as: UTF8.self), catalog: catalog) else {
+                    guard format == .framed else { throw damaged(record, "line does not decode") }
+                    outcome.refused.append(record.index)
+                    continue
+                }
+                for event in events where outcome.facts.insert(event) { outcome.replayed += 1 }
+            case .transaction, .renewalInfo:
+                let decoded = record.kind == .transaction
+                    ? JournalFactCodec.transaction(record.payload).map(StoreEvent.transaction)
+                    : JournalFactCodec.renewalInfo(record.payload).map(StoreEvent.renewalInfo)
+                guard let event = decoded else { throw damaged(record, "unreadable fact record") }
+                // Validated when first journaled; a catalog that changed since may refuse it.
+                guard (try? catalog.validate(event)) != nil else {
+                    outcome.refused.append(record.index)
+                    continue
+                }
+                if outcome.facts.insert(event) { outcome.replayed += 1 }
+            case .summary:
+                guard let summary = JournalSummary.summary(Array(record.payload)) else { throw damaged(record, "unreadable summary record") }
+                outcome.facts.restore(summary)
+            case .loss:
+                guard let loss = JournalLoss(payload: Array(record.payload)) else { throw damaged(record, "unreadable loss record") }
+                outcome.facts.withhold(
+                    transactionIds: loss.transactionIds, originalTransactionIds: loss.originalTransactionIds,
+                    everything: loss.unidentifiedRecords > 0, since: loss.repairedAt)
+            }
+        }
+        return outcome
+    }
+
+    /// The records of a checkpoint of `facts`: each fact held, then the summary.
+    public static func checkpoint(of facts: FactStore) -> [JournalRecord] {
+        var records: [JournalRecord] = []
+        for event in facts.checkpointEvents {
+            switch event {
+            case .transaction(let transaction):
+                records.append(JournalRecord(kind: .transaction, payload: JournalFactCodec.payload(transaction), index: records.count, offset: 0))
+            case .renewalInfo(let info):
+                records.append(JournalRecord(kind: .renewalInfo, payload: JournalFactCodec.payload(info), index: records.count, offset: 0))
+            }
+        }
+        records.append(JournalRecord(kind: .summary, payload: JournalSummary.payload(facts.summary), index: records.count, offset: 0))
+        return records
+    }
+}
