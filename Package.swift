@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "WidgetTimeline", targets: ["WidgetTimeline"]),
         .library(name: "WatchExtension", targets: ["WatchExtension"]),
         .library(name: "Broker", targets: ["Broker"]),
+        .library(name: "SignedData", targets: ["SignedData"]),
         .executable(name: "entitlementd", targets: ["entitlementd"]),
         .executable(name: "entitlementctl", targets: ["entitlementctl"]),
         .executable(name: "widget-renderer", targets: ["widget-renderer"]),
@@ -38,6 +39,9 @@ let package = Package(
         .target(name: "PropertyList", swiftSettings: strict),
         // Pure values and the engine: catalog, transactions, snapshot, feature gate. Time is passed in.
         .target(name: "EntitlementModel", dependencies: ["PropertyList"], swiftSettings: strict),
+        // What is believed only once verified: SHA-2, P-256 / P-384 ECDSA verification and the
+        // signature encodings under JWS and X.509. Pure values, no I/O.
+        .target(name: "SignedData", swiftSettings: strict),
         // Typed wrappers over Glibc: descriptors, errno, locks, atomic replace. Package-internal API.
         .target(name: "SystemShims", swiftSettings: strict),
         // The App Group UserDefaults stand-in: one property-list file per suite.
@@ -94,6 +98,8 @@ let package = Package(
         .testTarget(
             name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], exclude: ["Golden"],
             swiftSettings: strict),
+        .testTarget(
+            name: "SignedDataTests", dependencies: ["SignedData"], exclude: ["Vectors"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
