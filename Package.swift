@@ -38,9 +38,9 @@ let package = Package(
         // Pure values: property-list values and their codecs. No file I/O.
         .target(name: "PropertyList", swiftSettings: strict),
         // Pure values and the engine: catalog, transactions, snapshot, feature gate. Time is passed in.
-        .target(name: "EntitlementModel", dependencies: ["PropertyList"], swiftSettings: strict),
-        // What is believed only once verified: SHA-2, P-256 / P-384 ECDSA verification and the
-        // signature encodings under JWS and X.509. Pure values, no I/O.
+        .target(name: "EntitlementModel", dependencies: ["PropertyList", "SignedData"], swiftSettings: strict),
+        // What is believed only once verified: SHA-2, P-256 / P-384 ECDSA verification, the
+        // signature encodings under JWS and X.509, and JWS chains to pinned roots. Pure values, no I/O.
         .target(name: "SignedData", swiftSettings: strict),
         // Typed wrappers over Glibc: descriptors, errno, locks, atomic replace. Package-internal API.
         .target(name: "SystemShims", swiftSettings: strict),
@@ -91,7 +91,9 @@ let package = Package(
         // Test helpers: temporary directories, running built tools, waiting for conditions.
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], swiftSettings: strict),
-        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "PropertyList"], swiftSettings: strict),
+        .testTarget(
+            name: "JWSVerificationTests", dependencies: ["SignedData", "EntitlementModel", "Broker", "SharedDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
+        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "TestSupport"], swiftSettings: strict),

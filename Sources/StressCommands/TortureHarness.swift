@@ -191,7 +191,7 @@ struct TortureHarness {
         let journal = (try? String(contentsOfFile: layout.journalPath, encoding: .utf8)) ?? ""
         var journaled = Set<String>()
         for line in journal.split(separator: "\n") {
-            guard let events = try? EventDecoder.decode(line: String(line)) else {
+            guard let events = try? EventDecoder.decode(line: String(line), signatures: catalog.signatures) else {
                 report.notes.append("a journal line does not decode")
                 continue
             }
