@@ -9,7 +9,7 @@ struct EvaluateCommand: Command {
         abstract: "Run the engine on the given events and print the snapshot it would publish (JSON).",
         usage: "entitlementctl evaluate --now <ISO8601> [FILE|-] [--catalog <file>]",
         discussion: "No daemon and no container are involved. The clock is never earlier than the newest signedDate among the events.",
-        arguments: [.init("FILE", "JSON Lines of transactions, renewal infos, notifications; '-' or nothing reads standard input.")],
+        arguments: [.init("FILE", "JSON Lines of transactions, renewal infos, notifications, or bare JWS strings; '-' or nothing reads standard input.")],
         options: [
             .init("--catalog <file>", "Catalog JSON (env ENTITLEMENTS_CATALOG; default \(CommonOptions.defaultCatalog))."),
             .init("--now <ISO8601>", "The instant to evaluate at, e.g. 2026-11-22T10:00:00Z (default: the current time)."),

@@ -14,7 +14,8 @@ struct IngestCommand: Command {
         abstract: "Queue StoreKit transactions, renewal infos and server notifications (JSON Lines).",
         usage: "entitlementctl ingest [FILE|-] [--wait] [--timeout <seconds>] [--container <dir>] [--group <id>] [--catalog <file>]",
         discussion: """
-            Every line is validated against the catalog (bundle id, environment) before any is queued. \
+            Every line is validated against the catalog (bundle id, environment, and every JWS against its \
+            signatures rule: intact always, trusted where signatures are required) before any is queued. \
             Exits 0 only once the events are durably queued (they survive kill -9 and power loss). \
             With --wait, also waits until entitlementd has published a generation that includes them.
             """,
