@@ -48,6 +48,7 @@ struct BenchmarkResults {
     var twoStatsMicroseconds: Double?
     var ingest: IngestBenchmark.Outcome?
     var singleEventIngest: IngestBenchmark.Outcome?
+    var verifiedIngest: IngestBenchmark.Outcome?
     var daemonMemory: Double?
     var daemonTool = ""
     var renderMilliseconds: [Double] = []

@@ -79,6 +79,9 @@ struct BenchmarkSuite {
         step("ingest, one event per call", into: &results) { results throws(BenchmarkError) in
             results.singleEventIngest = try plan.singleEventIngest.run(container: diskRoot + "/ingest1", catalogPath: catalogPath)
         }
+        step("verified ingest", into: &results) { results throws(BenchmarkError) in
+            results.verifiedIngest = try plan.verifiedIngest.run(container: diskRoot + "/ingest-jws", catalogPath: catalogPath)
+        }
         return results
     }
 
