@@ -50,5 +50,11 @@ for seed in $seeds; do
   if [ -d "$seed" ]; then find "$seed" -maxdepth 1 -type f -exec cp {} "$work/corpus/" \; ; else cp "$seed" "$work/corpus/"; fi
 done
 cd "$work"
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} FUZZ_SHARED_DIR="$root/Shared" FUZZ_VECTORS_DIR="$root/Tests/JWSVerificationTests/Vectors" exec "./$target" "$work/corpus" -max_total_time="$seconds" -max_len="$max_len" \
+# jws: no leak check at exit (libFuzzer's per-input leak check stays on). LeakSanitizer reports the
+# precomputed tables of the verification keys that the global chain cache and trusted roots still
+# hold at exit: a constant 12,800 bytes in 16 allocations after 19 runs as after 300, so nothing
+# per input, but references it cannot follow (an enum payload's tag bits in the pointer).
+leak_options=detect_leaks=1
+[ "$target" = jws ] && leak_options=detect_leaks=1:leak_check_at_exit=0
+ASAN_OPTIONS=${ASAN_OPTIONS:-$leak_options} FUZZ_SHARED_DIR="$root/Shared" FUZZ_VECTORS_DIR="$root/Tests/JWSVerificationTests/Vectors" exec "./$target" "$work/corpus" -max_total_time="$seconds" -max_len="$max_len" \
   -rss_limit_mb=2048 -timeout=60 -artifact_prefix="$work/artifacts/" -print_final_stats=1 -detect_leaks=1 "$@"
