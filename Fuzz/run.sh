@@ -53,7 +53,7 @@ cd "$work"
 # jws: no leak check at exit (libFuzzer's per-input leak check stays on). LeakSanitizer reports the
 # precomputed tables of the verification keys that the global chain cache and trusted roots still
 # hold at exit: a constant 12,800 bytes in 16 allocations after 19 runs as after 300, so nothing
-# per input, but references it cannot follow (an enum payload's tag bits in the pointer).
+# per input: references it does not recognise (most likely enum tag bits kept in a pointer).
 leak_options=detect_leaks=1
 [ "$target" = jws ] && leak_options=detect_leaks=1:leak_check_at_exit=0
 ASAN_OPTIONS=${ASAN_OPTIONS:-$leak_options} FUZZ_SHARED_DIR="$root/Shared" FUZZ_VECTORS_DIR="$root/Tests/JWSVerificationTests/Vectors" exec "./$target" "$work/corpus" -max_total_time="$seconds" -max_len="$max_len" \
