@@ -1,7 +1,7 @@
 /// A finite point (x, y) of curve `C`, coordinates in Montgomery form.
 struct AffinePoint<C: WeierstrassCurve>: Sendable {
-var x: Residue<C.Field>
-var y: Residue<C.Field>
+    var x: Residue<C.Field>
+    var y: Residue<C.Field>
 
     init(x: Residue<C.Field>, y: Residue<C.Field>) {
         self.x = x
@@ -22,9 +22,9 @@ var y: Residue<C.Field>
 /// Every operation handles the special cases (infinity, P + P, P + (−P)) exactly, because
 /// interleaved multiplication by attacker-chosen scalars can reach them.
 struct JacobianPoint<C: WeierstrassCurve>: Sendable {
-var x: Residue<C.Field>
-var y: Residue<C.Field>
-var z: Residue<C.Field>
+    var x: Residue<C.Field>
+    var y: Residue<C.Field>
+    var z: Residue<C.Field>
 
     init(x: Residue<C.Field>, y: Residue<C.Field>, z: Residue<C.Field>) {
         self.x = x

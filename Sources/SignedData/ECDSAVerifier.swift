@@ -1,10 +1,10 @@
 /// ECDSA verification (FIPS 186-4 §6.4 / SEC 1 §4.1.4) on curve `C` with a decoded key.
 struct ECDSAVerifier<C: WeierstrassCurve>: Sendable {
     /// The key's odd multiples, built once so each verification only adds.
-    let keyTable: OddMultiples<C>
+    let keyMultiples: SplitMultiples<C>
 
     init(key: AffinePoint<C>) {
-        keyTable = OddMultiples(of: key, window: OddMultiples<C>.keyWindow)
+        keyMultiples = SplitMultiples(of: key, window: SplitMultiples<C>.keyWindow)
     }
 
     /// The key point Q from `0x04 || X || Y`.
@@ -46,7 +46,7 @@ struct ECDSAVerifier<C: WeierstrassCurve>: Sendable {
         let w = Residue<C.Order>(canonical: s)!.inverse
         let u1 = (Residue<C.Order>(montgomery: e) * w).limbs
         let u2 = (Residue<C.Order>(montgomery: r) * w).limbs
-        let point = JacobianPoint<C>.combination(u1, generator: C.generatorTable, u2, key: keyTable)
+        let point = JacobianPoint<C>.combination(u1, generator: C.generatorMultiples, u2, key: keyMultiples)
         guard !point.isInfinity else { return false }
         // x(point) mod n == r, without an inversion: x = X/Z², and x mod n = r means x = r or
         // x = r + n (only when r + n < p, since x < p).

@@ -11,12 +11,29 @@ struct Limbs: Equatable, Sendable {
 
     static var zero: Limbs { Limbs() }
 
+    /// Word `index` (0 is the least significant). A switch rather than a pointer, so that in
+    /// loops of a constant trip count (which the optimiser unrolls) each access is a plain
+    /// field and the words stay in registers.
     subscript(index: Int) -> UInt64 {
         @inline(__always) get {
-            withUnsafeBytes(of: words) { $0.load(fromByteOffset: index &* 8, as: UInt64.self) }
+            switch index {
+            case 0: words.0
+            case 1: words.1
+            case 2: words.2
+            case 3: words.3
+            case 4: words.4
+            default: words.5
+            }
         }
         @inline(__always) set {
-            withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: newValue, toByteOffset: index &* 8, as: UInt64.self) }
+            switch index {
+            case 0: words.0 = newValue
+            case 1: words.1 = newValue
+            case 2: words.2 = newValue
+            case 3: words.3 = newValue
+            case 4: words.4 = newValue
+            default: words.5 = newValue
+            }
         }
     }
 

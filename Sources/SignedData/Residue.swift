@@ -33,39 +33,16 @@ struct Residue<M: MontgomeryModulus>: Equatable, Sendable {
 
     @inline(__always)
     static func + (lhs: Residue, rhs: Residue) -> Residue {
-        let count = M.wordCount
-        var sum = Limbs()
-        var carry = false
-        for index in 0..<count {
-            let (partial, overflow1) = lhs.limbs[index].addingReportingOverflow(rhs.limbs[index])
-            let (total, overflow2) = partial.addingReportingOverflow(carry ? 1 : 0)
-            sum[index] = total
-            carry = overflow1 || overflow2
-        }
-        return Residue(montgomery: subtractModulusIfNeeded(sum, carry: carry))
+        M.wordCount == 4
+            ? Residue(montgomery: FourWords.add(lhs.limbs, rhs.limbs, modulus: M.modulus))
+            : Residue(montgomery: SixWords.add(lhs.limbs, rhs.limbs, modulus: M.modulus))
     }
 
     @inline(__always)
     static func - (lhs: Residue, rhs: Residue) -> Residue {
-        let count = M.wordCount
-        var difference = Limbs()
-        var borrow = false
-        for index in 0..<count {
-            let (partial, overflow1) = lhs.limbs[index].subtractingReportingOverflow(rhs.limbs[index])
-            let (total, overflow2) = partial.subtractingReportingOverflow(borrow ? 1 : 0)
-            difference[index] = total
-            borrow = overflow1 || overflow2
-        }
-        guard borrow else { return Residue(montgomery: difference) }
-        let modulus = M.modulus
-        var carry = false
-        for index in 0..<count {
-            let (partial, overflow1) = difference[index].addingReportingOverflow(modulus[index])
-            let (total, overflow2) = partial.addingReportingOverflow(carry ? 1 : 0)
-            difference[index] = total
-            carry = overflow1 || overflow2
-        }
-        return Residue(montgomery: difference)
+        M.wordCount == 4
+            ? Residue(montgomery: FourWords.subtract(lhs.limbs, rhs.limbs, modulus: M.modulus))
+            : Residue(montgomery: SixWords.subtract(lhs.limbs, rhs.limbs, modulus: M.modulus))
     }
 
     @inline(__always)
@@ -93,57 +70,7 @@ struct Residue<M: MontgomeryModulus>: Equatable, Sendable {
         return result
     }
 
-    /// a·b·R⁻¹ mod M (coarsely integrated operand scanning); a and b below the modulus.
+    /// a·b·R⁻¹ mod M; a and b below the modulus.
     @inline(__always)
-    static func montgomeryProduct(_ a: Limbs, _ b: Limbs) -> Limbs {
-        let count = M.wordCount
-        let modulus = M.modulus
-        let inverseNegated = M.inverseNegated
-        var t = Limbs()
-        var top: UInt64 = 0
-        for i in 0..<count {
-            let bi = b[i]
-            var carry: UInt64 = 0
-            for j in 0..<count {
-                let (high, low) = a[j].multipliedFullWidth(by: bi)
-                let (sum1, overflow1) = low.addingReportingOverflow(t[j])
-                let (sum2, overflow2) = sum1.addingReportingOverflow(carry)
-                t[j] = sum2
-                carry = high &+ (overflow1 ? 1 : 0) &+ (overflow2 ? 1 : 0)
-            }
-            let (topSum, topOverflow) = top.addingReportingOverflow(carry)
-            let extra: UInt64 = topOverflow ? 1 : 0
-            let m = t[0] &* inverseNegated
-            let (high0, low0) = m.multipliedFullWidth(by: modulus[0])
-            let (_, overflow0) = low0.addingReportingOverflow(t[0])
-            carry = high0 &+ (overflow0 ? 1 : 0)
-            for j in 1..<count {
-                let (high, low) = m.multipliedFullWidth(by: modulus[j])
-                let (sum1, overflow1) = low.addingReportingOverflow(t[j])
-                let (sum2, overflow2) = sum1.addingReportingOverflow(carry)
-                t[j - 1] = sum2
-                carry = high &+ (overflow1 ? 1 : 0) &+ (overflow2 ? 1 : 0)
-            }
-            let (last, lastOverflow) = topSum.addingReportingOverflow(carry)
-            t[count - 1] = last
-            top = extra &+ (lastOverflow ? 1 : 0)
-        }
-        return subtractModulusIfNeeded(t, carry: top != 0)
-    }
-
-    /// value + carry·R reduced once: the result of a sum or product known to be below 2·M.
-    @inline(__always)
-    static func subtractModulusIfNeeded(_ value: Limbs, carry: Bool) -> Limbs {
-        let count = M.wordCount
-        let modulus = M.modulus
-        var difference = Limbs()
-        var borrow = false
-        for index in 0..<count {
-            let (partial, overflow1) = value[index].subtractingReportingOverflow(modulus[index])
-            let (total, overflow2) = partial.subtractingReportingOverflow(borrow ? 1 : 0)
-            difference[index] = total
-            borrow = overflow1 || overflow2
-        }
-        return carry || !borrow ? difference : value
-    }
+    static func montgomeryProduct(_ a: Limbs, _ b: Limbs) -> Limbs { M.montgomeryProduct(a, b) }
 }
