@@ -77,7 +77,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlement-stress", dependencies: ["StressCommands"], swiftSettings: strict),
-        // The benchmark of issue 6: propagation against the kernel's floor, fan-out, peers and costs.
+        // The benchmark: propagation against the kernel's floor, fan-out, peers and costs.
         .target(
             name: "Benchmarks",
             dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline"],
@@ -103,10 +103,14 @@ let package = Package(
         .testTarget(
             name: "SignedDataTests", dependencies: ["SignedData"], exclude: ["Vectors"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
+        // Every command's declared options against what its parser reads, and the defaults.
+        .testTarget(
+            name: "EntitlementCommandsTests", dependencies: ["EntitlementCommands", "CLISupport", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker"],
-            swiftSettings: strict
+            exclude: ["Golden"], swiftSettings: strict
         ),
         // The hostile-input corpus (Tests/Corpus) through the real tools, the decoder fixes it
         // led to, and the systemd notify protocol against a socket the test owns.

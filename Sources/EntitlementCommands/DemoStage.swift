@@ -14,13 +14,18 @@ import SharedDefaults
 actor DemoStage {
     let phone: ContainerLayout
     let watch: ContainerLayout
+    let tools: ToolLinks
     let catalogPath: String
     let catalog: Catalog
     let ascii: Bool
     private var children: [(name: String, process: ChildProcess)] = []
     private var serial = 0
 
-    init(root: String, catalogPath: String, catalog: Catalog, ascii: Bool) {
+    /// The tools the demo starts, each through a link named after it.
+    static let tools = ["entitlementd", "entitlementctl", "widget-renderer"]
+
+    init(root: String, tools: ToolLinks, catalogPath: String, catalog: Catalog, ascii: Bool) {
+        self.tools = tools
         phone = ContainerLayout(container: root + "/phone", group: CommonOptions.defaultGroup)
         watch = ContainerLayout(container: root + "/watch", group: CommonOptions.defaultGroup)
         self.catalogPath = catalogPath
@@ -35,9 +40,9 @@ actor DemoStage {
         say("Shared file: \(phone.sharedFilePath)")
         let common = ["--group", phone.group, "--catalog", catalogPath]
         let style = ascii ? ["--ascii"] : []
-        try start("daemon", ["entitlementd", "--container", phone.container, "--watch-container", watch.container] + common)
-        try start("widget", ["widget-renderer", "--follow", "--container", phone.container, "--family", "systemSmall", "--family", "accessoryInline"] + common + style)
-        try start("watch", ["widget-renderer", "--follow", "--device", "watch", "--container", watch.container, "--family", "accessoryInline"] + common + style)
+        try start("daemon", "entitlementd", ["--container", phone.container, "--watch-container", watch.container] + common)
+        try start("widget", "widget-renderer", ["--follow", "--container", phone.container, "--family", "systemSmall", "--family", "accessoryInline"] + common + style)
+        try start("watch", "widget-renderer", ["--follow", "--device", "watch", "--container", watch.container, "--family", "accessoryInline"] + common + style)
 
         step(1, "A free user: nothing bought, widgets and the watch app are locked.")
         try await waitForPublished(atLeast: 1, locked: true)
@@ -84,9 +89,9 @@ actor DemoStage {
         StandardStreams.writeOut("\n━━ \(number). \(text)\n")
     }
 
-    private func start(_ name: String, _ arguments: [String]) throws {
+    private func start(_ name: String, _ tool: String, _ arguments: [String]) throws {
         let padded = name.count >= 6 ? String(name.prefix(6)) : name + String(repeating: " ", count: 6 - name.count)
-        let child = try ChildProcess(executable: "/proc/self/exe", arguments: arguments) { _, line in
+        let child = try ChildProcess(executable: tools.path(tool), arguments: arguments) { _, line in
             StandardStreams.writeOut("\(padded) │ \(line)\n")
         }
         children.append((name, child))
@@ -116,8 +121,8 @@ actor DemoStage {
         try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: file))
         say("entitlementctl ingest --wait  ← \(line)")
         let child = try ChildProcess(
-            executable: "/proc/self/exe",
-            arguments: ["entitlementctl", "ingest", "--wait", file, "--container", phone.container, "--group", phone.group, "--catalog", catalogPath])
+            executable: tools.path("entitlementctl"),
+            arguments: ["ingest", "--wait", file, "--container", phone.container, "--group", phone.group, "--catalog", catalogPath])
         guard let status = await child.waitForExit(timeout: Self.deadline) else {
             await child.stop()
             throw ToolError(.temporaryFailure, "entitlementctl ingest did not finish within \(Self.deadline)")

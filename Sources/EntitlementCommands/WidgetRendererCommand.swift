@@ -13,21 +13,20 @@ public struct WidgetRendererCommand: Command {
     public static let configuration = CommandConfiguration(
         commandName: "widget-renderer",
         abstract: "Render widget timelines (phone) or the watch app and its complications from the shared file.",
-        usage: "widget-renderer [--device phone|tablet|watch] [--family <family> ...] [--format text|json] [--now <ISO8601>] [--follow] [--ascii] [--container <dir>] [--group <id>] [--catalog <file>]",
         discussion: """
             Families use WidgetKit's names: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")). \
             JSON prints one object per family timeline per line. --follow watches the shared file through \
             inotify and prints again on every change and whenever a timeline's reload date arrives, until \
             SIGINT or SIGTERM (exit 0).
             """,
-        options: CommonOptions.help + [
-            .init("--device <device>", "Which device to render. (values: phone, tablet, watch; default: phone)"),
-            .init("--family <family>", "A widget family to render; repeat for several (default: all of the device's)."),
-            .init("--format <format>", "Output format. (values: text, json; default: text)"),
-            .init("--now <ISO8601>", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time)."),
+        options: [
+            .init("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)"),
+            .init("--family", value: "family", repeatable: true, "A widget family to render; repeat for several (default: all of the device's)."),
+            OutputFormat.option,
+            .init("--now", value: "ISO8601", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time)."),
             .init("--follow", "Keep running and print again on every change."),
             .init("--ascii", "Draw with ASCII only (automatic when the locale is not UTF-8)."),
-        ])
+        ] + CommonOptions.options)
 
     var common: CommonOptions
     var device: DeviceProfile
@@ -43,10 +42,13 @@ public struct WidgetRendererCommand: Command {
         let device = device
         families = try scanner.values("--family").map { name throws(UsageError) -> WidgetFamily in
             guard let family = WidgetFamily(rawValue: name) else {
-                throw UsageError("Unknown family '\(name)' (\(device.rawValue) families: \(device.families.map(\.rawValue).joined(separator: ", ")))")
+                let known = device.families.map(\.rawValue)
+                throw UsageError(
+                    "unknown family '\(name)'" + Suggestion.didYouMean(name, among: known)
+                        + " (\(device.rawValue) families: \(known.joined(separator: ", ")))")
             }
             guard device.supports(family) else {
-                throw UsageError("Family '\(name)' is not available on \(device.rawValue) (its families: \(device.families.map(\.rawValue).joined(separator: ", ")))")
+                throw UsageError("family '\(name)' is not available on \(device.rawValue) (its families: \(device.families.map(\.rawValue).joined(separator: ", ")))")
             }
             return family
         }
@@ -57,7 +59,7 @@ public struct WidgetRendererCommand: Command {
         charset = scanner.flag("--ascii") || !Self.localeIsUTF8 ? .ascii : .unicode
         if follow, now != nil { throw UsageError("'--now' cannot be combined with '--follow'") }
         let extra = try scanner.positionals()
-        guard extra.isEmpty else { throw UsageError("Unexpected argument '\(extra[0])'") }
+        guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
     }
 
     static var localeIsUTF8: Bool {
@@ -69,7 +71,7 @@ public struct WidgetRendererCommand: Command {
     }
 
     public func run() async throws {
-        let catalog = try CatalogLoading.load(common.catalogPath)
+        let catalog = try CatalogLoading.load(common.catalog)
         let renderer = TimelineRendering(
             device: device, families: families, format: format, charset: charset, gate: catalog.featureGate)
         if follow {
@@ -80,7 +82,7 @@ public struct WidgetRendererCommand: Command {
             case .snapshot(let s): snapshot = s
             case .missing(let path):
                 snapshot = nil
-                StandardStreams.writeError("widget-renderer: \(path): no snapshot published yet; rendering locked\n")
+                StandardStreams.writeError("widget-renderer: \(path): no snapshot published yet (container \(common.containerPath.origin)); rendering locked\n")
             case .refused(let reason):
                 snapshot = nil
                 StandardStreams.writeError("widget-renderer: \(reason); rendering locked\n")
