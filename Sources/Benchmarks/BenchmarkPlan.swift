@@ -43,5 +43,5 @@ struct BenchmarkPlan: Sendable {
         peerRounds: 5, pingPongRounds: 100, checkIterations: 1000, decodeIterations: 10, unchangedIterations: 100,
         costRepeats: 1, ingest: IngestBenchmark(producers: 1, calls: 2, batch: 10),
         singleEventIngest: IngestBenchmark(producers: 1, calls: 2, batch: 1),
-        verifiedIngest: IngestBenchmark(producers: 1, calls: 2, batch: 10, signed: true), idleSeconds: 0.2, renderRuns: 1)
+        verifiedIngest: IngestBenchmark(producers: 1, calls: 1, batch: 5, signed: true), idleSeconds: 0.2, renderRuns: 1)
 }
