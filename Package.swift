@@ -80,7 +80,10 @@ let package = Package(
         // The benchmark of issue 6: propagation against the kernel's floor, fan-out, peers and costs.
         .target(
             name: "Benchmarks",
-            dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline"],
+            dependencies: [
+                "EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline",
+                "SignedData",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlement-bench", dependencies: ["Benchmarks"], swiftSettings: strict),
