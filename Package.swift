@@ -53,7 +53,7 @@ let package = Package(
         // The daemon's library: lock, inbox, journal, publish, transition timers.
         .target(name: "Broker", dependencies: ["EntitlementModel", "SharedDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
-        .target(name: "WidgetTimeline", dependencies: ["EntitlementModel"], swiftSettings: strict),
+        .target(name: "WidgetTimeline", dependencies: ["EntitlementModel", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.
         .target(name: "WatchExtension", dependencies: ["EntitlementModel", "WidgetTimeline"], swiftSettings: strict),
         // A small hand-written argument parser, errors and exit codes.
@@ -77,7 +77,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlement-stress", dependencies: ["StressCommands"], swiftSettings: strict),
-        // The benchmark of issue 6: propagation against the kernel's floor, fan-out, peers and costs.
+        // The benchmark: propagation against the kernel's floor, fan-out, peers and costs.
         .target(
             name: "Benchmarks",
             dependencies: [
@@ -104,10 +104,14 @@ let package = Package(
         .testTarget(
             name: "SignedDataTests", dependencies: ["SignedData"], exclude: ["Vectors"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
+        // Every command's declared options against what its parser reads, and the defaults.
+        .testTarget(
+            name: "EntitlementCommandsTests", dependencies: ["EntitlementCommands", "CLISupport", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker"],
-            swiftSettings: strict
+            exclude: ["Golden"], swiftSettings: strict
         ),
         // The hostile-input corpus (Tests/Corpus) through the real tools, the decoder fixes it
         // led to, and the systemd notify protocol against a socket the test owns.

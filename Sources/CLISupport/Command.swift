@@ -9,29 +9,41 @@ import Glibc
 /// tests can parse argument arrays without starting anything.
 public protocol Command: Sendable {
     static var configuration: CommandConfiguration { get }
-    /// Parses `scanner`; throws ``UsageError`` for a wrong command line. Help is handled before.
+    /// Parses `scanner`, which knows the configuration's options; throws ``UsageError`` for a
+    /// wrong command line. `--help` and `--version` are handled before.
     init(parsing scanner: inout ArgumentScanner) throws
-    /// Parses a whole command line, help included. The default handles `-h`/`--help`, then
-    /// ``init(parsing:)``, then rejects leftovers; commands with subcommands override it.
+    /// Parses a whole command line, help and version included. The default handles
+    /// `-h`/`--help` and `--version`, then ``init(parsing:)``, then rejects leftovers; a
+    /// ``CommandGroup`` finds its subcommand first.
     static func parse(_ arguments: [String]) throws -> Self
-    /// Runs the command. Throw ``ToolError`` for a failure with a contract exit code, ``ExitCode``
+    /// Runs the command. Throw ``ToolError`` for a failure with a contract exit code,
+    /// ``UsageError`` for a wrong command line found only now (an unknown feature), ``ExitCode``
     /// after printing your own message, ``CleanExit`` to print to stdout and exit 0.
     func run() async throws
 }
 
 extension Command {
-    /// Parses `arguments` (help included) into a command, or throws the error `main` would report.
+    /// Parses `arguments` (help and version included) into a command, or throws the error `main`
+    /// would report; a ``UsageError`` names this command's help.
     public static func parse(_ arguments: [String]) throws -> Self {
-        var scanner = ArgumentScanner(arguments)
+        var scanner = ArgumentScanner(arguments, options: configuration.options)
         if scanner.wantsHelp { throw CleanExit(configuration.helpText) }
-        let command = try Self(parsing: &scanner)
-        try scanner.finish()
-        return command
+        if scanner.wantsVersion { throw CleanExit(versionText) }
+        do {
+            let command = try Self(parsing: &scanner)
+            try scanner.finish()
+            return command
+        } catch let error as UsageError {
+            throw error.attributed(to: configuration.commandName)
+        }
     }
 
+    /// `entitlementctl 1.0.0`.
+    public static var versionText: String { "\(configuration.toolName) \(ToolVersion.current)\n" }
+
     /// Parses the process arguments (or `arguments`), runs, and exits with the contract's code:
-    /// 0 on success, 64 with the usage line for ``UsageError``, the error's code for
-    /// ``ToolError`` (one line on stderr), and 1 with `Error: …` for anything else.
+    /// 0 on success, 64 for a ``UsageError`` (one line and a hint), the error's code for
+    /// ``ToolError`` (one line on stderr), and 1 with `tool: error: …` for anything else.
     public static func main(_ arguments: [String]? = nil) async -> Never {
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
         let code: Int32
@@ -44,25 +56,30 @@ extension Command {
         exit(code)
     }
 
-    /// Writes the message for `error` to the right stream and returns the exit status.
-    public static func report(_ error: any Error) -> Int32 {
-        let name = configuration.commandName
+    /// The text `error` prints, the stream it goes to and the exit status.
+    public static func message(for error: any Error) -> (text: String, toStandardError: Bool, status: Int32) {
+        let tool = configuration.toolName
         switch error {
         case let clean as CleanExit:
-            StandardStreams.writeOut(clean.message.hasSuffix("\n") ? clean.message : clean.message + "\n")
-            return 0
+            return (clean.message.hasSuffix("\n") ? clean.message : clean.message + "\n", false, 0)
         case let usage as UsageError:
-            StandardStreams.writeError(
-                "Error: \(usage.message)\nUsage: \(configuration.usage)\n  See '\(name) --help' for more information.\n")
-            return ExitCode.usage.rawValue
-        case let tool as ToolError:
-            StandardStreams.writeError("\(name): \(tool.message)\n")
-            return tool.code.rawValue
+            let command = usage.command ?? configuration.commandName
+            return ("\(tool): error: \(usage.message)\nSee '\(command) --help'.\n", true, ExitCode.usage.rawValue)
+        case let failure as ToolError:
+            return ("\(tool): \(failure.message)\n", true, failure.code.rawValue)
         case let exit as ExitCode:
-            return exit.rawValue
+            return ("", true, exit.rawValue)
         default:
-            StandardStreams.writeError("\(name): Error: \(error)\n")
-            return 1
+            return ("\(tool): error: \(error)\n", true, 1)
         }
+    }
+
+    /// Writes the message for `error` to the right stream and returns the exit status.
+    public static func report(_ error: any Error) -> Int32 {
+        let (text, toStandardError, status) = message(for: error)
+        if !text.isEmpty {
+            if toStandardError { StandardStreams.writeError(text) } else { StandardStreams.writeOut(text) }
+        }
+        return status
     }
 }

@@ -1,8 +1,23 @@
-/// The user's command line is wrong: printed with the usage line, exit 64.
+/// The user's command line is wrong: exit 64 with one line naming the problem and one hint line
+/// naming the help of the command that found it (`See 'entitlementctl check --help'.`).
 public struct UsageError: Error, Sendable, CustomStringConvertible {
+    /// Lower-case, no full stop: `unknown option '--bogus'; did you mean '--count'?`.
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The full name of the command whose help the hint names; `nil` until the command that
+    /// parsed or ran it fills it in.
+    public var command: String?
+
+    public init(_ message: String, command: String? = nil) {
+        self.message = message
+        self.command = command
+    }
+
     public var description: String { message }
+
+    /// This error attributed to `command`, unless a more specific command already claimed it.
+    public func attributed(to command: String) -> UsageError {
+        UsageError(message, command: self.command ?? command)
+    }
 }
 
 /// A failure with a contract exit code and one line for stderr, e.g.

@@ -12,20 +12,20 @@ struct CheckCommand: Command {
     static let configuration = CommandConfiguration(
         commandName: "entitlementctl check",
         abstract: "Check one feature against the published snapshot (exit 0 unlocked, 1 locked).",
-        usage: "entitlementctl check <feature> [--count <n>] [--days-ago <n>] [--record] [--now <ISO8601>] [--format text|json] [--container <dir>] [--group <id>] [--catalog <file>]",
         discussion: """
-            Fails closed: no snapshot, a refused shared file or an unknown feature all answer locked, with the reason. \
+            Fails closed: no snapshot or a refused shared file answers locked, with the reason. A feature the catalog \
+            does not define is a usage error (exit 64) that lists the known ones. \
             Read-only unless --record is given: then a locked answer appends a paywallShown event to \
             <dir>/Library/Analytics/paywall.jsonl (JSON Lines; a failure to record is a warning, the answer stands).
             """,
         arguments: [.init("feature", "A feature from the catalog, e.g. habits, collections, cards, history, widgets, sync.")],
-        options: CommonOptions.help + [
-            .init("--count <n>", "For count-limited features: how many items the user already has (unlocked while one more fits)."),
-            .init("--days-ago <n>", "For time-window features (history): how many days back the item lies."),
+        options: [
+            .init("--count", value: "n", "For count-limited features: how many items the user already has (unlocked while one more fits)."),
+            .init("--days-ago", value: "n", "For time-window features (history): how many days back the item lies."),
             .init("--record", "Record a paywallShown analytics event when the answer is locked."),
-            .init("--now <ISO8601>", "Evaluate at this instant (never earlier than the snapshot's issue time)."),
-            .init("--format <format>", "Output format. (values: text, json; default: text)"),
-        ])
+            .init("--now", value: "ISO8601", "Evaluate at this instant (never earlier than the snapshot's issue time)."),
+            OutputFormat.option,
+        ] + CommonOptions.options)
 
     var common: CommonOptions
     var feature: String
@@ -43,21 +43,27 @@ struct CheckCommand: Command {
         now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
         format = try OutputFormat.parse(&scanner)
         let rest = try scanner.positionals()
-        guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "Missing feature" : "Expected one feature, got \(rest.count)") }
+        guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "missing feature" : "expected one feature, got \(rest.count)") }
         feature = rest[0]
     }
 
     func run() async throws {
-        let catalog = try CatalogLoading.load(common.catalogPath)
+        let catalog = try CatalogLoading.load(common.catalog)
+        let gate = catalog.featureGate
+        guard gate.rules[feature] != nil else {
+            let known = gate.rules.keys.sorted()
+            throw UsageError(
+                "unknown feature '\(feature)'" + Suggestion.didYouMean(feature, among: known)
+                    + " (\(common.catalogPath) defines: \(known.joined(separator: ", ")))")
+        }
         var snapshot: EntitlementSnapshot?
         var note: String?
         switch SnapshotLoading.read(common.layout) {
         case .snapshot(let s): snapshot = s
-        case .missing(let path): note = "\(path): no snapshot published yet"
+        case .missing(let path): note = "\(path): no snapshot published yet (container \(common.containerPath.origin))"
         case .refused(let reason): note = reason
         }
         if let note { StandardStreams.writeError("entitlementctl check: \(note)\n") }
-        let gate = catalog.featureGate
         let clock = now ?? Date()
         let decision = gate.check(feature, snapshot: snapshot, wallClock: clock, currentCount: count, daysAgo: daysAgo)
         let rule = gate.rules[feature]

@@ -9,6 +9,7 @@ import Foundation
 import Glibc
 import ServiceRuntime
 import SharedDefaults
+import WidgetTimeline
 
 /// `entitlement-demo`: the whole product in under a minute, on the built-in defaults.
 ///
@@ -20,35 +21,40 @@ public struct DemoCommand: Command {
     public static let configuration = CommandConfiguration(
         commandName: "entitlement-demo",
         abstract: "Play free → trial → trial ends → lifetime → refund through the daemon, a widget and a watch.",
-        usage: "entitlement-demo [--catalog <file>] [--trial-seconds <n>] [--ascii]",
         discussion: """
-            Needs no set-up: containers are temporary and removed at the end. Also a multi-call binary: \
-            'entitlement-demo entitlementd|entitlementctl|widget-renderer ARGS…' runs that tool.
+            Needs no set-up: containers are temporary and removed at the end. The processes it starts run \
+            under their tools' names, so 'pgrep entitlementd' finds the demo's daemon.
+            Also a multi-call binary: 'entitlement-demo TOOL ARGS…', or a link to it named TOOL, runs TOOL \
+            (entitlementd, entitlementctl or widget-renderer).
             """,
         options: [
-            .init("--catalog <file>", "Catalog JSON (env ENTITLEMENTS_CATALOG; default \(CommonOptions.defaultCatalog))."),
-            .init("--trial-seconds <n>", "How long the demo's free trial lasts (default 5)."),
-            .init("--ascii", "Draw the widgets with ASCII only."),
+            .init("--trial-seconds", value: "n", "How long the demo's free trial lasts (default 5)."),
+            .init("--ascii", "Print ASCII only (automatic when the locale is not UTF-8)."),
+            CommonOptions.options[2],
         ])
 
-    var catalogPath: String
+    var catalog: ResolvedPath
     var trialSeconds: Double
-    var ascii: Bool
+    var charset: TextCharset
 
     public init(parsing scanner: inout ArgumentScanner) throws {
-        catalogPath = try scanner.value("--catalog") ?? ProcessInfo.processInfo.environment["ENTITLEMENTS_CATALOG"] ?? CommonOptions.defaultCatalog
         trialSeconds = try scanner.value("--trial-seconds", as: "a number of seconds from 1 to 60") { Double($0).flatMap { (1...60).contains($0) ? $0 : nil } } ?? 5
-        ascii = scanner.flag("--ascii")
+        charset = .forOutput(asciiRequested: scanner.flag("--ascii"))
+        catalog = try CommonOptions.catalog(parsing: &scanner)
         let extra = try scanner.positionals()
-        guard extra.isEmpty else { throw UsageError("Unexpected argument '\(extra[0])'") }
+        guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
     }
 
     public func run() async throws {
-        let catalog = try CatalogLoading.load(catalogPath)
-        let absoluteCatalog = URL(fileURLWithPath: catalogPath).standardizedFileURL.path
+        let loaded = try CatalogLoading.load(catalog)
+        let absoluteCatalog = URL(fileURLWithPath: catalog.path).standardizedFileURL.path
         let root = try Self.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let stage = DemoStage(root: root, catalogPath: absoluteCatalog, catalog: catalog, ascii: ascii)
+        guard let executable = DefaultLocations.ownExecutablePath() else {
+            throw ToolError(.unavailable, "/proc/self/exe: cannot read this executable's path")
+        }
+        let tools = try ToolLinks(directory: root + "/bin", executable: executable, tools: DemoStage.tools)
+        let stage = DemoStage(root: root, tools: tools, catalogPath: absoluteCatalog, catalog: loaded, charset: charset)
         let signals = await SignalSequence.make([.interrupt, .terminate])
         let outcome: Result<Void, any Error> = await withTaskGroup(of: Result<Void, any Error>?.self) { group in
             group.addTask {

@@ -11,15 +11,14 @@ public struct EntitlementdCommand: Command {
     public static let configuration = CommandConfiguration(
         commandName: "entitlementd",
         abstract: "Compute entitlements from queued StoreKit events and publish them to the shared defaults file.",
-        usage: "entitlementd [--container <dir>] [--group <id>] [--catalog <file>] [--watch-container <dir>]",
         discussion: """
             Runs in the foreground and logs one line per event to stderr. Holds the container's lock \
             (a second instance exits 75), applies queued events (also those queued while it was not \
             running), publishes a snapshot on every change and at every expiry, trial end and grace end.
             SIGTERM/SIGINT: finish the event in hand and exit 0. SIGHUP: reload the catalog.
             """,
-        options: CommonOptions.help + [
-            .init("--watch-container <dir>", "Also deliver every new snapshot to the watch's container (latest wins)."),
+        options: CommonOptions.options + [
+            .init("--watch-container", value: "dir", "Also deliver every new snapshot to the watch's container (latest wins)."),
             .init("--no-fsync", "Skip fsync (benchmarks on tmpfs only: events are no longer crash-safe)."),
         ])
 
@@ -32,10 +31,13 @@ public struct EntitlementdCommand: Command {
         watchContainer = try scanner.value("--watch-container")
         durable = !scanner.flag("--no-fsync")
         let extra = try scanner.positionals()
-        guard extra.isEmpty else { throw UsageError("Unexpected argument '\(extra[0])'") }
+        guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
     }
 
     public func run() async throws {
+        // The daemon loads (and on SIGHUP reloads) the catalog itself; a missing one is refused
+        // here first so the message says where its path came from.
+        try CatalogLoading.requireExists(common.catalog)
         let configuration = DaemonConfiguration(
             layout: common.layout, catalogPath: common.catalogPath, durable: durable, watchContainer: watchContainer,
             log: { StandardStreams.writeError("entitlementd: \($0)\n") })

@@ -2,31 +2,34 @@ import Broker
 import CLISupport
 import EntitlementModel
 
-/// `entitlementctl evaluate --now ISO8601 [FILE|-]`: the engine without a daemon.
+/// `entitlementctl evaluate [--now ISO8601] [FILE|-]`: the engine without a daemon.
 struct EvaluateCommand: Command {
     static let configuration = CommandConfiguration(
         commandName: "entitlementctl evaluate",
         abstract: "Run the engine on the given events and print the snapshot it would publish (JSON).",
-        usage: "entitlementctl evaluate --now <ISO8601> [FILE|-] [--catalog <file>]",
         discussion: "No daemon and no container are involved. The clock is never earlier than the newest signedDate among the events.",
-        arguments: [.init("FILE", "JSON Lines of transactions, renewal infos, notifications; '-' or nothing reads standard input.")],
+        arguments: [
+            .init("file", optional: true, "JSON Lines of transactions, renewal infos, notifications (LF or CRLF); '-' or nothing reads standard input."),
+        ],
         options: [
-            .init("--catalog <file>", "Catalog JSON (env ENTITLEMENTS_CATALOG; default \(CommonOptions.defaultCatalog))."),
-            .init("--now <ISO8601>", "The instant to evaluate at, e.g. 2026-11-22T10:00:00Z (default: the current time)."),
-        ])
+            .init("--now", value: "ISO8601", "The instant to evaluate at, e.g. 2026-11-22T10:00:00Z (default: the current time)."),
+        ] + CommonOptions.options(ignoringContainerIn: "evaluate"))
 
-    var common: CommonOptions
+    var catalog: ResolvedPath
     var now: Date?
     var file: String?
 
     init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
+        // Accepted like every tool's, so one set of flags serves every command; unused here.
+        _ = try scanner.value("--container")
+        _ = try scanner.value("--group")
+        catalog = try CommonOptions.catalog(parsing: &scanner)
         now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
         file = try scanner.optionalPositional("FILE")
     }
 
     func run() async throws {
-        let catalog = try CatalogLoading.load(common.catalogPath)
+        let catalog = try CatalogLoading.load(self.catalog)
         let (lines, source) = try InputLines.read(file)
         var facts = FactStore()
         do {

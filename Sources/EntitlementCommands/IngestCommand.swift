@@ -12,17 +12,16 @@ struct IngestCommand: Command {
     static let configuration = CommandConfiguration(
         commandName: "entitlementctl ingest",
         abstract: "Queue StoreKit transactions, renewal infos and server notifications (JSON Lines).",
-        usage: "entitlementctl ingest [FILE|-] [--wait] [--timeout <seconds>] [--container <dir>] [--group <id>] [--catalog <file>]",
         discussion: """
             Every line is validated against the catalog (bundle id, environment) before any is queued. \
             Exits 0 only once the events are durably queued (they survive kill -9 and power loss). \
             With --wait, also waits until entitlementd has published a generation that includes them.
             """,
-        arguments: [.init("FILE", "JSON Lines file; '-' or nothing reads standard input.")],
-        options: CommonOptions.help + [
+        arguments: [.init("file", optional: true, "JSON Lines file (LF or CRLF line ends); '-' or nothing reads standard input.")],
+        options: [
             .init("--wait", "Wait until a published generation includes the events."),
-            .init("--timeout <seconds>", "Give up waiting after this long (default 30; exit 75)."),
-        ])
+            .init("--timeout", value: "seconds", "Give up waiting after this long (default 30; exit 75)."),
+        ] + CommonOptions.options)
 
     var common: CommonOptions
     var file: String?
@@ -37,7 +36,7 @@ struct IngestCommand: Command {
     }
 
     func run() async throws {
-        let catalog = try CatalogLoading.load(common.catalogPath)
+        let catalog = try CatalogLoading.load(common.catalog)
         let (lines, source) = try InputLines.read(file)
         let client = IngestClient(layout: common.layout, catalog: catalog)
         let ticket: String?
@@ -56,15 +55,5 @@ struct IngestCommand: Command {
         } catch {
             throw error.toolError
         }
-    }
-}
-
-/// Loads the catalog named on the command line, mapping failures onto the contract's codes.
-package enum CatalogLoading {
-    package static func load(_ path: String) throws(ToolError) -> Catalog {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ToolError(.usage, "\(path): catalog not found (pass --catalog FILE or run from the package root)")
-        }
-        do { return try Catalog.load(path: path) } catch { throw ToolError(.dataError, "\(error)") }
     }
 }

@@ -8,8 +8,8 @@ import Foundation
 #endif
 import SystemShims
 
-/// Reads JSON Lines from a file or standard input (`-`), with a size cap so a runaway input is
-/// a clean error rather than an exhausted machine.
+/// Reads JSON Lines (cut by ``JSONLines``) from a file or standard input (`-`), with a size cap
+/// so a runaway input is a clean error rather than an exhausted machine.
 enum InputLines {
     static let maximumInput = 64 << 20
 
@@ -29,10 +29,9 @@ enum InputLines {
             defer { try? descriptor.close() }
             bytes = try readAll(descriptor, source: source)
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ToolError(.dataError, "\(source):\(firstInvalidLine(bytes)): line is not valid UTF-8")
+        do { return (try JSONLines.split(bytes), source) } catch {
+            throw ToolError(.dataError, "\(source):\(error)")
         }
-        return (text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), source)
     }
 
     /// Everything `descriptor` holds from its current offset, at most ``maximumInput`` bytes.
@@ -44,12 +43,6 @@ enum InputLines {
             }
         }
     }
-}
-
-/// The 1-based number of the first line of `data` that is not valid UTF-8.
-private func firstInvalidLine(_ bytes: [UInt8]) -> Int {
-    let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    return (lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0) + 1
 }
 
 extension BrokerError {

@@ -1,8 +1,10 @@
 import CLISupport
 
 /// `--format text|json`.
-enum OutputFormat: String, Sendable {
+enum OutputFormat: String, Sendable, CaseIterable {
     case text, json
+
+    static let option = CommandConfiguration.Option("--format", value: "format", "Output format. (values: text, json; default: text)")
 
     static func parse(_ scanner: inout ArgumentScanner) throws(UsageError) -> OutputFormat {
         try scanner.value("--format", as: "'text' or 'json'") { OutputFormat(rawValue: $0) } ?? .text

@@ -14,14 +14,13 @@ struct StatusCommand: Command {
     static let configuration = CommandConfiguration(
         commandName: "entitlementctl status",
         abstract: "Print the published snapshot.",
-        usage: "entitlementctl status [--format json|text] [--container <dir>] [--group <id>] [--catalog <file>]",
         discussion: """
             Exit 69 when nothing has been published yet, 65 when the shared file is refused (torn, foreign, symlinked, unknown schema). \
             The text form also shows this process's launch mode (the sync preference, resolved once at start from the cached \
             snapshot) and introductory-offer eligibility per subscription group, computed from the daemon's journal when the \
             container has one (the snapshot does not carry it).
             """,
-        options: CommonOptions.help + [.init("--format <format>", "Output format. (values: text, json; default: text)")])
+        options: [OutputFormat.option] + CommonOptions.options)
 
     var common: CommonOptions
     var format: OutputFormat
@@ -32,16 +31,16 @@ struct StatusCommand: Command {
     }
 
     func run() async throws {
-        // Seed 004: the launch mode is resolved once, as the process starts, before anything else.
+        // The launch mode is resolved once, as the process starts, before anything else.
         let launchClock = Date()
-        let catalog: Result<Catalog, ToolError> = Result { () throws(ToolError) in try CatalogLoading.load(common.catalogPath) }
+        let catalog: Result<Catalog, ToolError> = Result { () throws(ToolError) in try CatalogLoading.load(common.catalog) }
         let defaults = SharedDefaults(suiteName: common.group, container: common.container)
         let launch = try? LaunchPreferences(defaults: defaults, gate: catalog.get().featureGate, wallClock: launchClock)
         let syncPreference = LaunchPreferences.syncPreference(in: defaults)
 
         switch SnapshotLoading.read(common.layout) {
         case .missing(let path):
-            throw ToolError(.unavailable, "\(path): no snapshot published yet (is entitlementd running?)")
+            throw ToolError(.unavailable, "\(path): no snapshot published yet (container \(common.containerPath.origin); is entitlementd running?)")
         case .refused(let reason):
             throw ToolError(.dataError, reason)
         case .snapshot(let snapshot):

@@ -2,8 +2,9 @@ import CLISupport
 import Glibc
 
 /// The entry points of the executables. Each executable's `main.swift` is one call here.
-/// `entitlement-demo` is also a multi-call binary: `entitlement-demo entitlementd …` runs the
-/// daemon, so `swift run entitlement-demo` needs no other product built.
+/// `entitlement-demo` is also a multi-call binary: `entitlement-demo entitlementd …`, or a link
+/// to it named `entitlementd`, runs the daemon, so `swift run entitlement-demo` needs no other
+/// product built.
 public enum ToolEntry {
     static let tools: [String: any Command.Type] = [
         "entitlementd": EntitlementdCommand.self,
@@ -21,9 +22,14 @@ public enum ToolEntry {
         signal(SIGPIPE, SIG_IGN)
         var arguments = Array(CommandLine.arguments.dropFirst())
         var tool = name
-        if name == "entitlement-demo" || name == "entitlement-stress", let first = arguments.first, first != name, tools[first] != nil {
-            tool = first
-            arguments.removeFirst()
+        if name == "entitlement-demo" || name == "entitlement-stress" {
+            let invokedAs = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? name
+            if invokedAs != name, tools[invokedAs] != nil {
+                tool = invokedAs
+            } else if let first = arguments.first, first != name, tools[first] != nil {
+                tool = first
+                arguments.removeFirst()
+            }
         }
         guard let type = tools[tool] else { fatalError("ToolEntry.main called with unknown tool \(tool)") }
         await type.main(arguments)

@@ -13,10 +13,9 @@ struct WatchLinkCommand: Command {
     static let configuration = CommandConfiguration(
         commandName: "entitlementctl watch-link",
         abstract: "Simulate the watch going out of range (down) and coming back (up).",
-        usage: "entitlementctl watch-link down|up [--container <dir>]",
         discussion: "While down, entitlementd --watch-container delivers nothing; on up it delivers only the latest snapshot.",
-        arguments: [.init("down|up", "The new state of the link.")],
-        options: CommonOptions.help)
+        arguments: [.init("state", "The new state of the link. (values: down, up)")],
+        options: CommonOptions.options(ignoringCatalogIn: "watch-link"))
 
     var common: CommonOptions
     var up: Bool
@@ -24,7 +23,9 @@ struct WatchLinkCommand: Command {
     init(parsing scanner: inout ArgumentScanner) throws {
         common = try CommonOptions(parsing: &scanner)
         let rest = try scanner.positionals()
-        guard rest.count == 1, rest[0] == "down" || rest[0] == "up" else { throw UsageError("Expected 'down' or 'up'") }
+        guard rest.count == 1, rest[0] == "down" || rest[0] == "up" else {
+            throw UsageError(rest.isEmpty ? "missing state ('down' or 'up')" : "expected 'down' or 'up', got '\(rest.joined(separator: " "))'")
+        }
         up = rest[0] == "up"
     }
 

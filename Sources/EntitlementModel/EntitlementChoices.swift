@@ -26,6 +26,9 @@ struct EvaluationPlan {
         /// Position of its subscription group (auto-renewable only), else -1.
         var group: Int
         var level: Int?
+        /// Whether the catalog's introductory offer for this product is a free trial (`paymentMode`
+        /// `free`); `nil` when the catalog names no introductory offer for it.
+        var introductoryOfferIsFreeTrial: Bool?
     }
 
     /// Every catalog entitlement, in the order of `catalog.entitlements.keys`.
@@ -63,7 +66,9 @@ struct EvaluationPlan {
             case nil: kind = nil
             }
             products.append(
-                Product(entitlementStart: start, entitlementCount: entitlementPositions.count - start, kind: kind, group: group, level: level))
+                Product(
+                    entitlementStart: start, entitlementCount: entitlementPositions.count - start, kind: kind, group: group, level: level,
+                    introductoryOfferIsFreeTrial: catalog.products[productId]?.introductoryOffer?.isFreeTrial))
         }
         self.products = products
         self.entitlementPositions = entitlementPositions

@@ -20,8 +20,9 @@ import Foundation
 /// 4. Per entitlement the active candidate wins: lifetime first, then not-in-grace, then within a
 ///    subscription group the highest level (lowest `groupNumber`), then the latest end, then
 ///    purchased over family-shared. With no active candidate, the one that ended last is reported.
-/// 5. `periodType`: `offerType` 1 with `FREE_TRIAL` or no discount type is `trial`, any other offer
-///    `intro`, else `normal`. `willRenew` is false for anything but an auto-renewable subscription,
+/// 5. `periodType`: `offerType` 1 with `FREE_TRIAL` is `trial`; with no discount type the
+///    catalog's introductory offer decides (`paymentMode` `free`, or no offer in the catalog, is
+///    `trial`); any other offer is `intro`, no offer `normal` (``PeriodType/of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)``). `willRenew` is false for anything but an auto-renewable subscription,
 ///    for `autoRenewStatus` 0 and during billing problems. A pending downgrade
 ///    (`autoRenewProductId` different) changes nothing until the renewal transaction arrives.
 public struct EntitlementEngine: Sendable {
@@ -142,8 +143,9 @@ public struct EntitlementEngine: Sendable {
 
         let periodType: PeriodType
         if case .autoRenewable = kind, let offer = transaction.pointee.offerType {
-            let discount = transaction.pointee.offerDiscountType
-            periodType = offer == .introductory && (discount == nil || discount == .freeTrial) ? .trial : .intro
+            periodType = PeriodType.of(
+                offer: offer, discount: transaction.pointee.offerDiscountType,
+                catalogIntroductoryOfferIsFreeTrial: product.introductoryOfferIsFreeTrial)
         } else {
             periodType = .normal
         }

@@ -38,13 +38,14 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable` (an absolute path) with `arguments`. `environment` replaces the
     /// parent's when given. Standard input is /dev/null unless `standardInput` (a descriptor) is
-    /// given; the child gets a duplicate and the caller keeps ownership of the original. `onLine` sees every complete line
-    /// (without its newline) as it arrives, on a background thread.
+    /// given; the child gets a duplicate and the caller keeps ownership of the original. The child
+    /// starts in `workingDirectory` when given, else in the parent's. `onLine` sees every complete
+    /// line (without its newline) as it arrives, on a background thread.
     ///
     /// - Throws: `POSIXError` when the process cannot be started (e.g. ENOENT).
     public init(
         executable: String, arguments: [String], environment: [String: String]? = nil,
-        standardInput: Int32? = nil, onLine: (@Sendable (Stream, String) -> Void)? = nil
+        standardInput: Int32? = nil, workingDirectory: String? = nil, onLine: (@Sendable (Stream, String) -> Void)? = nil
     ) throws {
         self.executable = executable
         self.arguments = arguments
@@ -69,6 +70,13 @@ public final class ChildProcess: Sendable {
         }
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, error[1], 2)
+        if let workingDirectory {
+            guard let addChangeDirectory = addChangeDirectoryFunction else {
+                close(output[0]); close(output[1]); close(error[0]); close(error[1])
+                throw POSIXError(.ENOSYS)
+            }
+            addChangeDirectory(&actions, workingDirectory)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -224,6 +232,14 @@ public final class ChildProcess: Sendable {
 
 /// The C library's `pipe2` (SwiftGlibc does not declare it without _GNU_SOURCE), resolved once.
 private typealias Pipe2Function = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+/// `posix_spawn_file_actions_addchdir_np` (glibc 2.29), looked up like `pipe2` because Glibc's
+/// module map does not export GNU extensions.
+private typealias AddChangeDirectoryFunction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+private let addChangeDirectoryFunction: AddChangeDirectoryFunction? = {
+    guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "posix_spawn_file_actions_addchdir_np") else { return nil }
+    return unsafeBitCast(symbol, to: AddChangeDirectoryFunction.self)
+}()
+
 private let pipe2Function: Pipe2Function? = {
     guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "pipe2") else { return nil }
     return unsafeBitCast(symbol, to: Pipe2Function.self)

@@ -11,7 +11,6 @@ public struct StressCommand: Command {
     public static let configuration = CommandConfiguration(
         commandName: "entitlement-stress",
         abstract: "Publish or read snapshots in tight loops, or run the crash-torture harness (testing tool).",
-        usage: "entitlement-stress publish|read|foundation-publish|torture [options] [--container <dir>] [--group <id>] [--catalog <file>]",
         discussion: """
             publish: write --count snapshots (generations --start…) through SharedDefaults, each one atomic replace.
             read: read in a tight loop until generation --count is seen (or until SIGTERM with --until-stopped); print one \
@@ -22,16 +21,16 @@ public struct StressCommand: Command {
             --writer foundation kills a Foundation UserDefaults writer instead.
             """,
         arguments: [.init("mode", "publish, read, foundation-publish or torture.")],
-        options: CommonOptions.help + [
-            .init("--count <n>", "Generations to publish, or the generation to read up to (default 1000)."),
-            .init("--start <n>", "publish: the first generation (default 1)."),
+        options: [
+            .init("--count", value: "n", "Generations to publish, or the generation to read up to (default 1000)."),
+            .init("--start", value: "n", "publish: the first generation (default 1)."),
             .init("--no-fsync", "Publish without fsync."),
             .init("--until-stopped", "read: keep reading until SIGTERM/SIGINT."),
-            .init("--kills <n>", "torture: how many times to kill the writer (default 200)."),
-            .init("--readers <n>", "torture: reader processes (default 4)."),
-            .init("--writer <kind>", "torture: broker (default) or foundation."),
-            .init("--seed <n>", "torture: random seed for the kill instants (default: random, printed)."),
-        ])
+            .init("--kills", value: "n", "torture: how many times to kill the writer (default 200)."),
+            .init("--readers", value: "n", "torture: reader processes (default 4)."),
+            .init("--writer", value: "kind", "torture: broker (default) or foundation."),
+            .init("--seed", value: "n", "torture: random seed for the kill instants (default: random, printed)."),
+        ] + CommonOptions.options)
 
     enum Mode: String { case publish, read, foundationPublish = "foundation-publish", torture }
 
@@ -56,7 +55,7 @@ public struct StressCommand: Command {
             seed: try scanner.value("--seed", as: "a whole number") { UInt64($0) } ?? UInt64.random(in: 0...UInt64(UInt32.max)))
         let rest = try scanner.positionals()
         guard rest.count == 1, let mode = Mode(rawValue: rest[0]) else {
-            throw UsageError("Expected a mode: publish, read, foundation-publish or torture")
+            throw UsageError("expected a mode: publish, read, foundation-publish or torture")
         }
         self.mode = mode
     }
@@ -74,7 +73,7 @@ public struct StressCommand: Command {
             StandardStreams.writeOut(summary.json.serialized + "\n")
             if summary.refused > 0 || summary.backwards > 0 || (!untilStopped && summary.lastGeneration < count) { throw ExitCode(1) }
         case .torture:
-            let catalog = try CatalogLoading.load(common.catalogPath)
+            let catalog = try CatalogLoading.load(common.catalog)
             let harness = TortureHarness(options: torture, catalogPath: common.catalogPath, catalog: catalog, group: layout.group)
             let report = try await harness.run()
             StandardStreams.writeOut(report.text + report.json.serialized + "\n")

@@ -68,11 +68,16 @@ import TestSupport
         try await Fixture.with { fixture in
             _ = try publish(Self.free, fixture)
             let processes = 6, rounds = 3
-            // Unknown features are denied too; long names make each record ~5 KB.
+            // Locked features with long names make each record ~5 KB; the catalog defines them
+            // (an undefined feature is a usage error, not a locked answer).
             let features = (0..<processes).map { "feature\($0)" + String(repeating: "x", count: 5_000) }
+            let catalog = try Self.catalog(defining: features, in: fixture.root)
+            let common = ["--container", fixture.container, "--group", fixture.group, "--catalog", catalog, "--now", Self.now]
             for _ in 0..<rounds {
                 let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
-                    for feature in features { group.addTask { try await check(fixture, [feature, "--record"]).status } }
+                    for feature in features {
+                        group.addTask { try await fixture.run("entitlementctl", ["check", feature, "--record"] + common).status }
+                    }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
                 #expect(statuses == Array(repeating: 1, count: processes))
@@ -80,8 +85,24 @@ import TestSupport
             let events = try PaywallAnalyticsLog(container: fixture.container).events()
             #expect(events.count == processes * rounds)
             for feature in features { #expect(events.filter { $0.feature == feature }.count == rounds) }
-            #expect(events.allSatisfy { $0.kind == .paywallShown && $0.reason == .unknownFeature })
+            #expect(events.allSatisfy { $0.kind == .paywallShown && $0.reason == .notEntitled })
         }
+    }
+
+    /// A copy of the sample catalog (and its `.storekit` file) in `directory` that also defines
+    /// `features`, each unlocked by `plus`; returns the catalog's path.
+    static func catalog(defining features: [String], in directory: String) throws -> String {
+        let shared = URL(fileURLWithPath: BuiltTools.defaultCatalog).deletingLastPathComponent()
+        var catalog = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: shared.appendingPathComponent("Catalog.json"))) as? [String: Any])
+        var defined = catalog["features"] as? [String: Any] ?? [:]
+        for feature in features {
+            defined[feature] = ["entitlement": "plus", "paywall": ["title": "Locked", "message": "Needs Plus.", "callToAction": "Upgrade"]]
+        }
+        catalog["features"] = defined
+        let path = directory + "/Catalog.json"
+        try JSONSerialization.data(withJSONObject: catalog).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.copyItem(atPath: shared.appendingPathComponent("Geko.storekit").path, toPath: directory + "/Geko.storekit")
+        return path
     }
 
     /// Each `status` run is a new process: it resolves the mode once, at its launch, from the file.

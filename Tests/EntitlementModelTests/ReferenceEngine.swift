@@ -98,7 +98,7 @@ struct ReferenceEngine: Sendable {
                 group: group, level: level, ended: ended ?? transaction.purchaseDate, transactionId: transaction.transactionId)
         }
 
-        let periodType = Self.periodType(of: transaction, kind: kind)
+        let periodType = Self.periodType(of: transaction, kind: kind, catalogOffer: catalog.products[transaction.productId]?.introductoryOffer)
         if let revoked = transaction.revocationDate { return make(.revoked, active: false, periodType: periodType, ended: revoked) }
 
         switch kind {
@@ -133,10 +133,15 @@ struct ReferenceEngine: Sendable {
         }
     }
 
-    private static func periodType(of transaction: StoreTransaction, kind: ProductKind) -> PeriodType {
+    /// An introductory offer without a discount type takes the catalog's `paymentMode`.
+    private static func periodType(of transaction: StoreTransaction, kind: ProductKind, catalogOffer: IntroductoryOffer?) -> PeriodType {
         guard case .autoRenewable = kind, let offer = transaction.offerType else { return .normal }
-        if offer == .introductory, transaction.offerDiscountType == nil || transaction.offerDiscountType == .freeTrial { return .trial }
-        return .intro
+        guard offer == .introductory else { return .intro }
+        switch transaction.offerDiscountType {
+        case .freeTrial?: return .trial
+        case _?: return .intro
+        case nil: return catalogOffer.map { $0.paymentMode == "free" } ?? true ? .trial : .intro
+        }
     }
 
     // MARK: Choosing

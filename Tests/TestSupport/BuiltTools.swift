@@ -37,10 +37,10 @@ public enum BuiltTools {
     }
 
     /// Runs `name` with `arguments` to completion (killed after `timeout`), optionally feeding
-    /// `input` on stdin; both pipes are drained while it runs.
+    /// `input` on stdin and starting in `workingDirectory`; both pipes are drained while it runs.
     public static func run(
         _ name: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
-        timeout: Duration = .seconds(30)
+        workingDirectory: String? = nil, timeout: Duration = .seconds(30)
     ) async throws -> Result {
         var stdin: FileHandle?
         var inputFile: String?
@@ -56,7 +56,7 @@ public enum BuiltTools {
         }
         let child = try ChildProcess(
             executable: path(name), arguments: arguments, environment: self.environment(environment),
-            standardInput: stdin?.fileDescriptor)
+            standardInput: stdin?.fileDescriptor, workingDirectory: workingDirectory)
         guard let status = await child.waitForExit(timeout: timeout) else {
             await child.stop(grace: .seconds(1))
             throw ToolTimeout(command: ([name] + arguments).joined(separator: " "), output: child.standardOutput + child.standardError)
@@ -65,8 +65,11 @@ public enum BuiltTools {
     }
 
     /// Starts `name` in the background; the caller must `stop()` it (a `defer` is the usual place).
-    public static func start(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
-        try ChildProcess(executable: path(name), arguments: arguments, environment: self.environment(environment))
+    public static func start(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], workingDirectory: String? = nil
+    ) throws -> ChildProcess {
+        try ChildProcess(
+            executable: path(name), arguments: arguments, environment: self.environment(environment), workingDirectory: workingDirectory)
     }
 }
 

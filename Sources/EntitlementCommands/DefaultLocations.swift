@@ -1,0 +1,123 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import SystemShims
+
+/// Where the tools look for the catalog and the app-group container when neither a flag nor the
+/// environment names them, so that they work wherever the user stands.
+///
+/// Three places are tried in order; the first that holds a catalog (`Catalog.json`) supplies
+/// both the catalog and the container, so an installation's tools agree on one container:
+///
+/// | place | catalog | container |
+/// | --- | --- | --- |
+/// | user | `$XDG_CONFIG_HOME/entitlements/Catalog.json` (`~/.config/…`) | `$XDG_STATE_HOME/entitlements/container` (`~/.local/state/…`) |
+/// | system | `/etc/entitlements/Catalog.json` | `/var/lib/entitlements/container` (the systemd unit's `StateDirectory`) |
+/// | package | `Shared/Catalog.json` of the package the tool was built in | `Shared/Container` |
+///
+/// The package place exists only for a tool run from its package's `.build` directory (found by
+/// walking up from the executable's own path, not from the working directory). With no catalog
+/// anywhere, the container is the user place's (the system's when there is no home).
+package struct DefaultLocations: Sendable {
+    /// One place a catalog and a container may live.
+    package struct Place: Sendable, Equatable {
+        /// `user default`, `system default` or `package default`: how messages name it.
+        package var name: String
+        package var catalog: String
+        package var container: String
+    }
+
+    /// The places in the order they are tried.
+    package var places: [Place]
+
+    package init(places: [Place]) { self.places = places }
+
+    /// The places for `environment` and the executable at `executablePath`.
+    package init(environment: [String: String], executablePath: String?) {
+        var places: [Place] = []
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.config" }
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.local/state" }
+        if let config, let state {
+            places.append(Place(name: "user default", catalog: config + "/entitlements/Catalog.json", container: state + "/entitlements/container"))
+        }
+        places.append(Place(name: "system default", catalog: "/etc/entitlements/Catalog.json", container: "/var/lib/entitlements/container"))
+        if let package = executablePath.flatMap(Self.packageRoot(containing:)) {
+            places.append(Place(name: "package default", catalog: package + "/Shared/Catalog.json", container: package + "/Shared/Container"))
+        }
+        self.places = places
+    }
+
+    /// The locations of this process: its environment and `/proc/self/exe`.
+    package static var current: DefaultLocations {
+        DefaultLocations(environment: ProcessInfo.processInfo.environment, executablePath: ownExecutablePath())
+    }
+
+    /// The place whose catalog exists, if any.
+    package var chosen: Place? {
+        places.first { FileManager.default.fileExists(atPath: $0.catalog) }
+    }
+
+    /// The container when no flag or variable names one.
+    package var container: Place {
+        chosen ?? places[0]
+    }
+
+    /// The package root above `executable` when it lies in that package's `.build` directory
+    /// (`<root>/.build/<triple>/debug/<tool>`): the nearest ancestor named `.build` whose parent
+    /// holds `Package.swift` and `Shared/Catalog.json`.
+    static func packageRoot(containing executable: String) -> String? {
+        var components = executable.split(separator: "/").map(String.init)
+        while let last = components.popLast() {
+            guard last == ".build" else { continue }
+            let root = "/" + components.joined(separator: "/")
+            let manager = FileManager.default
+            if manager.fileExists(atPath: root + "/Package.swift"), manager.fileExists(atPath: root + "/Shared/Catalog.json") {
+                return root
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// The resolved path of the running executable (symlinks followed), from `/proc/self/exe`.
+    package static func ownExecutablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// A path from the command line, the environment or a default, and which of them it came from,
+/// so that every "not found" can say where the path it tried came from.
+package struct ResolvedPath: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
+        case flag(String)
+        case environment(String)
+        case defaultPlace(String)
+    }
+
+    package var path: String
+    package var source: Source
+    /// For a default catalog that exists nowhere: every place tried.
+    package var alsoTried: [DefaultLocations.Place] = []
+
+    package init(path: String, source: Source, alsoTried: [DefaultLocations.Place] = []) {
+        self.path = path
+        self.source = source
+        self.alsoTried = alsoTried
+    }
+
+    /// `from --catalog`, `from ENTITLEMENTS_CATALOG`, `package default`.
+    package var origin: String {
+        switch source {
+        case .flag(let name): "from \(name)"
+        case .environment(let name): "from \(name)"
+        case .defaultPlace(let name): name
+        }
+    }
+}

@@ -1,0 +1,17 @@
+extension PeriodType {
+    /// The period an auto-renewable subscription's transaction is in, given its offer.
+    ///
+    /// An introductory offer (`offerType` 1) is a `trial` when its `offerDiscountType` is
+    /// `FREE_TRIAL` and `intro` for any other discount type. Transactions signed before 2024 and
+    /// Xcode's do not carry `offerDiscountType`: then the catalog's `.storekit` file decides
+    /// (`paymentMode` `free` is a trial, `payAsYouGo` and `payUpFront` are not), and a product the
+    /// catalog gives no introductory offer counts as a trial, which is what such payloads almost
+    /// always were. Promotional, offer-code and win-back offers are `intro`.
+    package static func of(
+        offer: OfferType, discount: OfferDiscountType?, catalogIntroductoryOfferIsFreeTrial: Bool?
+    ) -> PeriodType {
+        guard offer == .introductory else { return .intro }
+        if let discount { return discount == .freeTrial ? .trial : .intro }
+        return catalogIntroductoryOfferIsFreeTrial ?? true ? .trial : .intro
+    }
+}
