@@ -53,7 +53,7 @@ let package = Package(
         // The daemon's library: lock, inbox, journal, publish, transition timers.
         .target(name: "Broker", dependencies: ["EntitlementModel", "SharedDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
-        .target(name: "WidgetTimeline", dependencies: ["EntitlementModel"], swiftSettings: strict),
+        .target(name: "WidgetTimeline", dependencies: ["EntitlementModel", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.
         .target(name: "WatchExtension", dependencies: ["EntitlementModel", "WidgetTimeline"], swiftSettings: strict),
         // A small hand-written argument parser, errors and exit codes.
@@ -80,7 +80,10 @@ let package = Package(
         // The benchmark: propagation against the kernel's floor, fan-out, peers and costs.
         .target(
             name: "Benchmarks",
-            dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline"],
+            dependencies: [
+                "EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline",
+                "SignedData",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlement-bench", dependencies: ["Benchmarks"], swiftSettings: strict),

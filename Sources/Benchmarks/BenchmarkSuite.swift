@@ -40,6 +40,9 @@ struct BenchmarkSuite {
             results.twoStatsMicroseconds = CostBenchmarks.twoStats(
                 container: diskRoot + "/unchanged", iterations: plan.unchangedIterations, repeats: plan.costRepeats)
         }
+        step("signature verification beside openssl speed", into: &results) { results throws(BenchmarkError) in
+            results.signatures = try SignatureBenchmarks.measure(seconds: plan.signatureSeconds, runOpenSSL: plan.runOpenSSL)
+        }
         step("pipe ping-pong", into: &results) { results throws(BenchmarkError) in
             results.pipeOneWay = LatencySummary(microseconds: try PipePingPong.measure(rounds: plan.pingPongRounds))
         }

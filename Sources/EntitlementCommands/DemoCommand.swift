@@ -9,6 +9,7 @@ import Foundation
 import Glibc
 import ServiceRuntime
 import SharedDefaults
+import WidgetTimeline
 
 /// `entitlement-demo`: the whole product in under a minute, on the built-in defaults.
 ///
@@ -28,17 +29,17 @@ public struct DemoCommand: Command {
             """,
         options: [
             .init("--trial-seconds", value: "n", "How long the demo's free trial lasts (default 5)."),
-            .init("--ascii", "Draw the widgets with ASCII only."),
+            .init("--ascii", "Print ASCII only (automatic when the locale is not UTF-8)."),
             CommonOptions.options[2],
         ])
 
     var catalog: ResolvedPath
     var trialSeconds: Double
-    var ascii: Bool
+    var charset: TextCharset
 
     public init(parsing scanner: inout ArgumentScanner) throws {
         trialSeconds = try scanner.value("--trial-seconds", as: "a number of seconds from 1 to 60") { Double($0).flatMap { (1...60).contains($0) ? $0 : nil } } ?? 5
-        ascii = scanner.flag("--ascii")
+        charset = .forOutput(asciiRequested: scanner.flag("--ascii"))
         catalog = try CommonOptions.catalog(parsing: &scanner)
         let extra = try scanner.positionals()
         guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
@@ -53,7 +54,7 @@ public struct DemoCommand: Command {
             throw ToolError(.unavailable, "/proc/self/exe: cannot read this executable's path")
         }
         let tools = try ToolLinks(directory: root + "/bin", executable: executable, tools: DemoStage.tools)
-        let stage = DemoStage(root: root, tools: tools, catalogPath: absoluteCatalog, catalog: loaded, ascii: ascii)
+        let stage = DemoStage(root: root, tools: tools, catalogPath: absoluteCatalog, catalog: loaded, charset: charset)
         let signals = await SignalSequence.make([.interrupt, .terminate])
         let outcome: Result<Void, any Error> = await withTaskGroup(of: Result<Void, any Error>?.self) { group in
             group.addTask {

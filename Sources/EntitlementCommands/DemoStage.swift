@@ -8,6 +8,7 @@ import Foundation
 #endif
 import ServiceRuntime
 import SharedDefaults
+import WidgetTimeline
 
 /// The demo's processes and its script. Every wait has a deadline; a missed one fails the demo
 /// with a message instead of hanging.
@@ -17,20 +18,23 @@ actor DemoStage {
     let tools: ToolLinks
     let catalogPath: String
     let catalog: Catalog
-    let ascii: Bool
+    /// What the demo prints in: its own lines and the children's, which draw in it too.
+    let charset: TextCharset
+    private let glyphs: Glyphs
     private var children: [(name: String, process: ChildProcess)] = []
     private var serial = 0
 
     /// The tools the demo starts, each through a link named after it.
     static let tools = ["entitlementd", "entitlementctl", "widget-renderer"]
 
-    init(root: String, tools: ToolLinks, catalogPath: String, catalog: Catalog, ascii: Bool) {
+    init(root: String, tools: ToolLinks, catalogPath: String, catalog: Catalog, charset: TextCharset) {
         self.tools = tools
         phone = ContainerLayout(container: root + "/phone", group: CommonOptions.defaultGroup)
         watch = ContainerLayout(container: root + "/watch", group: CommonOptions.defaultGroup)
         self.catalogPath = catalogPath
         self.catalog = catalog
-        self.ascii = ascii
+        self.charset = charset
+        self.glyphs = Glyphs(charset)
     }
 
     static let deadline: Duration = .seconds(15)
@@ -39,10 +43,10 @@ actor DemoStage {
         say("Containers: phone \(phone.container), watch \(watch.container)")
         say("Shared file: \(phone.sharedFilePath)")
         let common = ["--group", phone.group, "--catalog", catalogPath]
-        let style = ascii ? ["--ascii"] : []
+        let style = charset == .ascii ? ["--ascii"] : []
         try start("daemon", "entitlementd", ["--container", phone.container, "--watch-container", watch.container] + common)
         try start("widget", "widget-renderer", ["--follow", "--container", phone.container, "--family", "systemSmall", "--family", "accessoryInline"] + common + style)
-        try start("watch", "widget-renderer", ["--follow", "--device", "watch", "--container", watch.container, "--family", "accessoryInline"] + common + style)
+        try start("watch", "widget-renderer", ["--follow", "--device", "watch", "--container", watch.container, "--family", "app", "--family", "accessoryInline"] + common + style)
 
         step(1, "A free user: nothing bought, widgets and the watch app are locked.")
         try await waitForPublished(atLeast: 1, locked: true)
@@ -83,16 +87,23 @@ actor DemoStage {
 
     // MARK: - Script helpers
 
-    private func say(_ text: String) { StandardStreams.writeOut("demo   │ \(text)\n") }
+    private func say(_ text: String) { write("demo   \(glyphs.vertical) \(text)") }
 
     private func step(_ number: Int, _ text: String) {
-        StandardStreams.writeOut("\n━━ \(number). \(text)\n")
+        write("\n\(glyphs.heading) \(number). \(text)")
+    }
+
+    /// Every line the demo prints goes through here, in the demo's charset.
+    private nonisolated func write(_ line: String) {
+        StandardStreams.writeOut(line.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TextMetrics.displayable(String($0), charset: charset) }.joined(separator: "\n") + "\n")
     }
 
     private func start(_ name: String, _ tool: String, _ arguments: [String]) throws {
         let padded = name.count >= 6 ? String(name.prefix(6)) : name + String(repeating: " ", count: 6 - name.count)
-        let child = try ChildProcess(executable: tools.path(tool), arguments: arguments) { _, line in
-            StandardStreams.writeOut("\(padded) │ \(line)\n")
+        let separator = glyphs.vertical
+        let child = try ChildProcess(executable: tools.path(tool), arguments: arguments) { [self] _, line in
+            write(line.isEmpty ? "\(padded) \(separator)" : "\(padded) \(separator) \(line)")
         }
         children.append((name, child))
     }
@@ -159,8 +170,8 @@ actor DemoStage {
         }
         let marker = "generation \(published)"
         let widget = children.first { $0.name == "widget" }?.process
-        let rendered = await ChildProcess.wait(timeout: .seconds(5)) { widget?.standardOutput.contains(marker) ?? false }
-        guard rendered else { throw ToolError(.temporaryFailure, "the widget follower did not render \(marker) within 5 s") }
+        let rendered = await ChildProcess.wait(timeout: Self.deadline) { widget?.standardOutput.contains(marker) ?? false }
+        guard rendered else { throw ToolError(.temporaryFailure, "the widget follower did not render \(marker) within \(Self.deadline)") }
     }
 
     /// `seconds` with three decimals ("0.046"), as the demo prints durations.

@@ -10,36 +10,45 @@ import WidgetTimeline
 /// Turns a snapshot into what `widget-renderer` prints, and says when to print again.
 struct TimelineRendering: Sendable {
     var device: DeviceProfile
+    /// The widget (or complication) families to render, in order.
     var families: [WidgetFamily]
+    /// Whether the watch app's launch screen is rendered (watch only).
+    var showsWatchApp: Bool
     var format: OutputFormat
     var charset: TextCharset
+    var timeZone: TextTimeZone
     var gate: FeatureGate
 
     /// The text to print and the earliest reload date of the rendered timelines (`nil`: none).
+    /// Text is one block per family (the watch app's screen first), a blank line between blocks;
+    /// JSON is one line per block.
     func render(_ snapshot: EntitlementSnapshot?, now: Date) -> (output: String, reloadAt: Date?) {
-        let timelines: [(WidgetFamily, Timeline)]
-        var output = ""
+        var launch: AppLaunchGate?
+        let timelines: [(family: WidgetFamily, timeline: Timeline)]
         if device == .watch {
             let app = WatchApp(gate: gate)
             let complications = app.complications(snapshot: snapshot, now: now)
             timelines = families.compactMap { family in complications[family].map { (family, $0) } }
-            let launch = app.launch(snapshot: snapshot, now: now)
-            switch format {
-            case .text: output += WatchScreenRenderer(charset: charset).renderLaunch(launch, snapshot: snapshot, now: now) + "\n"
-            case .json: output += Self.launchJSON(launch, snapshot: snapshot).serialized + "\n"
-            }
+            if showsWatchApp { launch = app.launch(snapshot: snapshot, now: now) }
         } else {
             let provider = EntitlementTimelineProvider(gate: gate)
             timelines = families.map { family in
                 (family, provider.timeline(for: snapshot, in: TimelineProviderContext(family: family), now: now))
             }
         }
-        for (family, timeline) in timelines {
-            switch format {
-            case .json:
+        var output: String
+        switch format {
+        case .text where device == .watch:
+            output = WatchScreenRenderer(charset: charset, timeZone: timeZone)
+                .render(launch: launch, complications: timelines, snapshot: snapshot, now: now) + "\n"
+        case .text:
+            let renderer = TimelineTextRenderer(charset: charset, timeZone: timeZone)
+            output = timelines.map { renderer.render(timeline: $0.timeline, family: $0.family, now: now) }
+                .joined(separator: "\n\n") + "\n"
+        case .json:
+            output = launch.map { Self.launchJSON($0, snapshot: snapshot).serialized + "\n" } ?? ""
+            for (family, timeline) in timelines {
                 output += timelineJSON(family: family, generation: snapshot?.generation, timeline: timeline).serialized + "\n"
-            case .text:
-                output += TimelineTextRenderer(charset: charset).render(timeline: timeline, family: family, now: now) + "\n"
             }
         }
         let reloadAt = timelines.compactMap { (_, timeline) -> Date? in

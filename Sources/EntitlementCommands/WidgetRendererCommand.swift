@@ -5,6 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SystemShims
 import WatchExtension
 import WidgetTimeline
 
@@ -14,14 +15,16 @@ public struct WidgetRendererCommand: Command {
         commandName: "widget-renderer",
         abstract: "Render widget timelines (phone) or the watch app and its complications from the shared file.",
         discussion: """
-            Families use WidgetKit's names: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")). \
-            JSON prints one object per family timeline per line. --follow watches the shared file through \
-            inotify and prints again on every change and whenever a timeline's reload date arrives, until \
-            SIGINT or SIGTERM (exit 0).
+            Families use WidgetKit's names: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")); \
+            on the watch, '\(Self.watchAppName)' names the watch app's launch screen, shown with every \
+            complication when no --family is given. Text gives times in the local zone (TZ) with their \
+            UTC offset; JSON prints one object per family timeline per line, times in UTC. --follow \
+            watches the shared file through inotify and prints again on every change and whenever a \
+            timeline's reload date arrives, until SIGINT or SIGTERM (exit 0).
             """,
         options: [
             .init("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)"),
-            .init("--family", value: "family", repeatable: true, "A widget family to render; repeat for several (default: all of the device's)."),
+            .init("--family", value: "family", repeatable: true, "A widget family to render ('\(watchAppName)' for the watch app); repeat for several (default: all of the device's)."),
             OutputFormat.option,
             .init("--now", value: "ISO8601", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time)."),
             .init("--follow", "Keep running and print again on every change."),
@@ -31,6 +34,7 @@ public struct WidgetRendererCommand: Command {
     var common: CommonOptions
     var device: DeviceProfile
     var families: [WidgetFamily]
+    var showsWatchApp: Bool
     var format: OutputFormat
     var now: Date?
     var follow: Bool
@@ -40,40 +44,39 @@ public struct WidgetRendererCommand: Command {
         common = try CommonOptions(parsing: &scanner)
         device = try scanner.value("--device", as: "phone, tablet or watch") { DeviceProfile(rawValue: $0) } ?? .phone
         let device = device
-        families = try scanner.values("--family").map { name throws(UsageError) -> WidgetFamily in
+        let names = try scanner.values("--family")
+        let known = (device == .watch ? [Self.watchAppName] : []) + device.families.map(\.rawValue)
+        families = try names.filter { device != .watch || $0 != Self.watchAppName }.map { name throws(UsageError) -> WidgetFamily in
             guard let family = WidgetFamily(rawValue: name) else {
-                let known = device.families.map(\.rawValue)
                 throw UsageError(
                     "unknown family '\(name)'" + Suggestion.didYouMean(name, among: known)
                         + " (\(device.rawValue) families: \(known.joined(separator: ", ")))")
             }
             guard device.supports(family) else {
-                throw UsageError("family '\(name)' is not available on \(device.rawValue) (its families: \(device.families.map(\.rawValue).joined(separator: ", ")))")
+                throw UsageError("family '\(name)' is not available on \(device.rawValue) (its families: \(known.joined(separator: ", ")))")
             }
             return family
         }
-        if families.isEmpty { families = device.families }
+        // No --family: everything the device shows. Given: exactly those (the watch app only when named).
+        showsWatchApp = device == .watch && (names.isEmpty || names.contains(Self.watchAppName))
+        if names.isEmpty { families = device.families }
         format = try OutputFormat.parse(&scanner)
         now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
         follow = scanner.flag("--follow")
-        charset = scanner.flag("--ascii") || !Self.localeIsUTF8 ? .ascii : .unicode
+        charset = .forOutput(asciiRequested: scanner.flag("--ascii"))
         if follow, now != nil { throw UsageError("'--now' cannot be combined with '--follow'") }
         let extra = try scanner.positionals()
         guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
     }
 
-    static var localeIsUTF8: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        let locale = environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? environment["LANG"] ?? ""
-        if locale.isEmpty { return true }  // no locale configured: assume a modern UTF-8 terminal
-        return locale.uppercased().filter { $0 != "-" }.contains("UTF8")
-    }
+    /// The `--family` name of the watch app's launch screen (not a WidgetKit family).
+    static let watchAppName = "app"
 
     public func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         let renderer = TimelineRendering(
-            device: device, families: families, format: format, charset: charset, gate: catalog.featureGate)
+            device: device, families: families, showsWatchApp: showsWatchApp, format: format, charset: charset,
+            timeZone: .local, gate: catalog.featureGate)
         if follow {
             try await SnapshotFollower(layout: common.layout, rendering: renderer).run()
         } else {

@@ -29,15 +29,21 @@ public struct EntitlementEntry: Sendable, Hashable {
     /// one by then (see ``EntitlementTimelineProvider``). The state is still computed correctly
     /// from the snapshot's own expiry dates; a stale entry is shown "as of" ``asOf``.
     public var isStale: Bool
+    /// The caller's `validUntil` (see ``EntitlementTimelineProvider/timeline(for:in:now:validUntil:)``)
+    /// had passed at `date`: the snapshot was no longer trusted, so the entry is what no snapshot
+    /// gives (locked, ``PaywallReason/noSnapshot`` for a gated feature) until a newer one arrives.
+    public var isPastValidity: Bool
 
     public init(
-        date: Date, state: EntryState, snapshotGeneration: Int64? = nil, asOf: Date? = nil, isStale: Bool = false
+        date: Date, state: EntryState, snapshotGeneration: Int64? = nil, asOf: Date? = nil, isStale: Bool = false,
+        isPastValidity: Bool = false
     ) {
         self.date = date
         self.state = state
         self.snapshotGeneration = snapshotGeneration
         self.asOf = asOf
         self.isStale = isStale
+        self.isPastValidity = isPastValidity
     }
 
     /// `true` only for ``EntryState/locked(_:)``; a placeholder is neither locked nor unlocked.

@@ -103,7 +103,7 @@ public struct EntitlementTimelineProvider: Sendable {
         let stale = snapshot.nextTransition.map { evaluated > $0 } ?? false
         return EntitlementEntry(
             date: date, state: state(decision), snapshotGeneration: snapshot.generation,
-            asOf: snapshot.issuedAt, isStale: stale)
+            asOf: snapshot.issuedAt, isStale: stale, isPastValidity: !trusted)
     }
 
     private func state(_ decision: GateDecision) -> EntitlementEntry.EntryState {

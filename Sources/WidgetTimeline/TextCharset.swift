@@ -13,6 +13,8 @@ package struct Glyphs: Sendable {
     package let topLeft, topRight, bottomLeft, bottomRight: String
     package let roundTopLeft, roundTopRight, roundBottomLeft, roundBottomRight, roundLeft, roundRight: String
     package let lock, bar, ellipsis, arrow, done, notDone, approximately, times, separator, marker: String
+    /// Opens a heading line (`━━ 2. The user starts…`).
+    package let heading: String
 
     package init(_ charset: TextCharset) {
         switch charset {
@@ -23,6 +25,7 @@ package struct Glyphs: Sendable {
             (roundLeft, roundRight) = ("│", "│")
             (lock, bar, ellipsis, arrow) = ("🔒", "█", "…", "›")
             (done, notDone, approximately, times, separator, marker) = ("✓", "○", "≈", "×", "·", "▸")
+            heading = "━━"
         case .ascii:
             (horizontal, vertical) = ("-", "|")
             (topLeft, topRight, bottomLeft, bottomRight) = ("+", "+", "+", "+")
@@ -30,6 +33,7 @@ package struct Glyphs: Sendable {
             (roundLeft, roundRight) = ("(", ")")
             (lock, bar, ellipsis, arrow) = ("[L]", "#", "...", ">")
             (done, notDone, approximately, times, separator, marker) = ("x", "o", "~", "x", "-", ">")
+            heading = "=="
         }
     }
 }

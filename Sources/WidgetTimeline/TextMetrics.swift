@@ -19,13 +19,27 @@ package enum TextMetrics {
 
     package static func width(_ text: String) -> Int { text.reduce(0) { $0 + width($1) } }
 
-    /// `text` if it fits in `limit` cells, otherwise its longest prefix that fits together with
-    /// `ellipsis`, followed by `ellipsis`. Never wider than `limit`.
+    /// `text` if it fits in `limit` cells, otherwise as much of it as fits together with
+    /// `ellipsis` (cut after a whole word, see ``cut(_:cells:)``), followed by `ellipsis`. Never
+    /// wider than `limit`.
     package static func truncate(_ text: String, to limit: Int, ellipsis: String) -> String {
         guard limit > 0 else { return "" }
         if width(text) <= limit { return text }
         let mark = width(ellipsis) <= limit ? ellipsis : ""
-        return trailingSpaceTrimmed(prefix(text, cells: limit - width(mark))) + mark
+        return cut(text, cells: limit - width(mark)) + mark
+    }
+
+    /// The part of `text` kept when it is cut to `cells` before an ellipsis: its longest prefix
+    /// that fits, shortened to end after a whole word when that keeps at least half the cells (a
+    /// word too long for that is cut inside), with no trailing space.
+    package static func cut(_ text: String, cells: Int) -> String {
+        let head = prefix(text, cells: cells)
+        let endsWord = head.count == text.count || text.dropFirst(head.count).first == " "
+        if !endsWord, let space = head.lastIndex(of: " ") {
+            let words = trailingSpaceTrimmed(String(head[..<space]))
+            if width(words) * 2 >= cells { return words }
+        }
+        return trailingSpaceTrimmed(head)
     }
 
     private static func trailingSpaceTrimmed(_ text: String) -> String {
@@ -76,7 +90,7 @@ package enum TextMetrics {
     package static func withEllipsis(_ text: String, limit: Int, ellipsis: String) -> String {
         guard width(ellipsis) <= limit else { return prefix(text, cells: limit) }
         if text.hasSuffix(ellipsis) { return text }
-        return trailingSpaceTrimmed(prefix(text, cells: limit - width(ellipsis))) + ellipsis
+        return cut(text, cells: limit - width(ellipsis)) + ellipsis
     }
 
     /// `text` centred in `limit` cells (extra space goes right), truncated first if too wide.
@@ -92,13 +106,33 @@ package enum TextMetrics {
         return fitted + String(repeating: " ", count: max(0, limit - width(fitted)))
     }
 
-    /// Printable ASCII for `text`: common typographic characters are transliterated, anything
-    /// else becomes `?`.
+    /// `text` as one line of `charset`: control characters (line breaks and tabs included, which
+    /// would break a box apart) become spaces, and in ASCII everything else is transliterated
+    /// (see ``ascii(_:)``). For copy that comes from outside (a catalog), once, before layout.
+    package static func displayable(_ text: String, charset: TextCharset) -> String {
+        switch charset {
+        case .ascii: return ascii(text)
+        case .unicode:
+            guard text.unicodeScalars.contains(where: isControl) else { return text }
+            var out = ""
+            for scalar in text.unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? " " : scalar) }
+            return out
+        }
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
+    /// Printable ASCII for `text`: common typographic characters are transliterated, control
+    /// characters become spaces, anything else becomes `?`. Meant for one line of copy: a line
+    /// break in `text` becomes a space, so never pass it lines already joined.
     package static func ascii(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x20...0x7E: out.unicodeScalars.append(scalar)
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: out += " "
             case 0x2026: out += "..."
             case 0x00B7, 0x2022, 0x2013, 0x2014, 0x2212: out += "-"
             case 0x2018, 0x2019: out += "'"

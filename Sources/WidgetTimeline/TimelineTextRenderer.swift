@@ -12,7 +12,11 @@ import Foundation
 /// least ``minimumColumns`` × ``minimumRows`` cells so they stay readable (this only enlarges
 /// `accessoryCorner`). `system*` families are square boxes, `accessoryCircular` a round-ish box,
 /// `accessoryRectangular` and `accessoryCorner` small boxes, `accessoryInline` a single line.
-/// All text is fitted inside its box: wrapped, then truncated with `…` (`...` in ASCII).
+/// All text is fitted inside its box: wrapped at word boundaries into the rows the box has, and
+/// only what still does not fit is cut, after a whole word where one fits, with `…` (`...` in
+/// ASCII).
+///
+/// Instants are written for people, in ``timeZone``: `2026-11-23 14:05:41 +01:00`.
 ///
 /// Output is a function of its arguments only; lines are separated by `\n`, with no trailing
 /// newline and no trailing spaces.
@@ -23,10 +27,13 @@ public struct TimelineTextRenderer: Sendable {
     public static let minimumRows = 4
 
     public var charset: TextCharset
+    /// The zone instants are written in (default UTC; the tools pass the local zone).
+    public var timeZone: TextTimeZone
     private let glyphs: Glyphs
 
-    public init(charset: TextCharset = .unicode) {
+    public init(charset: TextCharset = .unicode, timeZone: TextTimeZone = .utc) {
         self.charset = charset
+        self.timeZone = timeZone
         self.glyphs = Glyphs(charset)
     }
 
@@ -70,22 +77,24 @@ public struct TimelineTextRenderer: Sendable {
         let generation = timeline.entries.first?.snapshotGeneration.map { "generation \($0)" } ?? "no snapshot"
         var lines = [
             "\(family.rawValue) \(glyphs.separator) \(Int(size.width))\(glyphs.times)\(Int(size.height)) pt "
-                + "\(glyphs.separator) \(generation) \(glyphs.separator) now \(ISO8601.string(from: now))"
+                + "\(glyphs.separator) \(generation) \(glyphs.separator) now \(timeZone.timestamp(now))"
         ]
         if let shown { lines.append(render(entry: shown, family: family)) }
         switch timeline.policy {
-        case .after(let date): lines.append("reload: after \(ISO8601.string(from: date))")
+        case .after(let date): lines.append("reload: after \(timeZone.timestamp(date))")
         case .atEnd: lines.append("reload: at end")
         case .never: lines.append("reload: never")
         }
         for entry in timeline.entries {
             let mark = entry == shown ? glyphs.marker : " "
-            lines.append("\(mark) \(ISO8601.string(from: entry.date))  \(describe(entry))")
+            lines.append("\(mark) \(timeZone.timestamp(entry.date))  \(describe(entry))")
         }
-        return lines.map(text).joined(separator: "\n")
+        return lines.joined(separator: "\n")
     }
 
-    /// "unlocked", "locked (expired)", "placeholder", each followed by ", stale as of HH:MM:SS" when stale.
+    /// "unlocked", "locked (expired)", "placeholder"; a stale entry adds ", stale: data as of"
+    /// its snapshot's issue time, and an entry past the caller's `validUntil` says why it is
+    /// locked (the snapshot is too old to trust by then).
     public func describe(_ entry: EntitlementEntry) -> String {
         var words: String
         switch entry.state {
@@ -93,15 +102,13 @@ public struct TimelineTextRenderer: Sendable {
         case .locked(let paywall): words = "locked (\(paywall.reason.rawValue))"
         case .placeholder: words = "placeholder"
         }
-        if entry.isStale, let asOf = entry.asOf { words += ", stale as of \(Self.clock(asOf))" }
+        if entry.isPastValidity {
+            let issued = entry.asOf.map { " from \(timeZone.timestamp($0))" } ?? ""
+            words += ": the snapshot\(issued) is too old to trust by then; a newer one replaces this entry"
+        } else if entry.isStale, let asOf = entry.asOf {
+            words += ", stale: data as of \(timeZone.timestamp(asOf))"
+        }
         return words
-    }
-
-    /// `HH:MM:SS` of `date` in UTC.
-    public static func clock(_ date: Date) -> String {
-        let iso = ISO8601.string(from: date)
-        let start = iso.index(iso.startIndex, offsetBy: 11, limitedBy: iso.endIndex) ?? iso.endIndex
-        return String(iso[start...].prefix(8))
     }
 
     // MARK: - Layout per family
@@ -124,9 +131,10 @@ public struct TimelineTextRenderer: Sendable {
         case .locked(let paywall):
             let showMessage = family != .systemSmall
             let showLink = family == .systemLarge || family == .systemExtraLarge
-            let title = wrap("\(glyphs.lock) \(paywall.copy.title)", width, maxLines: 2)
+            // The title takes the rows it needs, short of the call to action and the link below it.
             let action = wrap("\(glyphs.arrow) \(paywall.copy.callToAction)", width, maxLines: 2)
             let link = showLink ? wrapLink(paywall.deepLink, width, maxLines: 3) : []
+            let title = wrap("\(glyphs.lock) \(paywall.copy.title)", width, maxLines: max(1, budget - action.count - link.count - 1))
             let room = budget - title.count - action.count - link.count - 2
             let message = showMessage && room > 0 ? wrap(paywall.copy.message, width, maxLines: room) : []
             body = title + (message.isEmpty ? [] : [""] + message)
@@ -172,8 +180,8 @@ public struct TimelineTextRenderer: Sendable {
                 "\(glyphs.lock) \(paywall.copy.title)",
             ]
         }
-        // The stale mark gets what is left after six cells of content and a space.
-        let footer = staleFooter(entry, width: width - 7)
+        // The stale mark gets what is left after the shortest content form (ten cells at most) and a space.
+        let footer = staleFooter(entry, width: width - min(TextMetrics.width(text(forms[forms.count - 1])), 10) - 1)
         let room = footer.map { width - TextMetrics.width($0) - 1 } ?? width
         let main = forms.map(text).first { TextMetrics.width($0) <= room }
             ?? TextMetrics.truncate(text(forms[forms.count - 1]), to: room, ellipsis: glyphs.ellipsis)
@@ -204,12 +212,17 @@ public struct TimelineTextRenderer: Sendable {
 
     // MARK: - Pieces
 
-    /// The "as of" mark for a stale entry, in the longest form that fits `width`.
+    /// The "as of" mark for a stale entry, local time and its offset, in the longest form that
+    /// fits `width`; only the smallest boxes drop the offset.
     private func staleFooter(_ entry: EntitlementEntry, width: Int) -> String? {
         guard entry.isStale, let asOf = entry.asOf else { return nil }
-        let clock = Self.clock(asOf)
-        let forms = ["as of \(clock)", "as of \(clock.prefix(5))", "\(glyphs.approximately)\(clock.prefix(5))", String(clock.prefix(5))]
-        return forms.first { TextMetrics.width($0) <= width } ?? TextMetrics.prefix(forms[3], cells: width)
+        let clock = timeZone.clock(asOf), zone = timeZone.offset(at: asOf)
+        let minutes = String(clock.prefix(5))
+        let forms = [
+            "as of \(clock) \(zone)", "as of \(minutes) \(zone)", "\(glyphs.approximately)\(minutes) \(zone)",
+            "\(glyphs.approximately)\(minutes)", minutes,
+        ]
+        return forms.first { TextMetrics.width($0) <= width } ?? TextMetrics.prefix(minutes, cells: width)
     }
 
     /// Exactly `rows` lines: `body` and `footer` on the last row. When `body` is too long its last
@@ -239,9 +252,10 @@ public struct TimelineTextRenderer: Sendable {
         TextMetrics.wrap(text(value), to: width, maxLines: maxLines, ellipsis: glyphs.ellipsis)
     }
 
-    /// `value` in the renderer's charset.
+    /// Copy from outside (catalog, content) made displayable in the renderer's charset. Applied to
+    /// copy only, never to composed lines, which are already in the charset.
     private func text(_ value: String) -> String {
-        charset == .ascii ? TextMetrics.ascii(value) : value
+        TextMetrics.displayable(value, charset: charset)
     }
 
     /// `inner` (each exactly `width - 2` cells) inside a frame `width` cells wide.

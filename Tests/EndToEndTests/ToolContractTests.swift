@@ -171,18 +171,25 @@ struct ToolContractTests {
         }
     }
 
-    @Test("The demo plays its whole script, exits 0 and leaves nothing behind")
+    /// Run in the C locale (as in many containers and services), so it also proves that every
+    /// line the demo prints, its own and its children's, follows the locale's charset.
+    @Test("The demo plays its whole script in the C locale, in ASCII, exits 0 and leaves nothing behind")
     func demo() async throws {
         let tmp = NSTemporaryDirectory() + "demo-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: tmp) }
         let result = try await BuiltTools.run(
             "entitlement-demo", ["--trial-seconds", "2", "--catalog", BuiltTools.defaultCatalog],
-            environment: ["TMPDIR": tmp], timeout: .seconds(60))
-        #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
+            environment: ["TMPDIR": tmp, "LANG": "C", "LC_ALL": "C"], timeout: .seconds(60))
+        // The demo's own error line first: the output before it is long.
+        #expect(result.status == 0, "\(result.standardError)\n\(result.standardOutput)")
         #expect(result.standardOutput.contains("Done: every state reached the widget and the watch."))
         #expect(result.standardOutput.contains("daemon exited with status 0"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
+        let foreign = result.standardOutput.split(separator: "\n").filter { !$0.unicodeScalars.allSatisfy(\.isASCII) }
+        #expect(foreign.isEmpty, "lines that are not ASCII: \(foreign)")
+        #expect(result.standardOutput.contains("\n== 1. A free user"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("widget | +---------------+"), "\(result.standardOutput)")
     }
 }
 
@@ -199,6 +206,9 @@ struct RendererCharsetTests {
             environment: ["LANG": locale, "LC_ALL": locale])
         #expect(result.status == 0)
         #expect(result.standardOutput.unicodeScalars.allSatisfy(\.isASCII) == expectASCII, "\(result.standardOutput)")
-        #expect(result.standardOutput.contains(expectASCII ? "+-" : "┌"))
+        // The box stands on lines of its own: its top edge is a whole line, and no '?' stands in for a line break.
+        let topEdge = (expectASCII ? "+" : "┌") + String(repeating: expectASCII ? "-" : "─", count: 34) + (expectASCII ? "+" : "┐")
+        #expect(result.standardOutput.split(separator: "\n").contains { $0 == topEdge }, "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("?"), "\(result.standardOutput)")
     }
 }

@@ -73,8 +73,50 @@ import WidgetTimeline
         let renderer = TimelineTextRenderer()
         let fresh = try #require(Self.states.first { $0.0 == "unlocked" }?.1)
         let stale = try #require(Self.states.first { $0.0 == "stale unlocked" }?.1)
-        #expect(renderer.render(entry: stale, family: .systemMedium).contains("as of 12:00:00"))
+        #expect(renderer.render(entry: stale, family: .systemMedium).contains("as of 12:00:00 +00:00"))
         #expect(!renderer.render(entry: fresh, family: .systemMedium).contains("as of"))
+    }
+
+    @Test("'As of' names its zone: local time and its UTC offset, wherever the box has room for it", arguments: [
+        (WidgetFamily.systemMedium, "as of 13:00:00 +01:00"), (.systemSmall, "~13:00 +01:00"),
+        (.accessoryRectangular, "~13:00 +01:00"), (.accessoryInline, "Habits 2/3 ~13:00 +01:00"),
+    ])
+    func asOfNamesItsZone(family: WidgetFamily, expected: String) throws {
+        let renderer = TimelineTextRenderer(charset: .ascii, timeZone: .fixed(secondsEastOfUTC: 3600))
+        let stale = try #require(Self.states.first { $0.0 == "stale unlocked" }?.1)
+        #expect(renderer.render(entry: stale, family: family).contains(expected), "\(renderer.render(entry: stale, family: family))")
+    }
+
+    @Test("Timelines write local time with the offset: header, reload date and every entry")
+    func timelineInLocalTime() {
+        let timeline = EntitlementTimelineProvider(gate: Fixtures.gate)
+            .timeline(for: Fixtures.subscribed, in: TimelineProviderContext(family: .accessoryInline), now: Fixtures.now)
+        let text = TimelineTextRenderer(timeZone: .fixed(secondsEastOfUTC: -(3 * 3600 + 1800)))
+            .render(timeline: timeline, family: .accessoryInline, now: Fixtures.now)
+        #expect(text.contains("now 2026-03-01 08:33:00 -03:30"), "\(text)")
+        #expect(text.contains("reload: after 2026-03-05 06:00:00 -03:30"), "\(text)")
+        #expect(text.contains("2026-03-05 06:00:00 -03:30  locked (expired)"), "\(text)")
+        #expect(!text.contains("Z"), "\(text)")
+    }
+
+    @Test("A locked title wraps at word boundaries into the rows the box has instead of being cut")
+    func lockedTitleUsesTheRows() {
+        let copy = PaywallCopy(title: "Widgets need Geko Plus", message: "Add Geko to your Home Screen.", callToAction: "Unlock widgets")
+        let entry = EntitlementEntry(date: Fixtures.now, state: .locked(Paywall(feature: "widgets", reason: .notEntitled, copy: copy)))
+        let small = TimelineTextRenderer().render(entry: entry, family: .systemSmall)
+        #expect(small.contains("│ need Geko     │") && small.contains("│ Plus          │"), "\(small)")
+        #expect(!small.contains("…"), "\(small)")
+        let rectangular = TimelineTextRenderer().render(entry: entry, family: .accessoryRectangular)
+        #expect(rectangular.contains("│🔒 Widgets…    │"), "\(rectangular)")
+    }
+
+    @Test("An entry locked because the snapshot is past its validity says so")
+    func pastValidityIsExplained() {
+        let entry = EntitlementEntry(
+            date: Fixtures.expiry, state: .locked(Paywall(feature: "watchApp", reason: .noSnapshot, copy: Fixtures.watchCopy)),
+            snapshotGeneration: 7, asOf: Fixtures.issuedAt, isPastValidity: true)
+        #expect(TimelineTextRenderer().describe(entry)
+            == "locked (noSnapshot): the snapshot from 2026-03-01 12:00:00 +00:00 is too old to trust by then; a newer one replaces this entry")
     }
 
     @Test func lockedLargeShowsMessageAndDeepLinkSmallDoesNot() throws {
@@ -90,11 +132,36 @@ import WidgetTimeline
         #expect(!small.contains("app://"))
     }
 
+    @Test("In ASCII a timeline keeps the box's lines apart and invents no '?'")
+    func asciiTimelineKeepsLineBreaks() {
+        let timeline = EntitlementTimelineProvider(gate: Fixtures.gate)
+            .timeline(for: Fixtures.subscribed, in: TimelineProviderContext(family: .systemMedium), now: Fixtures.now)
+        let ascii = TimelineTextRenderer(charset: .ascii).render(timeline: timeline, family: .systemMedium, now: Fixtures.now)
+        let unicode = TimelineTextRenderer(charset: .unicode).render(timeline: timeline, family: .systemMedium, now: Fixtures.now)
+        let lines = ascii.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == unicode.split(separator: "\n", omittingEmptySubsequences: false).count, "\(ascii)")
+        #expect(!ascii.contains("?"), "\(ascii)")
+        #expect(lines.contains { $0 == "+" + String(repeating: "-", count: 34) + "+" }, "\(ascii)")
+    }
+
+    @Test("Line breaks and tabs in catalog copy become spaces and never break a box", arguments: TextCharset.allCases)
+    func controlCharactersInCopyStayInside(charset: TextCharset) {
+        let copy = PaywallCopy(title: "Widgets\nneed\rPlus", message: "See\tyour\u{2028}habits", callToAction: "Start\nnow")
+        let entry = EntitlementEntry(date: Fixtures.now, state: .locked(Paywall(feature: "widgets", reason: .expired, copy: copy)))
+        let renderer = TimelineTextRenderer(charset: charset)
+        for family in WidgetFamily.allCases {
+            let text = renderer.render(entry: entry, family: family)
+            let expectedRows = family == .accessoryInline ? 1 : TimelineTextRenderer.cells(for: family).rows
+            #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count == expectedRows, "\(family): \(text)")
+            #expect(!text.contains("\t") && !text.contains("\r") && !text.contains("\u{2028}"), "\(family): \(text)")
+        }
+    }
+
     @Test(arguments: TextCharset.allCases)
     func timelineMatchesGolden(charset: TextCharset) throws {
         let timeline = EntitlementTimelineProvider(gate: Fixtures.gate)
             .timeline(for: Fixtures.subscribed, in: TimelineProviderContext(family: .systemMedium), now: Fixtures.now)
-        let renderer = TimelineTextRenderer(charset: charset)
+        let renderer = TimelineTextRenderer(charset: charset, timeZone: .fixed(secondsEastOfUTC: 3600))
         let before = renderer.render(timeline: timeline, family: .systemMedium, now: Fixtures.now)
         let after = renderer.render(timeline: timeline, family: .systemMedium, now: Fixtures.expiry)
         try Golden.check(before + "\n\n" + after, named: "timeline.systemMedium.\(charset.rawValue).txt")
@@ -108,6 +175,15 @@ import WidgetTimeline
         #expect(TextMetrics.truncate("Habits Plus", to: 6, ellipsis: "...") == "Hab...")
         #expect(TextMetrics.truncate("🔒 Plus", to: 3, ellipsis: "…") == "🔒…")
         #expect(TextMetrics.truncate("abc", to: 0, ellipsis: "…") == "")
+    }
+
+    @Test("Cuts fall after a whole word when that keeps at least half the room")
+    func truncateCutsAtWordBoundaries() {
+        #expect(TextMetrics.truncate("Widgets need Geko Plus", to: 15, ellipsis: "…") == "Widgets need…")
+        #expect(TextMetrics.truncate("Check off habits from your wrist", to: 16, ellipsis: "…") == "Check off…")
+        #expect(TextMetrics.truncate("A extraordinarily", to: 10, ellipsis: "...") == "A extra...")
+        #expect(TextMetrics.truncate("Widgets need", to: 8, ellipsis: "…") == "Widgets…")
+        #expect(TextMetrics.withEllipsis("the Home Screen and Lock Screen", limit: 32, ellipsis: "...") == "the Home Screen and Lock...")
     }
 
     @Test func wrapSplitsOnWordsAndMarksLeftovers() {

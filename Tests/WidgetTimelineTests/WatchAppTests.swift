@@ -67,7 +67,7 @@ import WidgetTimeline
 
     @Test(arguments: TextCharset.allCases)
     func watchScreensMatchGolden(charset: TextCharset) throws {
-        let renderer = WatchScreenRenderer(charset: charset)
+        let renderer = WatchScreenRenderer(charset: charset, timeZone: .fixed(secondsEastOfUTC: 3600))
         let screens = [
             ("unlocked", Fixtures.subscribed, Fixtures.now),
             ("expired offline", Fixtures.subscribed, Fixtures.expiry),
@@ -76,8 +76,26 @@ import WidgetTimeline
         ] as [(String, EntitlementSnapshot?, Date)]
         let text = screens.map { label, snapshot, now in
             "== \(label)\n" + renderer.render(app: app, snapshot: snapshot, now: now)
-        }.joined(separator: "\n")
+        }.joined(separator: "\n\n")
         try Golden.check(text, named: "watch.\(charset.rawValue).txt")
+    }
+
+    @Test("The watch's timeline explains the locked (noSnapshot) entry at the replica's age limit")
+    func ageLimitEntryIsExplained() {
+        let text = WatchScreenRenderer(timeZone: .fixed(secondsEastOfUTC: 3600)).render(app: app, snapshot: Fixtures.lifetime, now: Fixtures.now)
+        let limit = "2026-03-08 13:00:00 +01:00  locked (noSnapshot): the snapshot from 2026-03-01 13:00:00 +01:00 is too old to trust by then"
+        #expect(text.contains(limit), "\(text)")
+        #expect(text.hasPrefix("watch app · 198×242 pt · generation 7 · now 2026-03-01 13:03:00 +01:00\n┌"), "\(text)")
+    }
+
+    @Test("A paywall's message takes a row the layout would otherwise leave empty")
+    func launchScreenUsesItsRows() {
+        let tooOld = Fixtures.issuedAt.addingTimeInterval(8 * 86_400)
+        let screen = WatchScreenRenderer().renderLaunch(
+            app.launch(snapshot: Fixtures.lifetime, now: tooOld), snapshot: Fixtures.lifetime, now: tooOld)
+        #expect(screen.contains("Track habits…"), "\(screen)")
+        let inner = screen.split(separator: "\n").dropFirst().dropLast()
+        #expect(inner.filter { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")).isEmpty }.count == 1, "\(screen)")
     }
 
     @Test func launchScreenShowsReasonCallToActionAndAge() {
