@@ -10,6 +10,8 @@ extension Catalog {
     /// Pure: no file is read (``load(path:)`` reads both files and calls this).
     ///
     /// - Parameters:
+    ///   - catalogJSON: the bytes of `Catalog.json`.
+    ///   - storeKitJSON: the bytes of the `.storekit` file the catalog names.
     ///   - catalogPath: how to name the catalog file in errors; the `.storekit` file is named by
     ///     its path resolved against this one's directory.
     ///   - trustedRootFiles: the contents of the certificate files `trustedRoots` names, by path

@@ -17,12 +17,15 @@ public struct Catalog: Sendable, Hashable {
     }
     /// Product identifier -> the entitlements it grants (the reverse of ``entitlements``).
     public private(set) var entitlementsByProduct: [String: Set<String>]
+    /// The features of `Catalog.json`'s `features`: what each one needs, its free allowance and
+    /// its paywall copy. What an app or an extension checks features against.
     public var featureGate: FeatureGate
     /// Who may still redeem a subscription group's introductory offer.
     public var introductoryOfferPolicy: IntroductoryOfferPolicy
     /// Whether data must be signed, and by which roots (catalog keys `signatures`, `trustedRoots`).
     public var signatures: SignaturePolicy
 
+    /// A catalog from values; ``load(path:)`` reads one from `Catalog.json` and its `.storekit` file.
     /// `signatures` defaults to ``SignaturePolicy/defaultRequirement(for:)`` of `environment`.
     public init(
         bundleId: String, environment: StoreEnvironment, storeKitPath: String = "", products: [String: CatalogProduct],

@@ -5,14 +5,17 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     public var file: String
     /// The key path inside the file; empty when the problem concerns the whole file.
     public var keyPath: String
+    /// What is wrong, in a few words (`no such file`, `not a string`).
     public var problem: String
 
+    /// An error for `file` at `keyPath`.
     public init(file: String, keyPath: String, problem: String) {
         self.file = file
         self.keyPath = keyPath
         self.problem = problem
     }
 
+    /// `file: keyPath: problem`, or `file: problem` when there is no key path.
     public var description: String {
         keyPath.isEmpty ? "\(file): \(problem)" : "\(file): \(keyPath): \(problem)"
     }

@@ -22,7 +22,7 @@ import Foundation
 ///    purchased over family-shared. With no active candidate, the one that ended last is reported.
 /// 5. `periodType`: `offerType` 1 with `FREE_TRIAL` is `trial`; with no discount type the
 ///    catalog's introductory offer decides (`paymentMode` `free`, or no offer in the catalog, is
-///    `trial`); any other offer is `intro`, no offer `normal` (``PeriodType/of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)``). `willRenew` is false for anything but an auto-renewable subscription,
+///    `trial`); any other offer is `intro`, no offer `normal` (`PeriodType.of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)`). `willRenew` is false for anything but an auto-renewable subscription,
 ///    for `autoRenewStatus` 0 and during billing problems. A pending downgrade
 ///    (`autoRenewProductId` different) changes nothing until the renewal transaction arrives.
 public struct EntitlementEngine: Sendable {
@@ -37,6 +37,7 @@ public struct EntitlementEngine: Sendable {
     /// transaction is copied and no String hashed per subscription.
     ///
     /// - Parameters:
+    ///   - facts: every transaction and renewal info known, deduplicated.
     ///   - now: the caller's clock.
     ///   - floor: a lower bound the caller keeps, e.g. the daemon's last published `issuedAt`.
     /// - Returns: statuses at `effectiveNow = max(now, facts.newestSignedDate, floor)`, so a clock

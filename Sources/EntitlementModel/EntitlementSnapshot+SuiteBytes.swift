@@ -7,7 +7,7 @@ import PropertyList
 
 /// Why a suite file's bytes gave no snapshot: the three steps of reading one, each failing closed.
 public enum SnapshotFileDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The bytes are not a property list (``PropertyListCodec/decode(_:)`` refused them).
+    /// The bytes are not a property list (`PropertyListCodec/decode(_:)` refused them).
     case undecodable(PropertyListError)
     /// The file's root is not a dictionary; `kind` names what it is ("array", "string", …).
     case rootNotDictionary(kind: String)
@@ -27,11 +27,11 @@ extension EntitlementSnapshot {
     /// Reads the snapshot stored under ``defaultsKey`` from the bytes of a whole suite file
     /// (what `SharedDefaults` writes), without building the rest of the file's values.
     ///
-    /// Accepts and refuses exactly what the general path does — ``PropertyListCodec/decode(_:)``
+    /// Accepts and refuses exactly what the general path does — `PropertyListCodec/decode(_:)`
     /// of the whole file, its root a dictionary, then ``init(propertyList:)`` of the key's value —
     /// and throws the same errors: a binary file is first walked in place
-    /// (``BinaryPropertyListReader``): the whole file checked as the decoder checks it
-    /// (``AcceptedBinaryPropertyList``), then the
+    /// (`BinaryPropertyListReader`): the whole file checked as the decoder checks it
+    /// (`AcceptedBinaryPropertyList`), then the
     /// snapshot read field by field; anything that walk is not certain about (any error, a
     /// UTF-16 key or value in the snapshot, an XML file) goes through the general path, which
     /// explains the problem.

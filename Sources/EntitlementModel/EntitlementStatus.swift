@@ -6,26 +6,37 @@ import Foundation
 
 /// Where an entitlement stands, in the contract's words (DESIGN.md, "Inspect").
 public enum EntitlementState: String, Sendable, Hashable, CaseIterable, Codable {
+    /// An auto-renewable subscription in force (including a free trial or an introductory offer).
     case subscribed
+    /// A renewal failed to bill and Apple's billing grace period still gives access (until `expiresAt`).
     case inGracePeriod
+    /// A renewal failed to bill and Apple is still retrying, with no access.
     case inBillingRetryPeriod
+    /// The subscription or the trial ended and was not renewed.
     case expired
+    /// Apple refunded or revoked the purchase (or Family Sharing stopped sharing it).
     case revoked
     /// A non-consumable or a non-renewing purchase in force.
     case purchased
+    /// Nothing that grants this entitlement was ever bought.
     case notPurchased
 }
 
 /// Which kind of period the deciding transaction is in.
 public enum PeriodType: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A full-price period.
     case normal
+    /// A paid introductory offer (pay as you go or pay up front).
     case intro
+    /// A free trial.
     case trial
 }
 
 /// Whether the user bought the product or receives it through Family Sharing.
 public enum Ownership: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The user bought it.
     case purchased
+    /// A family member bought it and shares it through Family Sharing.
     case familyShared
 }
 
@@ -34,16 +45,24 @@ public enum Ownership: String, Sendable, Hashable, CaseIterable, Codable {
 /// `active` is the answer at issue time; readers must ask ``isActive(at:)`` instead, which also
 /// ends access at `expiresAt` without anyone publishing again.
 public struct EntitlementStatus: Sendable, Hashable {
+    /// Whether access was in force at the snapshot's `issuedAt`. Use ``isActive(at:)`` to ask about now.
     public var active: Bool
+    /// Where the entitlement stands (subscribed, in grace, expired, ...).
     public var state: EntitlementState
+    /// Whether the deciding transaction is a trial, an introductory offer or a normal period.
     public var periodType: PeriodType
     /// When access ends: the expiry, or the grace end while in grace; `nil` when access has no end
     /// (lifetime) or there is no access.
     public var expiresAt: Date?
+    /// The product of the deciding transaction (`nil` when nothing was bought).
     public var productId: String?
+    /// Whether the subscription is set to renew (the renewal info's `autoRenewStatus`); `false`
+    /// for purchases that do not renew.
     public var willRenew: Bool
+    /// Bought by the user or shared by a family member.
     public var ownership: Ownership
 
+    /// A status as the engine makes it.
     public init(
         active: Bool, state: EntitlementState, periodType: PeriodType = .normal, expiresAt: Date? = nil,
         productId: String? = nil, willRenew: Bool = false, ownership: Ownership = .purchased

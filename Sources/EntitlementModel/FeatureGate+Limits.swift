@@ -25,8 +25,12 @@ extension FeatureGate {
 
     /// How many more items fit: `nil` when unlimited, otherwise `max(0, limit - currentCount)`.
     ///
-    /// - Parameter currentCount: how many items the user already has (a negative count is a
-    ///   caller's bug and counts as none, so nothing here can overflow).
+    /// - Parameters:
+    ///   - feature: the feature's name in the catalog.
+    ///   - snapshot: the last good snapshot, or `nil` (a free user).
+    ///   - wallClock: the reader's clock (evaluated no earlier than the snapshot's `issuedAt`).
+    ///   - currentCount: how many items the user already has (a negative count is a
+    ///     caller's bug and counts as none, so nothing here can overflow).
     public func remaining(_ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int) -> Int? {
         limit(feature, snapshot: snapshot, wallClock: wallClock).map { max(0, $0 - max(0, currentCount)) }
     }

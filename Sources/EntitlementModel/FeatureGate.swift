@@ -10,6 +10,7 @@ public enum PaywallReason: String, Sendable, Hashable, CaseIterable {
     case notEntitled
     /// The entitlement ended (expiry, trial end, grace end) or was revoked.
     case expired
+    /// The purchase was refunded or revoked.
     case revoked
     /// A free allowance (count or time window) is used up.
     case limitReached
@@ -21,10 +22,14 @@ public enum PaywallReason: String, Sendable, Hashable, CaseIterable {
 
 /// A locked feature: the reason plus the copy and the deep link a paywall needs.
 public struct Paywall: Sendable, Hashable {
+    /// The feature that was asked about, as the caller spelt it.
     public var feature: String
+    /// Why it is locked.
     public var reason: PaywallReason
+    /// The catalog's title, message and button text for this feature's paywall.
     public var copy: PaywallCopy
 
+    /// A paywall as the gate makes it.
     public init(feature: String, reason: PaywallReason, copy: PaywallCopy) {
         self.feature = feature
         self.reason = reason
@@ -39,9 +44,12 @@ public struct Paywall: Sendable, Hashable {
 public enum GateDecision: Sendable, Hashable {
     /// Unlocked; `remaining` counts free items left when the unlock comes from a free allowance.
     case unlocked(remaining: Int?)
+    /// Locked; show the paywall.
     case locked(Paywall)
 
+    /// Whether the feature may be used.
     public var isUnlocked: Bool { if case .unlocked = self { true } else { false } }
+    /// The paywall to show when locked; `nil` when unlocked.
     public var paywall: Paywall? { if case .locked(let p) = self { p } else { nil } }
 }
 
@@ -51,8 +59,11 @@ public enum GateDecision: Sendable, Hashable {
 /// ``prepared(for:)`` once per snapshot and ``handle(_:)`` once per feature, which makes a check
 /// an array index and a Date comparison.
 public struct FeatureGate: Sendable, Hashable {
+    /// Every feature the catalog defines, by name (for example `widgets`). A name not in here is
+    /// locked with ``PaywallReason/unknownFeature``.
     public var rules: [String: FeatureRule]
 
+    /// A gate over `rules`; apps usually take ``Catalog/featureGate`` from a loaded catalog instead.
     public init(rules: [String: FeatureRule]) { self.rules = rules }
 
     /// Copy used when a feature is unknown or has no copy of its own.
@@ -62,6 +73,8 @@ public struct FeatureGate: Sendable, Hashable {
     /// Decides whether `feature` is unlocked.
     ///
     /// - Parameters:
+    ///   - feature: the feature's name in the catalog (`widgets`); a name the catalog does not
+    ///     define is locked with ``PaywallReason/unknownFeature``.
     ///   - snapshot: the last good snapshot, or `nil` when none could be read (locks every paid feature).
     ///   - wallClock: the reader's clock; evaluation uses ``EntitlementSnapshot/effectiveNow(wallClock:)``,
     ///     so a clock set backwards never extends access.

@@ -14,7 +14,7 @@ public struct FeatureHandle: Sendable, Hashable {
 }
 
 extension FeatureGate {
-    /// Resolves `feature` once, for repeated ``FeatureAccess/isUnlocked(_:at:currentCount:daysAgo:)``
+    /// Resolves `feature` once, for repeated ``FeatureAccess/isUnlocked(_:at:currentCount:daysAgo:)-(FeatureHandle,_,_,_)``
     /// checks on accesses prepared from this gate (or an equal one).
     public func handle(_ feature: String) -> FeatureHandle {
         let names = sortedFeatureNames

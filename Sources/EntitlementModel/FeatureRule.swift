@@ -17,6 +17,7 @@ public struct FeatureRule: Sendable, Hashable {
     /// The copy shown when the feature is locked.
     public var paywall: PaywallCopy
 
+    /// A rule; catalogs build theirs from `Catalog.json`.
     public init(entitlement: String?, freeCount: Int? = nil, freeDays: Int? = nil, paywall: PaywallCopy) {
         self.entitlement = entitlement
         self.freeCount = freeCount
@@ -27,10 +28,14 @@ public struct FeatureRule: Sendable, Hashable {
 
 /// Paywall copy from the catalog: what a locked widget, watch screen or `check` shows.
 public struct PaywallCopy: Sendable, Hashable {
+    /// The headline (`Widgets need Geko Plus`).
     public var title: String
+    /// One or two sentences on what the user gets.
     public var message: String
+    /// The button text (`Unlock widgets`).
     public var callToAction: String
 
+    /// Copy from its three texts.
     public init(title: String, message: String, callToAction: String) {
         self.title = title
         self.message = message

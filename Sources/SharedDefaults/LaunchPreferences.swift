@@ -37,7 +37,10 @@ public struct LaunchPreferences: Sendable, Hashable {
     /// Fails closed: a missing or refused shared file, or an unreadable snapshot, count as not
     /// premium. Reads the file (at most once, through `defaults`); writes nothing.
     ///
-    /// - Parameter wallClock: the launching process's clock (never earlier than the snapshot's issue time in effect).
+    /// - Parameters:
+    ///   - defaults: the app group's shared defaults, holding the preference and the snapshot.
+    ///   - gate: the catalog's feature gate.
+    ///   - wallClock: the launching process's clock (never earlier than the snapshot's issue time in effect).
     public static func resolve(defaults: SharedDefaults, gate: FeatureGate, wallClock: Date) -> LaunchMode {
         let contents = defaults.dictionaryRepresentation()
         guard syncPreference(contents[syncEnabledKey]) else { return .localOnly(.preferenceOff) }

@@ -5,10 +5,12 @@ public struct PaywallAnalyticsError: Error, Sendable, Hashable, CustomStringConv
     /// What went wrong, e.g. `open: Permission denied`.
     public var problem: String
 
+    /// An error about `path`.
     public init(path: String, problem: String) {
         self.path = path
         self.problem = problem
     }
 
+    /// `path: problem`.
     public var description: String { "\(path): \(problem)" }
 }

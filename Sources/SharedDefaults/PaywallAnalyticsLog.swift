@@ -2,7 +2,7 @@ import EntitlementModel
 import SystemShims
 
 /// Paywall analytics as JSON Lines in the app-group container:
-/// `<container>/Library/Analytics/paywall.jsonl`, one ``PaywallEvent`` per line.
+/// `<container>/Library/Analytics/paywall.jsonl`, one `PaywallEvent` per line.
 ///
 /// Any number of processes may append at once. Each ``append(_:)`` opens the file with
 /// `O_APPEND` and hands the whole line, newline included, to a single `write(2)`: on a local

@@ -2,7 +2,7 @@ import EntitlementModel
 import PropertyList
 
 extension SharedDefaults {
-    /// Writes `snapshot` under ``EntitlementSnapshot/defaultsKey`` in one locked update, leaving
+    /// Writes `snapshot` under `EntitlementSnapshot/defaultsKey` in one locked update, leaving
     /// every other key in the suite as it is.
     ///
     /// The caller is responsible for `generation` increasing; readers refuse a lower one.

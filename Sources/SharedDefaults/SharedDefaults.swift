@@ -44,6 +44,9 @@ public final class SharedDefaults: Sendable {
         /// `[geteuid()]`: only files this process's user owns are trusted (the default).
         public static var effectiveUserOnly: Set<UInt32> { [ProcessIdentity.effectiveUserID] }
 
+        /// Options; the defaults suit a reader and writer running as the same user. A reader that
+        /// runs as another user than the daemon (an app extension in the daemon's group) must name
+        /// the daemon's user ID in `allowedOwners`, or every file is refused as foreign.
         public init(
             durable: Bool = true, maxFileSize: Int = 1 << 20,
             allowedOwners: Set<UInt32> = Options.effectiveUserOnly
@@ -58,6 +61,7 @@ public final class SharedDefaults: Sendable {
     public let suiteName: String
     /// The app-group container directory.
     public let container: String
+    /// The limits and owner policy this instance was made with.
     public let options: Options
     /// `<container>/Library/Preferences`.
     public let directoryPath: String

@@ -62,6 +62,7 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
+    /// One line: the file's path and what is wrong with it.
     public var description: String {
         switch self {
         case .directoryIsSymlink(let path): "\(path): directory is a symbolic link; refusing to follow it"

@@ -29,6 +29,9 @@ public final class SnapshotReader: Sendable {
     /// The suite file path being read.
     public var path: String { defaults.path }
 
+    /// A reader of `<container>/Library/Preferences/<suiteName>.plist`. Nothing is read until
+    /// ``refresh()``. See ``SharedDefaults/Options/init(durable:maxFileSize:allowedOwners:)`` for a
+    /// reader that runs as another user than the daemon.
     public init(suiteName: String, container: String, options: SharedDefaults.Options = .init()) {
         defaults = SharedDefaults(suiteName: suiteName, container: container, options: options)
     }
@@ -40,7 +43,7 @@ public final class SnapshotReader: Sendable {
     ///
     /// A changed file is checked like every ``SharedDefaults`` file (see ``SharedDefaultsError``)
     /// and then only the snapshot is decoded from its bytes, with
-    /// ``EntitlementSnapshot/decode(fromSuiteBytes:)``: the whole file is still checked to be a
+    /// `EntitlementSnapshot/decode(fromSuiteBytes:)`: the whole file is still checked to be a
     /// property list with a dictionary root, but the suite's other values are not built.
     public func refresh() -> SnapshotReadOutcome {
         state.withLock { lastGood in

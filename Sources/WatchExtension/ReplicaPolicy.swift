@@ -9,7 +9,7 @@ import Foundation
 ///
 /// The replica is used offline until the earlier of (a) the entitlement's own `expiresAt`, which
 /// the feature gate enforces by itself, and (b) `issuedAt + maximumAge`. Past (b) the watch fails
-/// closed: locked with reason ``PaywallReason/noSnapshot``, exactly as if no snapshot could be
+/// closed: locked with reason `PaywallReason/noSnapshot`, exactly as if no snapshot could be
 /// read, because a purchase refunded or revoked on the phone since then could not have reached it.
 /// Age is measured from `issuedAt` to the snapshot's effective now, so a clock wound back never
 /// makes an old replica young again.
@@ -17,6 +17,7 @@ public struct ReplicaPolicy: Sendable, Hashable {
     /// Seconds after `issuedAt` during which the replica is trusted. Default 7 days.
     public var maximumAge: TimeInterval
 
+    /// A policy trusting a replica for `maximumAge` seconds after its `issuedAt`.
     public init(maximumAge: TimeInterval = 7 * 86_400) { self.maximumAge = maximumAge }
 
     /// The instant after which `snapshot` is no longer trusted.

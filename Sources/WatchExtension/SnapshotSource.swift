@@ -1,19 +1,24 @@
 import EntitlementModel
 
-/// Where the watch app gets its replica of the snapshot. The companion-replica issue provides the
-/// real one (the watch container's shared file); the app only ever reads through this seam.
+/// Where the watch app gets its replica of the snapshot: in a real app, a `SnapshotReader` on the
+/// watch container's shared file, which the daemon's watch replica keeps current; the app only
+/// ever reads through this seam.
 ///
 /// `currentSnapshot()` returns the last good snapshot, or `nil` when none could be read (which
 /// fails closed). It must not block for long: it is called on app launch.
 public protocol SnapshotSource: Sendable {
+    /// The last good snapshot, or `nil` when none could be read.
     func currentSnapshot() -> EntitlementSnapshot?
 }
 
 /// A source that always returns the snapshot it was made with. For tests and previews.
 public struct FixedSnapshotSource: SnapshotSource, Hashable {
+    /// What ``currentSnapshot()`` returns.
     public var snapshot: EntitlementSnapshot?
 
+    /// A source that always returns `snapshot`.
     public init(_ snapshot: EntitlementSnapshot?) { self.snapshot = snapshot }
 
+    /// The snapshot the source was made with.
     public func currentSnapshot() -> EntitlementSnapshot? { snapshot }
 }

@@ -8,7 +8,9 @@ import WidgetTimeline
 
 /// What the watch app shows when it launches.
 public enum AppLaunchGate: Sendable, Hashable {
+    /// Show the app.
     case unlocked
+    /// Show this paywall instead of the app.
     case paywall(Paywall)
 }
 
@@ -16,15 +18,21 @@ public enum AppLaunchGate: Sendable, Hashable {
 /// the watch's replica of the snapshot under a ``ReplicaPolicy``. Pure: callers pass the snapshot
 /// (or a ``SnapshotSource``) and the instant.
 public struct WatchApp: Sendable {
+    /// The catalog's feature gate (`Catalog/featureGate`).
     public var gate: FeatureGate
     /// The feature that gates the app itself.
     public var feature: String
     /// The feature that gates the complications.
     public var complicationFeature: String
+    /// How long the replica is trusted offline.
     public var policy: ReplicaPolicy
 
+    /// The watch app's logic for one catalog.
     /// - Parameters:
+    ///   - gate: the catalog's feature gate.
+    ///   - feature: the feature that gates the app (the catalog's `watchApp` by default).
     ///   - complicationFeature: defaults to `feature`.
+    ///   - policy: how long a replica is trusted without news from the phone (7 days by default).
     public init(
         gate: FeatureGate, feature: String = "watchApp", complicationFeature: String? = nil,
         policy: ReplicaPolicy = ReplicaPolicy()

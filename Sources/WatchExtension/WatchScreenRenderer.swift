@@ -10,8 +10,8 @@ import WidgetTimeline
 /// unlocked app or its paywall, with the reason and how old the data is) under a header, followed
 /// by each complication family's timeline, a blank line between blocks.
 ///
-/// The screen is a 45 mm Apple Watch (198 × 242 pt, representative; see ``WidgetFamily/displaySize``)
-/// at the scale ``TimelineTextRenderer`` uses. Instants are written in ``timeZone``. Output depends
+/// The screen is a 45 mm Apple Watch (198 × 242 pt, representative; see `WidgetFamily.displaySize`)
+/// at the scale `TimelineTextRenderer` uses. Instants are written in ``timeZone``. Output depends
 /// only on the arguments; lines are separated by `\n` with no trailing newline.
 public struct WatchScreenRenderer: Sendable {
     /// The watch screen in points.
@@ -78,7 +78,7 @@ public struct WatchScreenRenderer: Sendable {
     }
 
     /// What `widget-renderer --device watch` prints: the launch screen with its header when
-    /// `launch` is given, then each complication's timeline (``TimelineTextRenderer/render(timeline:family:now:)``),
+    /// `launch` is given, then each complication's timeline (`TimelineTextRenderer.render(timeline:family:now:)`),
     /// in the order given, a blank line between blocks.
     public func render(
         launch: AppLaunchGate?, complications: [(family: WidgetFamily, timeline: Timeline)], snapshot: EntitlementSnapshot?, now: Date

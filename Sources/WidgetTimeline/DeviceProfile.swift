@@ -1,7 +1,10 @@
 /// The kind of device a widget runs on, which decides the families it can show.
 public enum DeviceProfile: String, CaseIterable, Sendable, Hashable {
+    /// An iPhone: Home Screen and Lock Screen widgets.
     case phone
+    /// An iPad: adds `systemExtraLarge`.
     case tablet
+    /// An Apple Watch: complications (`accessory*`) only.
     case watch
 
     /// The families this device offers, in ``WidgetFamily`` declaration order.

@@ -8,6 +8,7 @@ public struct DisplaySize: Sendable, Hashable, CustomStringConvertible {
     /// Height in points.
     public var height: Double
 
+    /// A size of `width` × `height` points.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height

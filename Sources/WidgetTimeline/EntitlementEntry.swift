@@ -20,6 +20,7 @@ public struct EntitlementEntry: Sendable, Hashable {
 
     /// The instant from which WidgetKit shows this entry.
     public var date: Date
+    /// Unlocked content, a paywall, or a placeholder.
     public var state: EntryState
     /// The generation of the snapshot the entry was computed from; `nil` when there was none.
     public var snapshotGeneration: Int64?
@@ -34,6 +35,7 @@ public struct EntitlementEntry: Sendable, Hashable {
     /// gives (locked, ``PaywallReason/noSnapshot`` for a gated feature) until a newer one arrives.
     public var isPastValidity: Bool
 
+    /// An entry as a provider makes it.
     public init(
         date: Date, state: EntryState, snapshotGeneration: Int64? = nil, asOf: Date? = nil, isStale: Bool = false,
         isPastValidity: Bool = false

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// ## Timeline rules
 /// - One entry dated `now`, evaluated through the gate at
-///   ``EntitlementSnapshot/effectiveNow(wallClock:)`` (so a clock wound back before `issuedAt`
+///   `EntitlementSnapshot/effectiveNow(wallClock:)` (so a clock wound back before `issuedAt`
 ///   evaluates at `issuedAt` and cannot bring access back).
 /// - One more entry at every future transition inside ``horizon``: the `expiresAt` of the
 ///   entitlement that unlocks the feature (when it is active), the snapshot's `nextTransition`,
@@ -29,12 +29,17 @@ import Foundation
 ///   daemon publishes at every transition, so by then a newer snapshot should exist). Stale entries
 ///   still lock at the snapshot's own expiry dates; they are shown "as of" `issuedAt`.
 public struct EntitlementTimelineProvider: Sendable {
+    /// The catalog's feature gate (`Catalog/featureGate`).
     public var gate: FeatureGate
+    /// The feature the widget needs (the catalog's `widgets` by default).
     public var feature: String
+    /// What an unlocked entry shows.
     public var content: WidgetContent
     /// How far ahead entries are precomputed. Default 7 days.
     public var horizon: TimeInterval
 
+    /// A provider for `feature` of `gate`'s catalog, showing `content` when unlocked and
+    /// precomputing `horizon` seconds of entries.
     public init(
         gate: FeatureGate, feature: String = "widgets", content: WidgetContent = .sample,
         horizon: TimeInterval = 7 * 86_400
@@ -62,10 +67,14 @@ public struct EntitlementTimelineProvider: Sendable {
 
     /// The timeline from `now` (see the type's documentation for the rules).
     ///
-    /// - Parameter validUntil: an instant after which the caller no longer trusts the snapshot
-    ///   (the watch's replica age limit). From then on entries are computed as if there were no
-    ///   snapshot: locked with reason `noSnapshot`. `nil` means the snapshot is trusted until its
-    ///   own dates say otherwise.
+    /// - Parameters:
+    ///   - snapshot: the last good snapshot, or `nil` when none could be read (every entry locked).
+    ///   - context: the family the entries are for.
+    ///   - now: the date of the first entry; evaluation never goes earlier than the snapshot's `issuedAt`.
+    ///   - validUntil: an instant after which the caller no longer trusts the snapshot
+    ///     (the watch's replica age limit). From then on entries are computed as if there were no
+    ///     snapshot: locked with reason `noSnapshot`. `nil` means the snapshot is trusted until its
+    ///     own dates say otherwise.
     public func timeline(
         for snapshot: EntitlementSnapshot?, in context: TimelineProviderContext, now: Date, validUntil: Date? = nil
     ) -> Timeline {

@@ -16,9 +16,12 @@ public enum TimelineReloadPolicy: Sendable, Hashable {
 
 /// A provider's answer (WidgetKit's `Timeline`): entries in ascending date order and a reload policy.
 public struct Timeline: Sendable, Hashable {
+    /// The entries, ascending by date; the first is dated at the provider's `now`.
     public var entries: [EntitlementEntry]
+    /// When WidgetKit should ask for a new timeline.
     public var policy: TimelineReloadPolicy
 
+    /// A timeline of `entries` (ascending by date) and `policy`.
     public init(entries: [EntitlementEntry], policy: TimelineReloadPolicy) {
         self.entries = entries
         self.policy = policy

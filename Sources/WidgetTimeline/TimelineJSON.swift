@@ -16,7 +16,7 @@ import Foundation
 /// ```
 /// `reason`, `title`, `callToAction` and `deepLink` come from the paywall and are `null` for
 /// unlocked and placeholder entries. `generation` is `null` when no snapshot could be read.
-/// Serialise with ``JSONValue/serialized`` for one deterministic line.
+/// Serialise with `JSONValue/serialized` for one deterministic line.
 public func timelineJSON(family: WidgetFamily, generation: Int64?, timeline: Timeline) -> JSONValue {
     let policy: JSONValue
     switch timeline.policy {

@@ -6,6 +6,7 @@ import Foundation
 
 /// What WidgetKit tells a provider about the widget it is producing entries for.
 public struct TimelineProviderContext: Sendable, Hashable {
+    /// The size class the entries are for.
     public var family: WidgetFamily
     /// The widget's size in points; defaults to the family's ``WidgetFamily/displaySize``.
     public var displaySize: DisplaySize
@@ -13,6 +14,7 @@ public struct TimelineProviderContext: Sendable, Hashable {
     /// not show a paywall to someone who is only browsing.
     public var isPreview: Bool
 
+    /// A context for `family`, at the family's own size unless `displaySize` is given.
     public init(family: WidgetFamily, displaySize: DisplaySize? = nil, isPreview: Bool = false) {
         self.family = family
         self.displaySize = displaySize ?? family.displaySize

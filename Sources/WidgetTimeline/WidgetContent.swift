@@ -2,9 +2,12 @@
 public struct WidgetContent: Sendable, Hashable {
     /// One habit and whether it is done today.
     public struct Habit: Sendable, Hashable {
+        /// The habit's name.
         public var name: String
+        /// Whether it was checked off today.
         public var doneToday: Bool
 
+        /// A habit and its state today.
         public init(name: String, doneToday: Bool) {
             self.name = name
             self.doneToday = doneToday
@@ -13,10 +16,12 @@ public struct WidgetContent: Sendable, Hashable {
 
     /// The widget's heading.
     public var title: String
+    /// The habits listed, in order.
     public var habits: [Habit]
     /// Consecutive days with every habit done.
     public var streakDays: Int
 
+    /// Content from its parts.
     public init(title: String, habits: [Habit], streakDays: Int) {
         self.title = title
         self.habits = habits
@@ -34,6 +39,7 @@ public struct WidgetContent: Sendable, Hashable {
         ],
         streakDays: 12)
 
+    /// How many habits are done today.
     public var doneCount: Int { habits.filter(\.doneToday).count }
 
     /// "2/3".

@@ -6,13 +6,19 @@ import Foundation
 
 /// A widget size, named as WidgetKit names it.
 public enum WidgetFamily: String, CaseIterable, Sendable, Hashable {
+    /// A small Home Screen widget.
     case systemSmall
+    /// A medium (wide) Home Screen widget.
     case systemMedium
+    /// A large Home Screen widget.
     case systemLarge
     /// iPadOS only.
     case systemExtraLarge
+    /// A round Lock Screen widget or watch complication.
     case accessoryCircular
+    /// A rectangular Lock Screen widget or watch complication.
     case accessoryRectangular
+    /// One line of text on the Lock Screen or a watch face.
     case accessoryInline
     /// watchOS only.
     case accessoryCorner
