@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "WidgetTimeline", targets: ["WidgetTimeline"]),
         .library(name: "WatchExtension", targets: ["WatchExtension"]),
         .library(name: "Broker", targets: ["Broker"]),
+        .library(name: "SignedData", targets: ["SignedData"]),
         .executable(name: "entitlementd", targets: ["entitlementd"]),
         .executable(name: "entitlementctl", targets: ["entitlementctl"]),
         .executable(name: "widget-renderer", targets: ["widget-renderer"]),
@@ -37,7 +38,10 @@ let package = Package(
         // Pure values: property-list values and their codecs. No file I/O.
         .target(name: "PropertyList", swiftSettings: strict),
         // Pure values and the engine: catalog, transactions, snapshot, feature gate. Time is passed in.
-        .target(name: "EntitlementModel", dependencies: ["PropertyList"], swiftSettings: strict),
+        .target(name: "EntitlementModel", dependencies: ["PropertyList", "SignedData"], swiftSettings: strict),
+        // What is believed only once verified: SHA-2, P-256 / P-384 ECDSA verification, the
+        // signature encodings under JWS and X.509, and JWS chains to pinned roots. Pure values, no I/O.
+        .target(name: "SignedData", swiftSettings: strict),
         // Typed wrappers over Glibc: descriptors, errno, locks, atomic replace. Package-internal API.
         .target(name: "SystemShims", swiftSettings: strict),
         // The App Group UserDefaults stand-in: one property-list file per suite.
@@ -76,7 +80,10 @@ let package = Package(
         // The benchmark: propagation against the kernel's floor, fan-out, peers and costs.
         .target(
             name: "Benchmarks",
-            dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline", "SystemShims"],
+            dependencies: [
+                "EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline",
+                "SystemShims", "SignedData",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlement-bench", dependencies: ["Benchmarks"], swiftSettings: strict),
@@ -87,13 +94,17 @@ let package = Package(
         // Test helpers: temporary directories, running built tools, waiting for conditions.
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], swiftSettings: strict),
-        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "PropertyList"], swiftSettings: strict),
+        .testTarget(
+            name: "JWSVerificationTests", dependencies: ["SignedData", "EntitlementModel", "Broker", "SharedDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
+        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], exclude: ["Golden"],
             swiftSettings: strict),
+        .testTarget(
+            name: "SignedDataTests", dependencies: ["SignedData"], exclude: ["Vectors"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         // Every command's declared options against what its parser reads, and the defaults.
         .testTarget(

@@ -5,7 +5,7 @@ import Foundation
 /// accepted and the snapshot it would publish.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEvents(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard let events = try? EventDecoder.decode(line: fuzzBytes(data, size)), let catalog = fuzzCatalog else { return 0 }
+    guard let catalog = fuzzCatalog, let events = try? EventDecoder.decode(line: fuzzBytes(data, size), signatures: catalog.signatures) else { return 0 }
     var facts = FactStore()
     for event in events where (try? catalog.validate(event)) != nil { facts.insert(event) }
     let result = EntitlementEngine(catalog: catalog).evaluate(facts, now: fuzzNow, floor: nil)

@@ -14,22 +14,32 @@ struct BenchmarkPlan: Sendable {
     var costRepeats: Int
     var ingest: IngestBenchmark
     var singleEventIngest: IngestBenchmark
+    /// Durable ingest of JWS transactions, each verified by `ingest` and again by the daemon.
+    var verifiedIngest: IngestBenchmark
     var idleSeconds: Double
     var renderRuns: Int
+    /// CPU seconds each signature-verification row runs.
+    var signatureSeconds: Double
+    /// Whether `openssl speed` runs beside the verification rows (about 4 s).
+    var runOpenSSL: Bool
 
     /// The full run (a few minutes on 2 cores).
     static let full = BenchmarkPlan(
         propagationRounds: 2000, propagationBlocks: 4, fanoutRounds: 500, fanoutReaders: [(1, 1), (8, 8), (64, 64)],
         peerRounds: 400, pingPongRounds: 20_000, checkIterations: 2_000_000, decodeIterations: 2000, unchangedIterations: 50_000,
         costRepeats: 7, ingest: IngestBenchmark(producers: 2, calls: 200, batch: 100),
-        singleEventIngest: IngestBenchmark(producers: 2, calls: 250, batch: 1), idleSeconds: 2, renderRuns: 20)
+        singleEventIngest: IngestBenchmark(producers: 2, calls: 250, batch: 1),
+        verifiedIngest: IngestBenchmark(producers: 2, calls: 100, batch: 100, signed: true), idleSeconds: 2, renderRuns: 20,
+        signatureSeconds: 2, runOpenSSL: true)
 
     /// `--quick`: under a minute on 2 cores.
     static let quick = BenchmarkPlan(
         propagationRounds: 300, propagationBlocks: 2, fanoutRounds: 120, fanoutReaders: [(1, 1), (8, 8), (64, 64)],
         peerRounds: 100, pingPongRounds: 5000, checkIterations: 500_000, decodeIterations: 300, unchangedIterations: 10_000,
         costRepeats: 5, ingest: IngestBenchmark(producers: 2, calls: 25, batch: 100),
-        singleEventIngest: IngestBenchmark(producers: 2, calls: 50, batch: 1), idleSeconds: 1, renderRuns: 5)
+        singleEventIngest: IngestBenchmark(producers: 2, calls: 50, batch: 1),
+        verifiedIngest: IngestBenchmark(producers: 2, calls: 25, batch: 100, signed: true), idleSeconds: 1, renderRuns: 5,
+        signatureSeconds: 1, runOpenSSL: true)
 
     /// `--smoke` (hidden): tiny sizes and at most 4 fan-out readers, only to prove the output's
     /// shape in tests. Its numbers mean nothing. Three propagation blocks make the package reader
@@ -38,5 +48,7 @@ struct BenchmarkPlan: Sendable {
         propagationRounds: 12, propagationBlocks: 3, fanoutRounds: 5, fanoutReaders: [(1, 1), (8, 2), (64, 4)],
         peerRounds: 5, pingPongRounds: 100, checkIterations: 1000, decodeIterations: 10, unchangedIterations: 100,
         costRepeats: 1, ingest: IngestBenchmark(producers: 1, calls: 2, batch: 10),
-        singleEventIngest: IngestBenchmark(producers: 1, calls: 2, batch: 1), idleSeconds: 0.2, renderRuns: 1)
+        singleEventIngest: IngestBenchmark(producers: 1, calls: 2, batch: 1),
+        verifiedIngest: IngestBenchmark(producers: 1, calls: 1, batch: 5, signed: true), idleSeconds: 0.2, renderRuns: 1,
+        signatureSeconds: 0.05, runOpenSSL: false)
 }

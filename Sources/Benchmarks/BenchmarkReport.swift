@@ -28,7 +28,8 @@ struct BenchmarkReport {
 
     static let targets = (
         propagationP50Ratio: 1.15, propagationP99Ratio: 1.5, fanoutP99: 3000.0, checkNanoseconds: 50.0, decode100: 30.0,
-        unchanged: 2.0, ingestPerSecond: 20_000.0, daemonMemory: 16.0, renderMilliseconds: 15.0
+        unchanged: 2.0, ingestPerSecond: 20_000.0, verifiedIngestPerSecond: 5_000.0, daemonMemory: 16.0, renderMilliseconds: 15.0,
+        p256OfOpenSSL: 0.5, p384OfOpenSSL: 1.0, p256WithoutOpenSSL: 6_500.0, p384WithoutOpenSSL: 800.0
     )
 
     var rows: [Row] {
@@ -93,6 +94,7 @@ struct BenchmarkReport {
                 ratio: Self.ratio(results.unchangedMicroseconds, results.twoStatsMicroseconds),
                 met: results.unchangedMicroseconds.map { $0 < Self.targets.unchanged }, key: "unchanged_us"))
         rows.append(Row(name: "floor: the two raw lstat() calls it makes", target: "", measured: Self.microseconds(results.twoStatsMicroseconds)))
+        rows += signatureRows
         if let ingest = results.ingest {
             rows.append(
                 Row(
@@ -106,6 +108,11 @@ struct BenchmarkReport {
             rows.append(
                 Row(name: "durable ingest, one event per call (\(single.events) calls)", target: "", measured: String(format: "%.0f/s", single.eventsPerSecond)))
         }
+        rows.append(
+            Row(
+                name: "verified durable ingest, \(results.verifiedIngest.map { "\($0.events) " } ?? "")JWS transactions (ES256, cached chain)",
+                target: "≥ 5,000/s", measured: results.verifiedIngest.map { String(format: "%.0f/s", $0.eventsPerSecond) } ?? "not measured",
+                met: (results.verifiedIngest?.eventsPerSecond ?? 0) >= Self.targets.verifiedIngestPerSecond, key: "verified_ingest_per_s"))
         rows.append(
             Row(
                 name: "daemon idle RSS (\(results.daemonTool))", target: "< 16 MiB", measured: Self.format(results.daemonMemory, unit: "MiB"),
@@ -122,6 +129,34 @@ struct BenchmarkReport {
                 met: results.renderMedian.map { $0 < Self.targets.renderMilliseconds }, key: "renderer_ms"))
         rows.append(
             Row(name: "floor: spawn and exit of the same runtime", target: "", measured: Self.format(results.processFloor?.startMilliseconds, unit: "ms")))
+        return rows
+    }
+
+    /// Ours against `openssl speed` measured in the same run: P-256 at least half its
+    /// (assembly) rate, P-384 at least equal; fixed floors (6,500/s and 800/s, this machine's
+    /// OpenSSL 3.0 figures scaled so) when openssl is not installed.
+    var signatureRows: [Row] {
+        let outcome = results.signatures
+        let openssl = outcome?.openssl
+        var rows: [Row] = []
+        for (curve, ours, theirs, share, floor, key) in [
+            ("P-256", outcome?.p256VerificationsPerSecond, openssl?.p256, Self.targets.p256OfOpenSSL, Self.targets.p256WithoutOpenSSL, "p256_verify"),
+            ("P-384", outcome?.p384VerificationsPerSecond, openssl?.p384, Self.targets.p384OfOpenSSL, Self.targets.p384WithoutOpenSSL, "p384_verify"),
+        ] {
+            let target = theirs != nil ? String(format: "≥ %.1f× openssl", share) : "≥ \(Self.rate(floor)) (no openssl)"
+            let met = ours.map { ours in theirs.map { ours >= share * $0 } ?? (ours >= floor) }
+            rows.append(
+                Row(
+                    name: "\(curve) verifications/s (raw r||s, prepared key, per CPU s)", target: target, measured: Self.rate(ours),
+                    ratio: theirs.map { _ in Self.ratio(ours, theirs) + " openssl" } ?? "", met: met, key: key))
+            let opensslName = "floor: openssl speed ecdsa\(curve == "P-256" ? "p256" : "p384") verify/s"
+            switch openssl {
+            case .measured(_, _, let version)?: rows.append(Row(name: "\(opensslName) (\(version))", target: "", measured: Self.rate(theirs)))
+            case .unavailable(let reason)?: rows.append(Row(name: opensslName, target: "", measured: reason))
+            case nil: break
+            }
+        }
+        rows.append(Row(name: "P-256 keys prepared/s (decode, check, precompute)", target: "", measured: Self.rate(outcome?.p256KeysPerSecond)))
         return rows
     }
 
@@ -176,9 +211,18 @@ struct BenchmarkReport {
             "decode_us_100": Self.number(results.decodeMicroseconds[100]),
             "unchanged_us": Self.number(results.unchangedMicroseconds),
             "unchanged_floor_two_lstat_us": Self.number(results.twoStatsMicroseconds),
+            "signatures": .object([
+                "p256_verify_per_s": Self.number(results.signatures?.p256VerificationsPerSecond),
+                "p384_verify_per_s": Self.number(results.signatures?.p384VerificationsPerSecond),
+                "p256_keys_per_s": Self.number(results.signatures?.p256KeysPerSecond),
+                "openssl_p256_verify_per_s": Self.number(results.signatures?.openssl.p256),
+                "openssl_p384_verify_per_s": Self.number(results.signatures?.openssl.p384),
+                "openssl": .string(Self.opensslNote(results.signatures?.openssl)),
+            ]),
             "ingest_per_s": Self.number(results.ingest?.eventsPerSecond),
             "ingest_events": .int(Int64(results.ingest?.events ?? 0)),
             "ingest_single_event_calls_per_s": Self.number(results.singleEventIngest?.eventsPerSecond),
+            "verified_ingest_per_s": Self.number(results.verifiedIngest?.eventsPerSecond),
             "daemon_rss_mib": Self.number(results.daemonMemory),
             "daemon_rss_after_ingest_mib": Self.number(results.ingest?.daemonMemory),
             "renderer_ms": Self.number(results.renderMedian),
@@ -209,6 +253,26 @@ struct BenchmarkReport {
     static func format(_ value: Double?, unit: String) -> String {
         guard let value, value.isFinite else { return "not measured" }
         return String(format: value < 10 ? "%.2f %@" : value < 1000 ? "%.1f %@" : "%.0f %@", value, unit)
+    }
+
+    /// Operations per second with thousands separated: "12,345/s".
+    static func rate(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "not measured" }
+        let digits = String(Int(value.rounded()))
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return grouped + "/s"
+    }
+
+    static func opensslNote(_ speed: SignatureBenchmarks.OpenSSLSpeed?) -> String {
+        switch speed {
+        case .measured(_, _, let version)?: version
+        case .unavailable(let reason)?: reason
+        case nil: "not measured"
+        }
     }
 
     static func microseconds(_ value: Double?) -> String { format(value, unit: "µs") }

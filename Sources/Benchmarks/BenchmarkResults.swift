@@ -46,8 +46,11 @@ struct BenchmarkResults {
     var unchangedMicroseconds: Double?
     /// Two raw `lstat` calls on the same paths (µs): the floor of the unchanged check.
     var twoStatsMicroseconds: Double?
+    /// ECDSA verifications per CPU second, ours and `openssl speed`'s.
+    var signatures: SignatureBenchmarks.Outcome?
     var ingest: IngestBenchmark.Outcome?
     var singleEventIngest: IngestBenchmark.Outcome?
+    var verifiedIngest: IngestBenchmark.Outcome?
     var daemonMemory: Double?
     var daemonTool = ""
     var renderMilliseconds: [Double] = []

@@ -40,6 +40,9 @@ struct BenchmarkSuite {
             results.twoStatsMicroseconds = CostBenchmarks.twoStats(
                 container: diskRoot + "/unchanged", iterations: plan.unchangedIterations, repeats: plan.costRepeats)
         }
+        step("signature verification beside openssl speed", into: &results) { results throws(BenchmarkError) in
+            results.signatures = try SignatureBenchmarks.measure(seconds: plan.signatureSeconds, runOpenSSL: plan.runOpenSSL)
+        }
         step("pipe ping-pong", into: &results) { results throws(BenchmarkError) in
             results.pipeOneWay = LatencySummary(microseconds: try PipePingPong.measure(rounds: plan.pingPongRounds))
         }
@@ -78,6 +81,9 @@ struct BenchmarkSuite {
         }
         step("ingest, one event per call", into: &results) { results throws(BenchmarkError) in
             results.singleEventIngest = try plan.singleEventIngest.run(container: diskRoot + "/ingest1", catalogPath: catalogPath)
+        }
+        step("verified ingest", into: &results) { results throws(BenchmarkError) in
+            results.verifiedIngest = try plan.verifiedIngest.run(container: diskRoot + "/ingest-jws", catalogPath: catalogPath)
         }
         return results
     }

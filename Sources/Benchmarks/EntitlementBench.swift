@@ -147,7 +147,7 @@ public enum EntitlementBench {
                 }
                 IngestBenchmark.runProducer(
                     container: values["--container"] ?? "", catalogPath: values["--catalog"] ?? "", index: Int(values["--index"] ?? "") ?? 0,
-                    calls: Int(values["--calls"] ?? "") ?? 1, batch: Int(values["--batch"] ?? "") ?? 1)
+                    calls: Int(values["--calls"] ?? "") ?? 1, batch: Int(values["--batch"] ?? "") ?? 1, signedVectors: values["--signed"] ?? "")
             case "tool":
                 let rest = Array(arguments.dropFirst(2))
                 switch argument(1) {

@@ -13,10 +13,16 @@ import Glibc
 /// deletes the files. The clock starts when the producers are released (all already started and
 /// holding their validated-in-advance lines) and stops when the inbox is empty again, i.e. every
 /// event is journaled, published and acknowledged. Events per second = all events / that time.
+///
+/// `signed`: every event is a bare JWS transaction (ES256, the three-certificate test chain of the
+/// JWS test vectors, ``BenchmarkJWSSigner``) under a Production catalog that requires signatures
+/// and trusts the test root: `ingest` verifies each line before queueing it and the daemon
+/// verifies it again when it drains it, the chain once per process (the verified-chain cache).
 struct IngestBenchmark {
     var producers: Int
     var calls: Int
     var batch: Int
+    var signed = false
 
     struct Outcome {
         var events: Int
@@ -45,7 +51,9 @@ struct IngestBenchmark {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    func run(container: String, catalogPath: String) throws(BenchmarkError) -> Outcome {
+    func run(container: String, catalogPath defaultCatalogPath: String) throws(BenchmarkError) -> Outcome {
+        let vectors = Self.vectorsDirectory(catalogPath: defaultCatalogPath)
+        let catalogPath = signed ? try Self.signedCatalog(from: defaultCatalogPath, vectors: vectors, container: container) : defaultCatalogPath
         let daemon = try DaemonBenchmarks.startDaemon(container: container, catalogPath: catalogPath)
         defer { daemon.stop() }
         let channel = try ReportPipe()
@@ -60,7 +68,7 @@ struct IngestBenchmark {
             goPipes.append(go.write)
             let arguments = [
                 "--role", "ingest-producer", "--container", container, "--catalog", catalogPath, "--index", String(index),
-                "--calls", String(calls), "--batch", String(batch),
+                "--calls", String(calls), "--batch", String(batch), "--signed", signed ? vectors : "",
             ]
             let child = try SpawnedProcess(executable: SelfExecutable.path, arguments: arguments, standardInput: go.read, standardOutput: channel.writeEnd)
             close(go.read)
@@ -92,6 +100,10 @@ struct IngestBenchmark {
             usleep(500)
         }
         let elapsed = Double(MonotonicClock.now() - start) / 1e9
+        // An emptied inbox counts only if the daemon accepted every file rather than refusing some.
+        let layout = ContainerLayout(container: container, group: DaemonBenchmarks.group)
+        let refused = (try? FileManager.default.contentsOfDirectory(atPath: layout.rejectedDirectory)) ?? []
+        guard refused.isEmpty else { throw BenchmarkError("entitlementd refused \(refused.count) inbox files (see \(layout.rejectedDirectory))") }
         let cpu = try Self.cpuSeconds(pid: daemon.pid) - cpuAtStart
         let memory = try DaemonBenchmarks.residentMemory(pid: daemon.pid)
         return Outcome(events: producers * calls * batch, batch: batch, seconds: elapsed, daemonMemory: memory, daemonCPUSeconds: cpu)
@@ -99,14 +111,19 @@ struct IngestBenchmark {
 
     /// The producer helper: prepares its lines, says it is ready, waits for one byte on standard
     /// input, makes its enqueue calls, then reports generation 1 (or -1 on failure).
-    static func runProducer(container: String, catalogPath: String, index: Int, calls: Int, batch: Int) -> Never {
+    /// `signedVectors`: the JWS test vectors directory when the lines are to be signed, else empty.
+    static func runProducer(container: String, catalogPath: String, index: Int, calls: Int, batch: Int, signedVectors: String) -> Never {
         do {
             let catalog = try Catalog.load(path: catalogPath)
             let client = IngestClient(layout: ContainerLayout(container: container, group: DaemonBenchmarks.group), catalog: catalog)
             let now = Date()
+            let signer = signedVectors.isEmpty ? nil : try BenchmarkJWSSigner(vectors: signedVectors)
             let batches = (0..<calls).map { call in
                 (0..<batch).map { item in
-                    transactionLine(id: "bench-\(getpid())-\(index)-\(call)-\(item)", purchased: now.addingTimeInterval(-86_400), expires: now.addingTimeInterval(30 * 86_400))
+                    let line = transactionLine(
+                        id: "bench-\(getpid())-\(index)-\(call)-\(item)", purchased: now.addingTimeInterval(-86_400),
+                        expires: now.addingTimeInterval(30 * 86_400), environment: signer == nil ? "Xcode" : "Production")
+                    return signer?.sign(line) ?? line
                 }
             }
             ReportPipe.emit(reader: index, generation: 0, nanoseconds: 0)
@@ -122,13 +139,37 @@ struct IngestBenchmark {
         }
     }
 
+    /// The package's JWS test vectors, found from the default catalog (`Shared/Catalog.json`).
+    static func vectorsDirectory(catalogPath: String) -> String {
+        URL(fileURLWithPath: catalogPath).standardized.deletingLastPathComponent().deletingLastPathComponent().path
+            + "/Tests/JWSVerificationTests/Vectors"
+    }
+
+    /// Writes, beside `container`, the default catalog turned into a Production one (signatures
+    /// required by default) that trusts the test root; returns its path.
+    static func signedCatalog(from catalogPath: String, vectors: String, container: String) throws(BenchmarkError) -> String {
+        let source = URL(fileURLWithPath: catalogPath).standardized
+        guard let data = try? Data(contentsOf: source),
+            var catalog = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let storeKit = catalog["storekit"] as? String
+        else { throw BenchmarkError("\(catalogPath): cannot be read as a catalog") }
+        catalog["storekit"] = source.deletingLastPathComponent().appendingPathComponent(storeKit).path
+        catalog["environment"] = "Production"
+        catalog["trustedRoots"] = [vectors + "/tampered/test-root.pem"]
+        let path = container + "-Catalog.json"
+        guard let json = try? JSONSerialization.data(withJSONObject: catalog), (try? json.write(to: URL(fileURLWithPath: path))) != nil else {
+            throw BenchmarkError("\(path): cannot be written")
+        }
+        return path
+    }
+
     /// A StoreKit 2 monthly subscription transaction for the default catalog.
-    static func transactionLine(id: String, purchased: Date, expires: Date) -> String {
+    static func transactionLine(id: String, purchased: Date, expires: Date, environment: String = "Xcode") -> String {
         func milliseconds(_ date: Date) -> JSONValue { .double((date.timeIntervalSince1970 * 1000).rounded()) }
         return JSONValue.object([
             "transactionId": .string(id), "originalTransactionId": .string(id), "productId": "com.irenews.geko.plus.monthly",
             "purchaseDate": milliseconds(purchased), "signedDate": milliseconds(purchased), "expiresDate": milliseconds(expires),
-            "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED", "environment": "Xcode",
+            "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED", "environment": .string(environment),
             "bundleId": "com.irenews.geko",
         ]).serialized
     }

@@ -18,7 +18,7 @@ public enum EventLine {
             throw .badInput("line of \(line.utf8.count) bytes exceeds the \(maximumLength)-byte limit")
         }
         let events: [StoreEvent]
-        do { events = try EventDecoder.decode(line: line.utf8) } catch { throw .badInput("\(error)") }
+        do { events = try EventDecoder.decode(line: line.utf8, signatures: catalog.signatures) } catch { throw .badInput("\(error)") }
         for event in events {
             do { try catalog.validate(event) } catch { throw .badInput("\(error)") }
         }

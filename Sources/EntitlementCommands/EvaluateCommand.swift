@@ -9,7 +9,7 @@ struct EvaluateCommand: Command {
         abstract: "Run the engine on the given events and print the snapshot it would publish (JSON).",
         discussion: "No daemon and no container are involved. The clock is never earlier than the newest signedDate among the events.",
         arguments: [
-            .init("file", optional: true, "JSON Lines of transactions, renewal infos, notifications (LF or CRLF); '-' or nothing reads standard input."),
+            .init("file", optional: true, "JSON Lines of transactions, renewal infos, notifications or bare JWS strings (LF or CRLF); '-' or nothing reads standard input."),
         ],
         options: [
             .init("--now", value: "ISO8601", "The instant to evaluate at, e.g. 2026-11-22T10:00:00Z (default: the current time)."),

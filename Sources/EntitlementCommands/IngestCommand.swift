@@ -13,7 +13,8 @@ struct IngestCommand: Command {
         commandName: "entitlementctl ingest",
         abstract: "Queue StoreKit transactions, renewal infos and server notifications (JSON Lines).",
         discussion: """
-            Every line is validated against the catalog (bundle id, environment) before any is queued. \
+            Every line is validated against the catalog (bundle id, environment, and every JWS against its \
+            signatures rule: intact always, trusted where signatures are required) before any is queued. \
             Exits 0 only once the events are durably queued (they survive kill -9 and power loss). \
             With --wait, also waits until entitlementd has published a generation that includes them, \
             and exits 65 naming the reason if entitlementd refused any of them.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SignedData
 
 extension Catalog {
     /// Decodes a catalog from the bytes of `Catalog.json` and of the `.storekit` file it names.
@@ -13,10 +14,15 @@ extension Catalog {
     ///   - storeKitJSON: the bytes of the `.storekit` file the catalog names.
     ///   - catalogPath: how to name the catalog file in errors; the `.storekit` file is named by
     ///     its path resolved against this one's directory.
+    ///   - trustedRootFiles: the contents of the certificate files `trustedRoots` names, by path
+    ///     resolved as ``trustedRootPaths(catalogJSON:catalogPath:)`` resolves them; a path
+    ///     missing from it is reported as a file that cannot be read.
     /// - Throws: ``CatalogError`` naming the file and key path of the first problem: invalid JSON,
     ///   a missing or mistyped key, an unknown environment, an entitlement or feature naming a
-    ///   product or entitlement that does not exist, a non-renewing subscription without a duration.
-    public init(catalogJSON: Data, storeKitJSON: Data, catalogPath: String) throws(CatalogError) {
+    ///   product or entitlement that does not exist, a non-renewing subscription without a duration,
+    ///   a `signatures` value other than `required` or `optional`, a trusted root that is not a
+    ///   certificate.
+    public init(catalogJSON: Data, storeKitJSON: Data, catalogPath: String, trustedRootFiles: [String: Data] = [:]) throws(CatalogError) {
         let root = try Self.parse(catalogJSON, file: catalogPath)
         let storeKitPath = try Self.storeKitPath(in: root, catalogPath: catalogPath)
         let storeKitFile = Self.resolve(storeKitPath, relativeTo: catalogPath)
@@ -27,6 +33,7 @@ extension Catalog {
         }
         do {
             self = try Self.decodeCatalog(root, storeKitPath: storeKitPath, storeKitFile: storeKitFile, products: &products)
+            signatures = try Self.decodeSignatures(root, environment: environment, catalogPath: catalogPath, files: trustedRootFiles)
         } catch {
             throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem)
         }
@@ -37,6 +44,16 @@ extension Catalog {
     public static func storeKitPath(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> String {
         let root = try parse(catalogJSON, file: catalogPath)
         return resolve(try storeKitPath(in: root, catalogPath: catalogPath), relativeTo: catalogPath)
+    }
+
+    /// The certificate files a catalog's `trustedRoots` names, resolved against the catalog's
+    /// directory, in order (empty when the key is absent). Pure string arithmetic.
+    public static func trustedRootPaths(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> [String] {
+        let root = try parse(catalogJSON, file: catalogPath)
+        do throws(JSONPathError) {
+            guard let list = try root.optional("trustedRoots") else { return [] }
+            return try list.array().map { (item) throws(JSONPathError) in resolve(try item.string(), relativeTo: catalogPath) }
+        } catch { throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem) }
     }
 
     static func resolve(_ path: String, relativeTo catalogPath: String) -> String {
@@ -116,6 +133,28 @@ extension Catalog {
         return Catalog(
             bundleId: bundleId, environment: environment, storeKitPath: storeKitPath, products: products,
             entitlements: entitlements, featureGate: FeatureGate(rules: rules), introductoryOfferPolicy: policy)
+    }
+
+    private static func decodeSignatures(
+        _ root: JSONCursor, environment: StoreEnvironment, catalogPath: String, files: [String: Data]
+    ) throws(JSONPathError) -> SignaturePolicy {
+        var requirement = SignaturePolicy.defaultRequirement(for: environment)
+        if let cursor = try root.optional("signatures") {
+            let raw = try cursor.string()
+            guard let parsed = SignaturePolicy.Requirement(rawValue: raw) else { throw cursor.fail("'\(raw)' is not required or optional") }
+            requirement = parsed
+        }
+        var roots: [X509Certificate] = []
+        if let list = try root.optional("trustedRoots") {
+            for item in try list.array() {
+                let path = try item.string()
+                guard !path.isEmpty else { throw item.fail("is empty") }
+                let file = resolve(path, relativeTo: catalogPath)
+                guard let contents = files[file] else { throw item.fail("\(file): cannot be read") }
+                do { roots.append(try X509Certificate(fileContents: contents)) } catch { throw item.fail("\(file): \(error.description)") }
+            }
+        }
+        return SignaturePolicy(requirement: requirement, trustedRoots: roots)
     }
 
     private static func decodeRule(_ cursor: JSONCursor, entitlements: [String: Set<String>]) throws(JSONPathError) -> FeatureRule {

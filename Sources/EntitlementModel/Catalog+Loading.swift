@@ -7,14 +7,20 @@ import Foundation
 // The only file of EntitlementModel that touches the file system.
 extension Catalog {
     /// Reads `Catalog.json` at `path` and the `.storekit` file it names (relative to the catalog's
-    /// directory), then decodes both with ``init(catalogJSON:storeKitJSON:catalogPath:)``.
+    /// directory) and the certificate files its `trustedRoots` names, then decodes them with
+    /// ``init(catalogJSON:storeKitJSON:catalogPath:trustedRootFiles:)``.
     ///
-    /// - Throws: ``CatalogError`` naming the file that is missing, unreadable or malformed.
+    /// - Throws: ``CatalogError`` naming the file that is missing, unreadable or malformed (a
+    ///   trusted root that cannot be read names the catalog and its `trustedRoots` entry).
     public static func load(path: String) throws(CatalogError) -> Catalog {
         let catalogJSON = try read(path)
         let storeKitFile = try storeKitPath(catalogJSON: catalogJSON, catalogPath: path)
         let storeKitJSON = try read(storeKitFile)
-        return try Catalog(catalogJSON: catalogJSON, storeKitJSON: storeKitJSON, catalogPath: path)
+        var rootFiles: [String: Data] = [:]
+        for file in try trustedRootPaths(catalogJSON: catalogJSON, catalogPath: path) {
+            rootFiles[file] = try? read(file)
+        }
+        return try Catalog(catalogJSON: catalogJSON, storeKitJSON: storeKitJSON, catalogPath: path, trustedRootFiles: rootFiles)
     }
 
     private static func read(_ path: String) throws(CatalogError) -> Data {

@@ -3,8 +3,9 @@ extension Catalog {
     ///
     /// A transaction must carry this catalog's `bundleId` and `environment` when it names them;
     /// renewal info has no bundle identifier, so only its environment (if present) is checked.
-    /// Absent fields are accepted: without signature verification a forger could write any value
-    /// anyway, so this check guards against mix-ups, not attacks.
+    /// Absent fields are accepted. Where the catalog requires signatures the values come from
+    /// verified payloads, so this refuses genuine data of another app or environment; where
+    /// signatures are optional it guards against mix-ups, not attacks.
     /// - Throws: ``EventDecodingError/foreign(field:expected:found:)`` naming the field and both values.
     public func validate(_ event: StoreEvent) throws(EventDecodingError) {
         switch event {

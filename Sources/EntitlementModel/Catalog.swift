@@ -22,13 +22,17 @@ public struct Catalog: Sendable, Hashable {
     public var featureGate: FeatureGate
     /// Who may still redeem a subscription group's introductory offer.
     public var introductoryOfferPolicy: IntroductoryOfferPolicy
+    /// Whether data must be signed, and by which roots (catalog keys `signatures`, `trustedRoots`).
+    public var signatures: SignaturePolicy
 
     /// A catalog from values; ``load(path:)`` reads one from `Catalog.json` and its `.storekit` file.
+    /// `signatures` defaults to ``SignaturePolicy/defaultRequirement(for:)`` of `environment`.
     public init(
         bundleId: String, environment: StoreEnvironment, storeKitPath: String = "", products: [String: CatalogProduct],
         entitlements: [String: Set<String>], featureGate: FeatureGate = FeatureGate(rules: [:]),
-        introductoryOfferPolicy: IntroductoryOfferPolicy = .newSubscribersOnly
+        introductoryOfferPolicy: IntroductoryOfferPolicy = .newSubscribersOnly, signatures: SignaturePolicy? = nil
     ) {
+        self.signatures = signatures ?? SignaturePolicy(requirement: SignaturePolicy.defaultRequirement(for: environment))
         self.bundleId = bundleId
         self.environment = environment
         self.storeKitPath = storeKitPath

@@ -3,8 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SignedData
 
-/// Decodes one input line (one JSON object) into the facts it carries.
+/// Decodes one input line (one JSON object, or one bare JWS compact string) into the facts it
+/// carries, verifying every JWS on the way.
 ///
 /// Accepted shapes, told apart by their keys:
 /// - a transaction (`transactionId`): `Transaction.jsonRepresentation` / `JWSTransactionDecodedPayload`;
@@ -15,64 +17,109 @@ import Foundation
 ///   them (e.g. `TEST`) yields no events;
 /// - the raw notification body `{"signedPayload": "<JWS>"}`;
 /// - the "Get All Subscription Statuses" response (`data[].lastTransactions[]`), the transaction
-///   history response (`signedTransactions[]`) and `{"signedTransactionInfo": …}` responses.
+///   history response (`signedTransactions[]`) and `{"signedTransactionInfo": …}` responses;
+/// - a bare JWS whose payload is a transaction, a renewal info or a notification.
 ///
-/// JWS signatures are NOT verified: that needs Apple's certificate chain and crypto the toolchain
-/// lacks, so it belongs upstream. Only the payload is base64url-decoded. Bundle and environment
-/// are still checked against the catalog by ``Catalog/validate(_:)``.
+/// Every JWS goes through ``SignaturePolicy``: one that is not intact refuses the line in every
+/// mode; under `required` one that is not trusted refuses it too, and so does a transaction or
+/// renewal info given unsigned. Bundle and environment are checked against the catalog by
+/// ``Catalog/validate(_:)``.
 ///
 /// Unknown fields are ignored and unknown enumeration values are kept. Dates are milliseconds
 /// since 1970, fractions allowed, and must fall between 2008 and 2200.
 public enum EventDecoder {
-    /// Decodes one line (UTF-8 JSON; surrounding white space allowed).
-    /// - Throws: ``EventDecodingError`` with a one-line description naming the field.
-    public static func decode(line: some Collection<UInt8>) throws(EventDecodingError) -> [StoreEvent] {
+    /// Decodes one line (UTF-8 JSON or a JWS; surrounding white space allowed).
+    /// - Throws: ``EventDecodingError`` with a one-line description naming the field and, for a
+    ///   refused signature, the reason.
+    public static func decode(line: some Collection<UInt8>, signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
         let value: JSONInput
-        do { value = try JSONInput.parse(line) } catch { throw .notJSON("line is not JSON: \(error.description)") }
+        do { value = try JSONInput.parse(line) } catch {
+            if let jws = bareJWS(line) {
+                do { return try signedLine(JSONCursor(.string(jws), rootLabel: "JWS"), signatures) } catch { throw EventDecodingError(error) }
+            }
+            throw .notJSON("line is not JSON: \(error.description)")
+        }
         guard case .object = value else { throw .notJSON("line is not a JSON object") }
-        do { return try decode(JSONCursor(value), allowWrapper: true) } catch { throw EventDecodingError(error) }
+        do { return try decode(JSONCursor(value), signatures) } catch { throw EventDecodingError(error) }
     }
 
     /// Decodes one line given as text.
-    public static func decode(line: String) throws(EventDecodingError) -> [StoreEvent] {
-        try decode(line: Array(line.utf8))
+    public static func decode(line: String, signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
+        try decode(line: Array(line.utf8), signatures: signatures)
     }
 
     private static let renewalKeys = [
         "autoRenewStatus", "autoRenewProductId", "isInBillingRetryPeriod", "gracePeriodExpiresDate", "expirationIntent", "renewalDate",
     ]
 
-    private static func decode(_ root: JSONCursor, allowWrapper: Bool) throws(JSONPathError) -> [StoreEvent] {
-        if allowWrapper, let signed = try root.optional("signedPayload") {
-            let payload = try jwsPayload(signed)
+    private static func decode(_ root: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
+        if let signed = try root.optional("signedPayload") {
+            let payload = try jwsPayload(signed, signatures)
             guard payload.has("notificationType") else { throw signed.fail("JWS payload is not a notification (no notificationType)") }
-            return try notification(payload)
+            return try notification(payload, signatures)
         }
-        if root.has("notificationType") { return try notification(root) }
-        if root.has("transactionId") { return [.transaction(try transaction(root))] }
-        if root.has("originalTransactionId"), renewalKeys.contains(where: root.has) { return [.renewalInfo(try renewalInfo(root))] }
+        if root.has("notificationType") { return try notification(root, signatures) }
+        if root.has("transactionId") || (root.has("originalTransactionId") && renewalKeys.contains(where: root.has)) {
+            if signatures.requirement == .required {
+                throw root.fail("unsigned payload: the catalog requires signatures (signatures: required); send the JWS instead")
+            }
+            return try unsignedPayload(root)
+        }
         if root.has("signedTransactions") || root.has("signedTransactionInfo") || root.has("signedRenewalInfo") {
-            return try signedPair(root, defaults: root)
+            return try signedPair(root, defaults: root, signatures)
         }
         if let data = try root.optional("data"), case .array = data.value {
             var events: [StoreEvent] = []
             for group in try data.array() {
-                for item in try group.required("lastTransactions").array() { events += try signedPair(item, defaults: root) }
+                for item in try group.required("lastTransactions").array() { events += try signedPair(item, defaults: root, signatures) }
             }
             return events
         }
         throw root.fail("line is neither a transaction, a renewal info nor a notification (no transactionId, autoRenewStatus or notificationType)")
     }
 
-    private static func notification(_ root: JSONCursor) throws(JSONPathError) -> [StoreEvent] {
+    /// A transaction or renewal info object, whether it came unsigned or out of a JWS.
+    private static func unsignedPayload(_ root: JSONCursor) throws(JSONPathError) -> [StoreEvent] {
+        if root.has("transactionId") { return [.transaction(try transaction(root))] }
+        if root.has("originalTransactionId"), renewalKeys.contains(where: root.has) { return [.renewalInfo(try renewalInfo(root))] }
+        throw root.fail("JWS payload is neither a transaction, a renewal info nor a notification")
+    }
+
+    /// A bare JWS line: the payload is a notification, a transaction or a renewal info.
+    private static func signedLine(_ jws: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
+        let payload = try jwsPayload(jws, signatures)
+        if payload.has("notificationType") { return try notification(payload, signatures) }
+        return try unsignedPayload(payload)
+    }
+
+    /// `line` without surrounding white space, if it has the shape of a JWS compact string
+    /// (base64url characters and exactly two dots); else `nil`.
+    private static func bareJWS(_ line: some Collection<UInt8>) -> String? {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let bytes = Array(line).drop(while: isSpace)
+        let trimmed = bytes.prefix(bytes.count - bytes.reversed().prefix(while: isSpace).count)
+        var dots = 0
+        for byte in trimmed {
+            switch byte {
+            case UInt8(ascii: "."): dots += 1
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"): continue
+            default: return nil
+            }
+        }
+        return dots == 2 ? String(decoding: trimmed, as: UTF8.self) : nil
+    }
+
+    private static func notification(_ root: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
         _ = try root.required("notificationType").string()
         guard let data = try root.optional("data") else { return [] }
-        return try signedPair(data, defaults: data)
+        return try signedPair(data, defaults: data, signatures)
     }
 
     /// The transactions and renewal info signed inside `container`; `defaults` supplies
-    /// `bundleId` and `environment` when a payload lacks them.
-    private static func signedPair(_ container: JSONCursor, defaults: JSONCursor) throws(JSONPathError) -> [StoreEvent] {
+    /// `bundleId` and `environment` when a payload lacks them (which can only make the catalog's
+    /// check stricter: an absent value is not checked).
+    private static func signedPair(_ container: JSONCursor, defaults: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
         let bundleId = try defaults.optionalString("bundleId")
         let environment = try defaults.optionalString("environment").map(StoreEnvironment.init(rawValue:))
         var events: [StoreEvent] = []
@@ -80,13 +127,13 @@ public enum EventDecoder {
         if let list = try container.optional("signedTransactions") { signedTransactions += try list.array() }
         if let single = try container.optional("signedTransactionInfo") { signedTransactions.append(single) }
         for signed in signedTransactions {
-            var decoded = try transaction(try jwsPayload(signed))
+            var decoded = try transaction(try jwsPayload(signed, signatures))
             if decoded.bundleId == nil { decoded.bundleId = bundleId }
             if decoded.environment == nil { decoded.environment = environment }
             events.append(.transaction(decoded))
         }
         if let signed = try container.optional("signedRenewalInfo") {
-            var decoded = try renewalInfo(try jwsPayload(signed))
+            var decoded = try renewalInfo(try jwsPayload(signed, signatures))
             if decoded.environment == nil { decoded.environment = environment }
             events.append(.renewalInfo(decoded))
         }
@@ -95,21 +142,52 @@ public enum EventDecoder {
 
     // MARK: JWS
 
-    /// The payload of a JWS compact serialisation (`header.payload.signature`), base64url-decoded
-    /// and parsed as a JSON object. The signature is not verified.
-    static func jwsPayload(_ cursor: JSONCursor) throws(JSONPathError) -> JSONCursor {
+    /// The payload of the JWS compact string at `cursor`, parsed as a JSON object, once the JWS
+    /// passed `signatures`: the signature is checked before the payload is interpreted, so a
+    /// tampered payload is reported as a bad signature.
+    static func jwsPayload(_ cursor: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> JSONCursor {
+        let jws: JWSCompact
         let text = try cursor.string()
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw cursor.fail("JWS has \(parts.count) part\(parts.count == 1 ? "" : "s"), expected 3") }
-        guard let bytes = base64URLDecode(parts[1]) else { throw cursor.fail("JWS payload is not base64url") }
-        guard let value = try? JSONInput.parse(bytes), case .object = value else { throw cursor.fail("JWS payload is not a JSON object") }
-        return JSONCursor(value, path: cursor.path, rootLabel: cursor.path)
+        do throws(JWSFailure) { jws = try JWSCompact(text) } catch { throw cursor.fail(error.description) }
+        let header = try jwsHeader(jws, at: cursor)
+        let payload = try? JSONInput.parse(jws.payload)
+        var signedDate: Double?
+        if case .object(let members) = payload, case .number(let text) = members["signedDate"], let milliseconds = Double(text) {
+            signedDate = milliseconds / 1000
+        }
+        do throws(JWSFailure) {
+            let trust = try signatures.verifier.verify(jws, algorithm: header.algorithm, chain: header.chain, signedDate: signedDate)
+            if case .untrusted(let reason) = trust, signatures.requirement == .required { throw reason }
+        } catch {
+            throw cursor.fail(error.description)
+        }
+        guard let payload, case .object = payload else { throw cursor.fail("JWS payload is not a JSON object") }
+        return JSONCursor(payload, path: cursor.path, rootLabel: cursor.path.isEmpty ? cursor.rootLabel : cursor.path)
     }
 
-    static func base64URLDecode(_ text: Substring) -> Data? {
-        var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        while standard.count % 4 != 0 { standard += "=" }
-        return Data(base64Encoded: standard)
+    /// The protected header's `alg` and `x5c` (each `nil` when absent; any other type refused).
+    private static func jwsHeader(_ jws: JWSCompact, at cursor: JSONCursor) throws(JSONPathError) -> (algorithm: String?, chain: [String]?) {
+        guard let value = try? JSONInput.parse(jws.header), case .object(let members) = value else {
+            throw cursor.fail("JWS header is not a JSON object")
+        }
+        var algorithm: String?
+        switch members["alg"] {
+        case nil: break
+        case .string(let text): algorithm = text
+        default: throw cursor.fail("JWS header alg is not a string")
+        }
+        var chain: [String]?
+        switch members["x5c"] {
+        case nil: break
+        case .array(let items):
+            chain = []
+            for item in items {
+                guard case .string(let text) = item else { throw cursor.fail("JWS header x5c holds a non-string") }
+                chain?.append(text)
+            }
+        default: throw cursor.fail("JWS header x5c is not an array")
+        }
+        return (algorithm, chain)
     }
 
     // MARK: Payloads

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import EntitlementModel
 
 /// Shared test data: the sample catalog in `Shared/`, product ids, and builders for input lines.
@@ -75,18 +76,11 @@ enum Fixtures {
 
     static func events(_ lines: [String]) throws -> [StoreEvent] {
         var events: [StoreEvent] = []
-        for line in lines { events += try EventDecoder.decode(line: line) }
+        for line in lines { events += try EventDecoder.decode(line: line, signatures: .optional) }
         return events
     }
 
-    /// A JWS compact string with `payload` as its middle part (header and signature are dummies;
-    /// nothing verifies them).
-    static func jws(_ payload: String) -> String {
-        func base64url(_ text: String) -> String {
-            Data(text.utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-        }
-        return base64url(#"{"alg":"ES256","x5c":["MIIB"]}"#) + "." + base64url(payload) + ".c2lnbmF0dXJl"
-    }
+    /// A JWS compact string of `payload`, signed by the test key with a one-certificate chain
+    /// (intact, not trusted: accepted where signatures are optional).
+    static func jws(_ payload: String) -> String { TestSigner.jws(payload) }
 }

@@ -20,7 +20,7 @@ struct TransactionConflictTests {
         return JSONValue.object(object).serialized
     }
 
-    static func events(_ line: String) throws -> [StoreEvent] { try EventDecoder.decode(line: line) }
+    static func events(_ line: String) throws -> [StoreEvent] { try EventDecoder.decode(line: line, signatures: .optional) }
 
     @Test("A different product, purchase date, original or bundle is a conflict naming the field", arguments: [
         (["productId": "com.irenews.geko.plus.lifetime"], "productId"),

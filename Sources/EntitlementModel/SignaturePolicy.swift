@@ -1,0 +1,42 @@
+import SignedData
+
+/// What a catalog demands of signed data (catalog keys `signatures` and `trustedRoots`).
+///
+/// Every JWS must be intact in both modes (`alg` ES256, the signature verifies with the leaf's
+/// key, each `x5c` certificate is signed by the next) or its line is refused. Under
+/// ``Requirement/required`` it must also be trusted (see ``JWSVerifier``) and unsigned payloads
+/// are refused; under ``Requirement/optional`` an intact but untrusted JWS is accepted as
+/// unverified, like an unsigned payload.
+public struct SignaturePolicy: Sendable, Hashable {
+    public enum Requirement: String, Sendable, Hashable, CaseIterable {
+        case required, optional
+    }
+
+    public var requirement: Requirement
+    /// Roots trusted beside the built-in Apple Root CA - G3.
+    public var trustedRoots: [X509Certificate] {
+        didSet { verifier = JWSVerifier(additionalRoots: trustedRoots) }
+    }
+    /// The chain rules with this policy's roots.
+    public private(set) var verifier: JWSVerifier
+
+    public init(requirement: Requirement, trustedRoots: [X509Certificate] = []) {
+        self.requirement = requirement
+        self.trustedRoots = trustedRoots
+        self.verifier = JWSVerifier(additionalRoots: trustedRoots)
+    }
+
+    /// Signatures optional, only Apple Root CA - G3 trusted.
+    public static let optional = SignaturePolicy(requirement: .optional)
+    /// Signatures required, only Apple Root CA - G3 trusted.
+    public static let required = SignaturePolicy(requirement: .required)
+
+    /// The default for `environment`: required for Production and Sandbox, where Apple's chain
+    /// signs everything; optional for Xcode and LocalTesting, whose data is signed locally.
+    public static func defaultRequirement(for environment: StoreEnvironment) -> Requirement {
+        switch environment {
+        case .production, .sandbox: .required
+        default: .optional
+        }
+    }
+}

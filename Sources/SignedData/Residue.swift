@@ -1,0 +1,76 @@
+/// A number modulo `M` in Montgomery form (x·R mod M, R = 2^(64·wordCount)), always fully
+/// reduced, so two residues are equal exactly when their words are. Arithmetic is variable time:
+/// only public data (signatures, keys, digests) passes through it.
+struct Residue<M: MontgomeryModulus>: Equatable, Sendable {
+    /// The Montgomery form's words (below the modulus).
+    var limbs: Limbs
+
+    /// A residue whose Montgomery form is `limbs` (which must be below the modulus).
+    @inline(__always)
+    init(montgomery limbs: Limbs) { self.limbs = limbs }
+
+    /// The residue of `value`, or nil when `value` is not below the modulus.
+    init?(canonical value: Limbs) {
+        guard value.isLess(than: M.modulus, count: M.wordCount) else { return nil }
+        limbs = Self.montgomeryProduct(value, M.rSquared)
+    }
+
+    /// The ordinary value (below the modulus).
+    var canonical: Limbs { Self.montgomeryProduct(limbs, Limbs(1)) }
+
+    static var zero: Residue { Residue(montgomery: .zero) }
+    static var one: Residue { Residue(montgomery: montgomeryProduct(Limbs(1), M.rSquared)) }
+
+    var isZero: Bool { limbs.isZero }
+
+    @inline(__always)
+    static func * (lhs: Residue, rhs: Residue) -> Residue {
+        Residue(montgomery: montgomeryProduct(lhs.limbs, rhs.limbs))
+    }
+
+    @inline(__always)
+    var squared: Residue { self * self }
+
+    @inline(__always)
+    static func + (lhs: Residue, rhs: Residue) -> Residue {
+        M.wordCount == 4
+            ? Residue(montgomery: FourWords.add(lhs.limbs, rhs.limbs, modulus: M.modulus))
+            : Residue(montgomery: SixWords.add(lhs.limbs, rhs.limbs, modulus: M.modulus))
+    }
+
+    @inline(__always)
+    static func - (lhs: Residue, rhs: Residue) -> Residue {
+        M.wordCount == 4
+            ? Residue(montgomery: FourWords.subtract(lhs.limbs, rhs.limbs, modulus: M.modulus))
+            : Residue(montgomery: SixWords.subtract(lhs.limbs, rhs.limbs, modulus: M.modulus))
+    }
+
+    @inline(__always)
+    var doubled: Residue { self + self }
+
+    var negated: Residue { .zero - self }
+
+    /// self^(M − 2): the inverse when M is prime and self is not zero (zero gives zero).
+    var inverse: Residue {
+        // Fixed 4-bit windows over the exponent, most significant first.
+        var powers = [Residue](repeating: .one, count: 16)
+        for index in 1..<16 { powers[index] = powers[index - 1] * self }
+        var exponent = M.modulus
+        exponent[0] -= 2  // the modulus is odd and above 2: no borrow
+        var result = Residue.one
+        var started = false
+        for window in stride(from: M.wordCount * 16 - 1, through: 0, by: -1) {
+            if started { result = result.squared.squared.squared.squared }
+            let digit = Int((exponent[window >> 4] >> UInt64((window & 15) * 4)) & 15)
+            if digit != 0 {
+                result = started ? result * powers[digit] : powers[digit]
+                started = true
+            }
+        }
+        return result
+    }
+
+    /// a·b·R⁻¹ mod M; a and b below the modulus.
+    @inline(__always)
+    static func montgomeryProduct(_ a: Limbs, _ b: Limbs) -> Limbs { M.montgomeryProduct(a, b) }
+}
