@@ -66,13 +66,14 @@ public final class Journal {
         switch scan.format {
         case .framed:
             try openDescriptor()
-            if scan.intactLength < bytes.count || bytes.isEmpty {
+            if scan.intactLength < bytes.count {
                 guard ftruncate(descriptor, off_t(scan.intactLength)) == 0 else {
                     throw .io(path: path, operation: "truncate torn tail", detail: "\(Errno(rawValue: errno))")
                 }
-                if scan.intactLength == 0 { try write(JournalRecord.header, durable: true) }
             }
-            size = max(scan.intactLength, JournalRecord.header.count)
+            // An empty journal gets its header with its first append, so opening one writes
+            // nothing: a daemon started on a full disk opens it and retries its work.
+            size = scan.intactLength
         case .unframed:
             size = bytes.count
         }
@@ -89,7 +90,7 @@ public final class Journal {
     /// ``open(inbox:)`` first.
     public func append(_ lines: [String], durable: Bool = true) throws(BrokerError) {
         guard !lines.isEmpty else { return }
-        var bytes: [UInt8] = []
+        var bytes: [UInt8] = size == 0 ? JournalRecord.header : []
         for line in lines { bytes += JournalRecord.encode(.event, line.utf8) }
         try write(bytes, durable: durable)
         size += bytes.count

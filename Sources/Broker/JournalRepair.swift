@@ -59,10 +59,11 @@ public enum JournalRepair {
         }
         var kept = scan.records
         if scan.format == .unframed {
-            // Without checksums, a line that does not decode is all that shows damage.
+            // Without checksums, a line that does not decode (its shape, or a broken signature: trust
+            // is for the replay to judge) is all that shows damage.
             kept = []
             for record in scan.records {
-                if (try? EventDecoder.decode(line: record.payload)) != nil { kept.append(record); continue }
+                if (try? EventDecoder.decode(line: record.payload, signatures: .optional)) != nil { kept.append(record); continue }
                 damage.append(JournalDamage(index: record.index, offset: record.offset, problem: "line does not decode", bytes: Array(record.payload)))
             }
         }

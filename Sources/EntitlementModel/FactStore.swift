@@ -176,7 +176,7 @@ public struct FactStore: Sendable {
     /// withholding), so ``EntitlementEngine/evaluate(_:now:floor:)`` gives the same result at
     /// every instant, and memory holds one transaction per subscription however long its history.
     ///
-    /// Product history (``productUses``) keeps counting what was dropped: introductory-offer
+    /// Product history (`productUses`) keeps counting what was dropped: introductory-offer
     /// eligibility stays decided by every transaction ever held.
     ///
     /// What it assumes of later facts, as App Store data does: a new version of a transaction

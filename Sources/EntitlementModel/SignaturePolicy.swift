@@ -4,7 +4,7 @@ import SignedData
 ///
 /// Every JWS must be intact in both modes (`alg` ES256, the signature verifies with the leaf's
 /// key, each `x5c` certificate is signed by the next) or its line is refused. Under
-/// ``Requirement/required`` it must also be trusted (see ``JWSVerifier``) and unsigned payloads
+/// ``Requirement/required`` it must also be trusted (see `SignedData.JWSVerifier`) and unsigned payloads
 /// are refused; under ``Requirement/optional`` an intact but untrusted JWS is accepted as
 /// unverified, like an unsigned payload.
 public struct SignaturePolicy: Sendable, Hashable {

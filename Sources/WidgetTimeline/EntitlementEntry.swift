@@ -32,7 +32,7 @@ public struct EntitlementEntry: Sendable, Hashable {
     public var isStale: Bool
     /// The caller's `validUntil` (see ``EntitlementTimelineProvider/timeline(for:in:now:validUntil:)``)
     /// had passed at `date`: the snapshot was no longer trusted, so the entry is what no snapshot
-    /// gives (locked, ``PaywallReason/noSnapshot`` for a gated feature) until a newer one arrives.
+    /// gives (locked, `PaywallReason.noSnapshot` for a gated feature) until a newer one arrives.
     public var isPastValidity: Bool
 
     /// An entry as a provider makes it.

@@ -84,7 +84,7 @@ struct DeclaredOptionsTests {
 
     @Test("The group lists every subcommand, and every subcommand is in the registry above")
     func groupListsSubcommands() {
-        let contract = ["ingest", "status", "evaluate", "check", "watch-link"]
+        let contract = ["ingest", "status", "evaluate", "check", "watch-link", "journal-repair"]
         #expect(EntitlementctlCommand.configuration.subcommands.map(\.name) == contract)
         #expect(EntitlementctlCommand.subcommands.map { $0.configuration.commandName } == contract.map { "entitlementctl " + $0 })
         #expect(Set(contract.map { "entitlementctl " + $0 }).isSubset(of: Set(Self.names)))
