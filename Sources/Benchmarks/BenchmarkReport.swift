@@ -2,7 +2,7 @@ import EntitlementModel
 import Foundation
 
 /// Turns results into the table people read and the JSON object scripts read, each row judged
-/// against the targets of issue 6.
+/// against their targets.
 struct BenchmarkReport {
     let results: BenchmarkResults
 
@@ -184,7 +184,7 @@ struct BenchmarkReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// One JSON object with the keys of issue 6 (nested objects for the dotted names) and more.
+    /// One JSON object with the contract's benchmark keys (nested objects for the dotted names) and more.
     var json: JSONValue {
         func propagation(_ value: BenchmarkResults.Propagation) -> JSONValue {
             .object([

@@ -3,7 +3,7 @@ import EntitlementCommands
 import Foundation
 import Glibc
 
-/// `entitlement-bench [--quick] [--format text|json]`: the benchmark of issue 6 in one run.
+/// `entitlement-bench [--quick] [--format text|json]`: every benchmark in one run.
 ///
 /// The same executable also runs its helper processes (`--role NAME …`, not for people): floor
 /// and package readers, peers, the ping-pong echo, ingest producers, and the package's own tools

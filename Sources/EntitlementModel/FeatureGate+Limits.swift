@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Count limits (seed 000's collections and groups, seed 001's cards): how many items a user may
+/// Count limits (collections, groups, cards): how many items a user may
 /// have, how many are left, and whether adding some would go past the limit.
 ///
 /// Every answer follows ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``: an
@@ -36,7 +36,7 @@ extension FeatureGate {
     }
 
     /// Whether adding `adding` items to the user's `currentCount` would go past the limit
-    /// (seed 001's `wouldExceedLimit` is `adding: 1`).
+    /// (a `wouldExceedLimit` check is `adding: 1`).
     public func wouldExceed(
         _ feature: String, adding: Int = 1, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int
     ) -> Bool {

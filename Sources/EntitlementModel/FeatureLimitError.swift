@@ -1,5 +1,5 @@
 /// Adding items to a count-limited feature would go past what the user may have
-/// (seed 001's `CardLimitError.limitExceeded(currentCount:limit:remainingCards:)`).
+/// (in the shape of a `CardLimitError.limitExceeded(currentCount:limit:remainingCards:)`).
 ///
 /// Thrown by ``FeatureGate/ensureCanAdd(_:adding:snapshot:wallClock:currentCount:)``; carries the
 /// paywall to show, so the caller needs no second lookup.

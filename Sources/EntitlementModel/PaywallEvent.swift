@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One paywall analytics event (seed 000's `paywallShown` / `paywallDismissed` /
+/// One paywall analytics event (`paywallShown` / `paywallDismissed` /
 /// `upgradedFromPaywall`), stored as one JSON Lines record:
 ///
 /// ```json

@@ -1,7 +1,7 @@
 import EntitlementModel
 
 /// How a process runs for its whole life, decided once at launch by
-/// ``LaunchPreferences/resolve(defaults:gate:wallClock:)`` (seed 004's sync mode).
+/// ``LaunchPreferences/resolve(defaults:gate:wallClock:)`` (the premium-only sync mode).
 public enum LaunchMode: Sendable, Hashable, CustomStringConvertible {
     /// The user wants sync and premium is active: sync runs.
     case syncOn

@@ -6,7 +6,7 @@ import Foundation
 #endif
 import PropertyList
 
-/// Seed 004's premium-only preference: the sync toggle, stored in the shared defaults under
+/// A premium-only preference: the sync toggle, stored in the shared defaults under
 /// ``syncEnabledKey`` and resolved **once**, when a process starts, from the snapshot cached in
 /// the same shared file. No service is started and nothing is written while resolving.
 ///
@@ -19,7 +19,7 @@ public struct LaunchPreferences: Sendable, Hashable {
     public static let syncEnabledKey = "syncEnabled"
     /// The catalog feature that says which entitlement sync needs.
     public static let syncFeature = "sync"
-    /// The toggle's value before the user has touched it: on (seed 004's opt-out model), so a
+    /// The toggle's value before the user has touched it: on (an opt-out model), so a
     /// new subscriber syncs without a visit to Settings.
     public static let syncEnabledByDefault = true
 
