@@ -7,13 +7,13 @@ import Foundation
 
 /// Decoding and catalog validation of one JSON line, shared by `ingest` (before queueing) and
 /// the daemon (before journaling).
-public enum EventLine {
+package enum EventLine {
     /// Largest accepted line (bytes).
-    public static let maximumLength = 1 << 20
+    package static let maximumLength = 1 << 20
 
     /// Decodes `line` and checks every event against `catalog` (bundle id, environment).
     /// Throws ``BrokerError/badInput(_:)`` with `problem` only; callers prefix the file and line.
-    public static func decode(_ line: String, catalog: Catalog) throws(BrokerError) -> [StoreEvent] {
+    package static func decode(_ line: String, catalog: Catalog) throws(BrokerError) -> [StoreEvent] {
         guard line.utf8.count <= maximumLength else {
             throw .badInput("line of \(line.utf8.count) bytes exceeds the \(maximumLength)-byte limit")
         }
@@ -29,7 +29,7 @@ public enum EventLine {
     /// refused by the catalog, over the size cap, or contradicting an earlier line about the same
     /// `transactionId` (see ``TransactionConflicts``) — throws ``BrokerError/badInput(_:)``
     /// naming `source:line` and the problem.
-    public static func decodeAll(_ lines: [String], source: String, catalog: Catalog) throws(BrokerError) -> [(line: String, events: [StoreEvent])] {
+    package static func decodeAll(_ lines: [String], source: String, catalog: Catalog) throws(BrokerError) -> [(line: String, events: [StoreEvent])] {
         var decoded: [(line: String, events: [StoreEvent])] = []
         var conflicts = TransactionConflicts()
         for (index, line) in lines.enumerated() {

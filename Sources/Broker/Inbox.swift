@@ -12,22 +12,22 @@ import SystemShims
 /// (temp file, fsync, rename, directory fsync), so a file is either absent or complete, and once
 /// `enqueue` returns the events survive `kill -9` of any process and a power cut. The daemon
 /// deletes a file only after its events are in the journal. Names sort by enqueue time.
-public struct Inbox: Sendable {
-    public let directory: String
+package struct Inbox: Sendable {
+    package let directory: String
     /// Largest inbox file accepted (bytes).
-    public static let maximumFileSize = 16 << 20
+    package static let maximumFileSize = 16 << 20
 
-    public init(directory: String) { self.directory = directory }
+    package init(directory: String) { self.directory = directory }
 
     /// Creates the inbox (mode 0750) if needed.
-    public func prepare() throws(BrokerError) {
+    package func prepare() throws(BrokerError) {
         do { try FileSystem.makeDirectories(path: directory, mode: ContainerLayout.directoryMode) } catch {
             throw .io(path: directory, operation: "create directory", detail: "\(error)")
         }
     }
 
     /// Durably queues `lines` (JSON Lines, already validated) as one file; returns its name.
-    public func enqueue(_ lines: [String]) throws(BrokerError) -> String {
+    package func enqueue(_ lines: [String]) throws(BrokerError) -> String {
         if (try? fileStatus(atPath: directory, followSymlinks: false))?.type != .directory { try prepare() }
         let name = Self.newName()
         let bytes = Array(lines.joined(separator: "\n").utf8) + [0x0A]
@@ -43,7 +43,7 @@ public struct Inbox: Sendable {
     ///
     /// One `opendir`/`getdents`/`closedir` pass over the directory (no per-entry `stat`, no
     /// Foundation), then a sort; a missing inbox is empty.
-    public func pending() throws(BrokerError) -> [String] {
+    package func pending() throws(BrokerError) -> [String] {
         guard let stream = opendir(directory) else {
             if errno == ENOENT { return [] }
             throw .io(path: directory, operation: "list", detail: "\(Errno(rawValue: errno))")
@@ -60,7 +60,7 @@ public struct Inbox: Sendable {
     }
 
     /// Whether `name` is still queued.
-    public func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         (try? fileStatus(atPath: directory + "/" + name, followSymlinks: false)) != nil
     }
 
@@ -68,20 +68,20 @@ public struct Inbox: Sendable {
     /// dropped, blank lines kept so numbers match the file) after checking that it is a regular
     /// file owned by this user, not a symlink, and at most ``maximumFileSize`` bytes. A line that
     /// is not valid UTF-8 is ``BrokerError/badInput(_:)`` naming the file and line.
-    public func read(_ name: String) throws(BrokerError) -> [String] {
+    package func read(_ name: String) throws(BrokerError) -> [String] {
         let bytes = try SecureFile.read(path: directory + "/" + name, maximumSize: Self.maximumFileSize)
         do { return try JSONLines.split(bytes) } catch { throw .badInput("\(name):\(error)") }
     }
 
     /// Every line of every queued file, trimmed as the daemon journals them.
-    public func queuedLines() throws(BrokerError) -> [String] {
+    package func queuedLines() throws(BrokerError) -> [String] {
         var lines: [String] = []
         for name in try pending() { lines += try read(name).map(EventLine.trimmed) }
         return lines
     }
 
     /// Deletes a processed file. A file already gone is fine.
-    public func remove(_ name: String) throws(BrokerError) {
+    package func remove(_ name: String) throws(BrokerError) {
         do { try FileSystem.unlink(directory + "/" + name) } catch {
             guard error == .noSuchFileOrDirectory else { throw .io(path: directory + "/" + name, operation: "unlink", detail: "\(error)") }
         }
@@ -89,7 +89,7 @@ public struct Inbox: Sendable {
 
     /// Moves a refused file to `rejected` (created if needed) for inspection, after writing its
     /// ``RefusalRecord`` there with `reason`, so whoever waits for the file can tell why it left.
-    public func quarantine(_ name: String, into rejected: String, reason: String, durable: Bool = true) throws(BrokerError) {
+    package func quarantine(_ name: String, into rejected: String, reason: String, durable: Bool = true) throws(BrokerError) {
         do { try FileSystem.makeDirectories(path: rejected, mode: ContainerLayout.directoryMode) } catch {
             throw .io(path: rejected, operation: "create directory", detail: "\(error)")
         }

@@ -6,11 +6,11 @@ import Glibc
 /// A line ends at LF or CRLF (files copied from Windows tools arrive with CRLF); the last line
 /// needs no terminator; a UTF-8 byte-order mark at the very start of the input is dropped. Blank
 /// lines are kept, so a line's index plus one is its line number in the input.
-public enum JSONLines {
+package enum JSONLines {
     /// A line that is not valid UTF-8; `line` is its 1-based number.
-    public struct InvalidUTF8: Error, Sendable, Equatable, CustomStringConvertible {
-        public var line: Int
-        public var description: String { "\(line): line is not valid UTF-8" }
+    package struct InvalidUTF8: Error, Sendable, Equatable, CustomStringConvertible {
+        package var line: Int
+        package var description: String { "\(line): line is not valid UTF-8" }
     }
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -20,7 +20,7 @@ public enum JSONLines {
     /// Splits on the byte over the raw buffer (not on `Character`s, whose grapheme breaking cost
     /// a tenth of a daemon drain, and which take CRLF for one character that is not LF).
     /// A line that is not valid UTF-8 throws ``InvalidUTF8`` with its number.
-    public static func split(_ bytes: [UInt8]) throws(InvalidUTF8) -> [String] {
+    package static func split(_ bytes: [UInt8]) throws(InvalidUTF8) -> [String] {
         var invalidLine: Int?
         let lines = bytes.withUnsafeBufferPointer { buffer in
             var lines: [String] = []

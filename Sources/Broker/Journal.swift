@@ -18,25 +18,25 @@ import SystemShims
 /// Compaction replaces the whole file, in one atomic replace (temporary file, fsync, rename,
 /// directory fsync), with a checkpoint of the facts that still matter (``JournalReplay/checkpoint(of:)``):
 /// a crash leaves the old journal or the new one, and appends continue on the new one.
-public final class Journal {
-    public let path: String
+package final class Journal {
+    package let path: String
     private var descriptor: Int32 = -1
     /// The file's length in bytes, as this object last wrote or read it.
-    public private(set) var size = 0
+    package private(set) var size = 0
 
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// What ``open(inbox:)`` found.
-    public struct Contents: Sendable {
+    package struct Contents: Sendable {
         /// The intact records, oldest first.
-        public var records: [JournalRecord]
+        package var records: [JournalRecord]
         /// How the file is written. Nothing can be appended to an unframed journal before
         /// ``rewrite(_:)`` replaced it.
-        public var format: JournalScan.Format
+        package var format: JournalScan.Format
         /// Whether a torn last record was cut off (its event is still in the inbox).
-        public var cutTornTail: Bool
+        package var cutTornTail: Bool
     }
 
     /// Opens (creating, mode 0640) the journal and returns its records, oldest first.
@@ -45,7 +45,7 @@ public final class Journal {
     ///   only when the last record is torn.
     /// - Throws: ``BrokerError/badInput(_:)`` with one line naming the file, the first damaged
     ///   record and what is wrong; ``BrokerError/io(path:operation:detail:)`` when a system call fails.
-    public func open(inbox: Inbox) throws(BrokerError) -> Contents {
+    package func open(inbox: Inbox) throws(BrokerError) -> Contents {
         if descriptor >= 0 { close(descriptor); descriptor = -1 }
         let bytes = try Self.read(path)
         let scan = JournalScan(bytes)
@@ -88,7 +88,7 @@ public final class Journal {
 
     /// Appends one event record per line in one write and fsyncs (group commit). Call
     /// ``open(inbox:)`` first.
-    public func append(_ lines: [String], durable: Bool = true) throws(BrokerError) {
+    package func append(_ lines: [String], durable: Bool = true) throws(BrokerError) {
         guard !lines.isEmpty else { return }
         var bytes: [UInt8] = size == 0 ? JournalRecord.header : []
         for line in lines { bytes += JournalRecord.encode(.event, line.utf8) }
@@ -98,7 +98,7 @@ public final class Journal {
 
     /// Replaces the journal with `records`, atomically and durably, and appends to the new file
     /// from now on. On error the old journal is still in place and still appended to.
-    public func rewrite(_ records: [JournalRecord]) throws(BrokerError) {
+    package func rewrite(_ records: [JournalRecord]) throws(BrokerError) {
         let written = try Self.replace(path: path, records: records)
         if descriptor >= 0 { close(descriptor); descriptor = -1 }
         try openDescriptor()

@@ -14,24 +14,24 @@ import Foundation
 ///
 /// Payload: space-separated words, `repairedAt <ms since 1970> unidentified <count>` then
 /// `transaction <id>` and `original <id>` pairs; ids are percent-encoded outside printable ASCII.
-public struct JournalLoss: Sendable, Hashable {
+package struct JournalLoss: Sendable, Hashable {
     /// When the repair ran: only versions signed after it end the withholding.
-    public var repairedAt: Date
+    package var repairedAt: Date
     /// Transaction ids read from the lost records.
-    public var transactionIds: [String]
+    package var transactionIds: [String]
     /// Original transaction ids read from the lost records.
-    public var originalTransactionIds: [String]
+    package var originalTransactionIds: [String]
     /// How many lost records named no transaction that could be read.
-    public var unidentifiedRecords: Int
+    package var unidentifiedRecords: Int
 
-    public init(repairedAt: Date, transactionIds: [String] = [], originalTransactionIds: [String] = [], unidentifiedRecords: Int = 0) {
+    package init(repairedAt: Date, transactionIds: [String] = [], originalTransactionIds: [String] = [], unidentifiedRecords: Int = 0) {
         self.repairedAt = repairedAt
         self.transactionIds = transactionIds
         self.originalTransactionIds = originalTransactionIds
         self.unidentifiedRecords = unidentifiedRecords
     }
 
-    public var payload: [UInt8] {
+    package var payload: [UInt8] {
         var words = ["repairedAt", String(Int64((repairedAt.timeIntervalSince1970 * 1000).rounded())), "unidentified", String(unidentifiedRecords)]
         for id in transactionIds { words += ["transaction", JournalWords.escape(id)] }
         for id in originalTransactionIds { words += ["original", JournalWords.escape(id)] }
@@ -39,7 +39,7 @@ public struct JournalLoss: Sendable, Hashable {
     }
 
     /// Reads a loss record's payload; `nil` when it is not one.
-    public init?(payload: [UInt8]) {
+    package init?(payload: [UInt8]) {
         let words = JournalWords.split(payload)
         guard words.count >= 4, words.count % 2 == 0, words[0] == "repairedAt", let milliseconds = Int64(words[1]),
             words[2] == "unidentified", let unidentified = Int(words[3])
@@ -57,7 +57,7 @@ public struct JournalLoss: Sendable, Hashable {
 
     /// The transaction and original transaction ids written in `bytes` (damaged JSON): every
     /// `"transactionId"` and `"originalTransactionId"` member whose string value is whole.
-    public static func identifiers(in bytes: [UInt8]) -> (transactions: [String], originals: [String]) {
+    package static func identifiers(in bytes: [UInt8]) -> (transactions: [String], originals: [String]) {
         var transactions: [String] = [], originals: [String] = []
         for (key, isOriginal) in [("\"transactionId\"", false), ("\"originalTransactionId\"", true)] {
             let pattern = Array(key.utf8)

@@ -12,8 +12,8 @@
 /// command, see ``JournalLoss``). The length says where the record ends, so a damaged
 /// newline is noticed (the byte after the payload is not `\n`) without losing the next record;
 /// the checksum catches any changed byte of the payload. Payloads never contain a newline.
-public struct JournalRecord: Sendable, Hashable {
-    public enum Kind: UInt8, Sendable {
+package struct JournalRecord: Sendable, Hashable {
+    package enum Kind: UInt8, Sendable {
         case event = 0x65  // "e"
         case loss = 0x6C  // "l"
         case summary = 0x73  // "s"
@@ -21,15 +21,15 @@ public struct JournalRecord: Sendable, Hashable {
         case renewalInfo = 0x72  // "r"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The payload, a slice of the bytes read (a whole journal's records share one buffer).
-    public var payload: ArraySlice<UInt8>
+    package var payload: ArraySlice<UInt8>
     /// Position in the file: 0 for the first record after the header line.
-    public var index: Int
+    package var index: Int
     /// Byte offset of the record's first byte in the file.
-    public var offset: Int
+    package var offset: Int
 
-    public init(kind: Kind, payload: some Collection<UInt8>, index: Int, offset: Int) {
+    package init(kind: Kind, payload: some Collection<UInt8>, index: Int, offset: Int) {
         self.kind = kind
         self.payload = payload as? ArraySlice<UInt8> ?? ArraySlice(payload)
         self.index = index
@@ -37,10 +37,10 @@ public struct JournalRecord: Sendable, Hashable {
     }
 
     /// The first line of every framed journal.
-    public static let header = Array("entitlement-journal 1\n".utf8)
+    package static let header = Array("entitlement-journal 1\n".utf8)
 
     /// The bytes of one record.
-    public static func encode(_ kind: Kind, _ payload: some Collection<UInt8>) -> [UInt8] {
+    package static func encode(_ kind: Kind, _ payload: some Collection<UInt8>) -> [UInt8] {
         let crc = CRC32C.checksum(payload, continuing: CRC32C.checksum(CollectionOfOne(kind.rawValue)))
         let hex = String(crc, radix: 16)
         var bytes = [kind.rawValue, 0x20] + Array(String(payload.count).utf8) + [0x20]

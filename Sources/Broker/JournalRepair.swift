@@ -16,33 +16,33 @@ import SystemShims
 /// transactions the damaged stretches mentioned. The daemon withholds access from those
 /// subscriptions until Apple signs a newer version: the loss is never turned into access.
 /// A torn last record whose event is still queued in the inbox is cut off and is not a loss.
-public enum JournalRepair {
+package enum JournalRepair {
     /// One damaged stretch that was set aside.
-    public struct LostRecord: Sendable {
-        public var damage: JournalDamage
-        public var transactionIds: [String]
-        public var originalTransactionIds: [String]
+    package struct LostRecord: Sendable {
+        package var damage: JournalDamage
+        package var transactionIds: [String]
+        package var originalTransactionIds: [String]
     }
 
     /// What a repair did.
-    public struct Report: Sendable {
-        public var journalPath: String
+    package struct Report: Sendable {
+        package var journalPath: String
         /// Intact records kept.
-        public var keptRecords: Int
+        package var keptRecords: Int
         /// Records whose payload verified behind a damaged newline, kept too.
-        public var recoveredRecords: Int
+        package var recoveredRecords: Int
         /// Whether a torn last record, still queued in the inbox, was cut off.
-        public var cutTornTail: Bool
-        public var lost: [LostRecord]
+        package var cutTornTail: Bool
+        package var lost: [LostRecord]
         /// Where the damaged bytes were copied, when any were.
-        public var sideFile: String?
+        package var sideFile: String?
         /// Whether the journal was rewritten (also when an unframed journal was only converted).
-        public var rewrote: Bool
+        package var rewrote: Bool
     }
 
     /// Repairs the journal of `layout`. `now` is the repair's instant: only facts signed after it
     /// end the withholding of what was lost.
-    public static func run(layout: ContainerLayout, now: Date) throws(BrokerError) -> Report {
+    package static func run(layout: ContainerLayout, now: Date) throws(BrokerError) -> Report {
         let lock = try DaemonLock.acquire(path: layout.daemonLockPath, container: layout.container)
         defer { try? lock.unlock() }
         let path = layout.journalPath

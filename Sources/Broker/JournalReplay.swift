@@ -2,13 +2,13 @@ import EntitlementModel
 
 /// Rebuilds the facts a journal's records hold: the one replay rule, for the daemon's start and
 /// for tools that read the journal (`entitlementctl status`).
-public enum JournalReplay {
-    public struct Outcome: Sendable {
-        public var facts = FactStore()
+package enum JournalReplay {
+    package struct Outcome: Sendable {
+        package var facts = FactStore()
         /// Facts that changed the store as they were replayed.
-        public var replayed = 0
+        package var replayed = 0
         /// Indexes of event records the catalog now refuses (skipped).
-        public var refused: [Int] = []
+        package var refused: [Int] = []
     }
 
     /// Replays `records` (from a journal of `format` at `path`) under `catalog`.
@@ -19,7 +19,7 @@ public enum JournalReplay {
     /// summary record restores what the compaction before it recorded; a loss record withholds
     /// what it names.
     /// - Throws: ``BrokerError/badInput(_:)`` naming the record, for an unreadable record.
-    public static func replay(_ records: [JournalRecord], format: JournalScan.Format, path: String, catalog: Catalog) throws(BrokerError) -> Outcome {
+    package static func replay(_ records: [JournalRecord], format: JournalScan.Format, path: String, catalog: Catalog) throws(BrokerError) -> Outcome {
         var outcome = Outcome()
         func damaged(_ record: JournalRecord, _ problem: String) -> BrokerError {
             .badInput(Journal.damageMessage(path: path, JournalDamage(index: record.index, offset: record.offset, problem: problem, bytes: Array(record.payload)), more: 0))
@@ -58,7 +58,7 @@ public enum JournalReplay {
     }
 
     /// The records of a checkpoint of `facts`: each fact held, then the summary.
-    public static func checkpoint(of facts: FactStore) -> [JournalRecord] {
+    package static func checkpoint(of facts: FactStore) -> [JournalRecord] {
         var records: [JournalRecord] = []
         for event in facts.checkpointEvents {
             switch event {

@@ -1,27 +1,27 @@
 /// A whole journal file read record by record: the intact records, the damaged stretches between
 /// them, and a torn last record, if any. Pure: it judges bytes, and leaves deciding what to do
 /// about damage to ``Journal`` and the repair command.
-public struct JournalScan: Sendable {
+package struct JournalScan: Sendable {
     /// How the file was written.
-    public enum Format: Sendable {
+    package enum Format: Sendable {
         /// Framed, checksummed records (``JournalRecord``).
         case framed
         /// One raw JSON line per event, no checksum: journals written before records were framed.
         case unframed
     }
 
-    public var format: Format
+    package var format: Format
     /// Intact records, in file order.
-    public var records: [JournalRecord] = []
+    package var records: [JournalRecord] = []
     /// Damaged stretches, in file order.
-    public var damage: [JournalDamage] = []
+    package var damage: [JournalDamage] = []
     /// The last record, when the file ends inside it: the bytes from `offset` to the end.
-    public var tornTail: (index: Int, offset: Int, bytes: [UInt8])?
+    package var tornTail: (index: Int, offset: Int, bytes: [UInt8])?
     /// Where the last intact record (or the header) ends: a torn tail is cut back to here.
-    public var intactLength: Int
+    package var intactLength: Int
 
     /// Reads `bytes`, a whole journal file.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         if bytes.isEmpty || bytes.starts(with: JournalRecord.header) {
             format = .framed
             intactLength = bytes.isEmpty ? 0 : JournalRecord.header.count
@@ -103,7 +103,7 @@ public struct JournalScan: Sendable {
 
     /// Whether the torn tail is the beginning of what an append of `line` would have written:
     /// then the crash happened mid-append, and the inbox file that carries `line` still exists.
-    public func tornTailBegins(_ line: String) -> Bool {
+    package func tornTailBegins(_ line: String) -> Bool {
         guard let tornTail else { return false }
         let full: [UInt8]
         switch format {
@@ -116,19 +116,19 @@ public struct JournalScan: Sendable {
 
 /// One damaged stretch of a journal: a record that fails its checksum or framing, up to where
 /// intact records start again.
-public struct JournalDamage: Sendable, CustomStringConvertible {
+package struct JournalDamage: Sendable, CustomStringConvertible {
     /// The record's position (0 for the first after the header line).
-    public var index: Int
+    package var index: Int
     /// Byte offset in the file.
-    public var offset: Int
+    package var offset: Int
     /// What is wrong, in a few words.
-    public var problem: String
+    package var problem: String
     /// The damaged bytes, as found.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// The payload, when only the newline after it was damaged and its checksum still verifies.
-    public var intactPayload: [UInt8]?
+    package var intactPayload: [UInt8]?
 
-    public init(index: Int, offset: Int, problem: String, bytes: [UInt8], intactPayload: [UInt8]? = nil) {
+    package init(index: Int, offset: Int, problem: String, bytes: [UInt8], intactPayload: [UInt8]? = nil) {
         self.index = index
         self.offset = offset
         self.problem = problem
@@ -136,5 +136,5 @@ public struct JournalDamage: Sendable, CustomStringConvertible {
         self.intactPayload = intactPayload
     }
 
-    public var description: String { "record \(index) at byte \(offset): \(problem)" }
+    package var description: String { "record \(index) at byte \(offset): \(problem)" }
 }

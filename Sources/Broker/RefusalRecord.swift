@@ -4,12 +4,12 @@ import SystemShims
 /// one line of UTF-8 text. The daemon writes it *before* it moves the file out of the inbox, so
 /// a client that sees its file leave the inbox can tell a refusal from an application by looking
 /// for the record, with no race.
-public enum RefusalRecord {
+package enum RefusalRecord {
     /// The record's file name for the inbox file `name`.
-    public static func fileName(for name: String) -> String { name + ".reason" }
+    package static func fileName(for name: String) -> String { name + ".reason" }
 
     /// Longest reason kept, in bytes (a reason is one error line; longer text is cut).
-    public static let maximumLength = 4096
+    package static let maximumLength = 4096
 
     /// Atomically writes `reason` (reduced to one line of at most ``maximumLength`` bytes) as the
     /// record of `name` in `directory`, which must exist.
@@ -30,7 +30,7 @@ public enum RefusalRecord {
     /// between the record and the move leaves the file in the inbox, so this means a record that
     /// was removed or cannot be read). Reading refuses symlinks and anything but a small regular
     /// file, and never blocks.
-    public static func reason(for name: String, in directory: String) -> String? {
+    package static func reason(for name: String, in directory: String) -> String? {
         let recordPath = directory + "/" + fileName(for: name)
         if let fd = try? FileDescriptor.open(recordPath, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec]) {
             defer { try? fd.close() }

@@ -13,15 +13,15 @@ import Glibc
 /// A path starting with `@` is in the abstract namespace. When the variable is unset (not run
 /// by systemd) every call is a no-op. A failure to send is logged through `log` and otherwise
 /// ignored: telling systemd is never worth stopping the daemon for.
-public struct SystemdNotifier: Sendable {
+package struct SystemdNotifier: Sendable {
     /// The socket path from the environment, or `nil` when not run under `Type=notify`.
-    public let socketPath: String?
+    package let socketPath: String?
     private let log: @Sendable (String) -> Void
 
     /// - Parameters:
     ///   - environment: where to find `NOTIFY_SOCKET` (the process environment by default).
     ///   - log: receives one line per failed send.
-    public init(
+    package init(
         environment: [String: String] = ProcessInfo.processInfo.environment, log: @escaping @Sendable (String) -> Void
     ) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
@@ -29,14 +29,14 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// `READY=1`: start-up is complete (the first snapshot is published), or a reload finished.
-    public func ready() { send("READY=1") }
+    package func ready() { send("READY=1") }
 
     /// `STOPPING=1`: shutting down.
-    public func stopping() { send("STOPPING=1") }
+    package func stopping() { send("STOPPING=1") }
 
     /// `RELOADING=1` with `MONOTONIC_USEC=` (CLOCK_MONOTONIC, microseconds), as systemd 253 and
     /// later expect for `Type=notify-reload`; send ``ready()`` when the reload is done.
-    public func reloading() {
+    package func reloading() {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         send("RELOADING=1\nMONOTONIC_USEC=\(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)")
@@ -45,7 +45,7 @@ public struct SystemdNotifier: Sendable {
     /// Sends `message` (newline-separated `KEY=VALUE` assignments) as one datagram.
     /// Returns whether it was sent; `false` when there is no socket or sending failed (logged).
     @discardableResult
-    public func send(_ message: String) -> Bool {
+    package func send(_ message: String) -> Bool {
         guard let socketPath else { return false }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

@@ -13,15 +13,15 @@ import Foundation
 /// that disagree on them are corrupt or forged, and letting the newer `signedDate` win would turn
 /// a monthly subscription into a lifetime purchase. Checked per input (one `ingest` or
 /// `evaluate`), before anything is queued.
-public struct TransactionConflicts: Sendable {
+package struct TransactionConflicts: Sendable {
     private var seen: [String: (fields: ImmutableFields, line: Int)] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Records the transactions among `events`, read from input line `line` (1-based).
     /// - Throws: ``BrokerError/badInput(_:)`` naming the transaction, the field and the earlier
     ///   line, when a transaction contradicts one seen before.
-    public mutating func check(_ events: [StoreEvent], line: Int) throws(BrokerError) {
+    package mutating func check(_ events: [StoreEvent], line: Int) throws(BrokerError) {
         for case .transaction(let transaction) in events {
             let fields = Self.immutableFields(transaction)
             if let earlier = seen[transaction.transactionId] {
