@@ -24,7 +24,14 @@ struct RuntimeFootprintTests {
         try await Fixture.with { fixture in
             let daemon = try await fixture.startDaemon()
             defer { daemon.send(SIGKILL) }
-            let maps = try String(contentsOfFile: "/proc/\(daemon.processIdentifier)/maps", encoding: .utf8)
+            // A read of a live process's maps can come back short while its threads map and unmap
+            // stacks; read until one reading shows the runtime's libraries, then judge that one.
+            var maps = ""
+            let read = try await eventually(timeout: .seconds(10)) {
+                maps = (try? String(contentsOfFile: "/proc/\(daemon.processIdentifier)/maps", encoding: .utf8)) ?? ""
+                return maps.contains("libswiftCore.so") || maps.contains("libFoundationEssentials.so")
+            }
+            #expect(read, "no complete reading of the daemon's maps")
             #expect(maps.contains("libFoundationEssentials.so"))
             #expect(!maps.contains("/libFoundation.so"))
             #expect(!maps.contains("lib_FoundationICU.so"))
