@@ -83,7 +83,11 @@ public struct IngestClient: Sendable {
             }
             // The daemon deletes a file from the inbox it holds; a file gone with its inbox
             // (the container deleted, perhaps recreated) was never applied.
-            guard inboxIdentity != nil, Self.identity(of: layout.inboxDirectory) == inboxIdentity else {
+            // It also publishes before it deletes: with no readable snapshot the file went with
+            // a container being removed, not through the daemon.
+            guard inboxIdentity != nil, Self.identity(of: layout.inboxDirectory) == inboxIdentity,
+                SnapshotReader(suiteName: layout.group, container: layout.container).refresh().snapshot != nil
+            else {
                 return .failure(.unavailable("\(layout.inboxDirectory): removed with the queued events before entitlementd applied them"))
             }
             return .success(())

@@ -231,7 +231,9 @@ struct DaemonFaultTests {
                 ((try? FileManager.default.contentsOfDirectory(atPath: fixture.layout.inboxDirectory)) ?? []).contains { $0.hasSuffix(".events") }
             }
             #expect(queued, "\(client.standardError)")
-            try FileManager.default.removeItem(atPath: fixture.container)
+            // Moved away in one step, then removed: the client sees the whole container go at once.
+            try FileManager.default.moveItem(atPath: fixture.container, toPath: fixture.container + ".removed")
+            try FileManager.default.removeItem(atPath: fixture.container + ".removed")
             let status = await client.waitForExit(timeout: .seconds(20))
             #expect(status == 69, "stdout: \(client.standardOutput) stderr: \(client.standardError)")
             #expect(client.standardError.contains("removed with the queued events"), "\(client.standardError)")
