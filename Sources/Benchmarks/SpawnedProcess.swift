@@ -30,21 +30,12 @@ final class SpawnedProcess {
         defer { for pointer in argv { free(pointer) } }
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer { for pointer in envp ?? [] { free(pointer) } }
-        // The child starts with no signal blocked and every handler at its default: this
-        // process's threads block signals (SIGALRM among them), and a mask is inherited across
-        // exec, so a child timing itself with alarm() (openssl speed) would otherwise never stop.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let result = envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
-            ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        // The child starts with no signal blocked (openssl speed times itself with alarm()).
+        let result = withDefaultSignalSpawnAttributes { attributes in
+            envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
+                ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        }
         guard result == 0 else {
             throw BenchmarkError("spawn \(executable): \(String(cString: strerror(result)))")
         }
