@@ -18,6 +18,9 @@ let shippedTool: [LinkerSetting] = [
 
 let package = Package(
     name: "EntitlementBroker",
+    // Linux is the platform. The pure modules (PropertyList, EntitlementModel, SignedData,
+    // WidgetTimeline, WatchExtension) also build on macOS 15, where they import Foundation; every
+    // module that touches the kernel imports Glibc and builds on Linux only.
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "EntitlementModel", targets: ["EntitlementModel"]),

@@ -1,9 +1,5 @@
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import SystemShims
 
 /// What the daemon must remember across restarts beyond the journal: the last generation it

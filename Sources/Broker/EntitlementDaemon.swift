@@ -1,10 +1,6 @@
 import EntitlementModel
 import FileWatch
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import ServiceRuntime
 import SystemShims
 

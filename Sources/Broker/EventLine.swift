@@ -1,9 +1,5 @@
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Decoding and catalog validation of one JSON line, shared by `ingest` (before queueing) and
 /// the daemon (before journaling).

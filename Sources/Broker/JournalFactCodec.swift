@@ -1,9 +1,5 @@
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The payloads of a checkpoint's fact records (``JournalRecord/Kind/transaction`` and
 /// ``JournalRecord/Kind/renewalInfo``): every field of a ``StoreTransaction`` or ``RenewalInfo``

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// What the repair command could not keep, written into the repaired journal as one loss record
 /// (``JournalRecord/Kind/loss``), so every later start knows which facts it may be missing.

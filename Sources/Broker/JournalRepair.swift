@@ -1,9 +1,5 @@
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import SystemShims
 
 /// `entitlementctl journal-repair`: sets a damaged journal's damage aside so the daemon can start

@@ -1,9 +1,5 @@
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The payload of a summary record (``JournalRecord/Kind/summary``): a ``FactStore/Summary``,
 /// which ends the checkpoint a compaction writes.

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The small text payloads of the journal's own records (loss, summary): space-separated words,
 /// each value percent-encoded outside printable ASCII (and `%` itself), so ids with spaces or

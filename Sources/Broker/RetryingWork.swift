@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The daemon's recurring work: drain the inbox while files may be queued, then publish what is
 /// due. A try that fails (disk full, an I/O error, a read-only remount, a vanished directory)

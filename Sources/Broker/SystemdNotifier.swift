@@ -1,11 +1,5 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The daemon's side of systemd's notify protocol (`Type=notify`, `sd_notify(3)`): datagrams of
 /// `KEY=VALUE` lines sent to the `AF_UNIX` socket named by `$NOTIFY_SOCKET`.

@@ -1,9 +1,5 @@
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Refuses an input in which one `transactionId` appears with different immutable fields.
 ///

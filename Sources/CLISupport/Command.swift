@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Glibc
 
 /// A command a tool's `main` runs: parsed from a whole command line, then run. Parsing is

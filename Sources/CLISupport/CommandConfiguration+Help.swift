@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The help screen in swift-argument-parser's shape: OVERVIEW, the discussion, USAGE,
 /// ARGUMENTS, OPTIONS, SUBCOMMANDS; names in a first column, descriptions aligned in a second,

@@ -1,10 +1,6 @@
 import CLISupport
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import SharedDefaults
 
 /// `entitlementctl check FEATURE [--count N] [--days-ago N] [--record]`: exit 0 when unlocked, 1 when locked.

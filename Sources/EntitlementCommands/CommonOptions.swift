@@ -1,11 +1,7 @@
 import Broker
 import CLISupport
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `--container`, `--group` and `--catalog`, which every tool takes: each from its flag, else
 /// its environment variable (`ENTITLEMENTS_CONTAINER`, `ENTITLEMENTS_GROUP`,

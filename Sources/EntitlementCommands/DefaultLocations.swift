@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import SystemShims
 
 /// Where the tools look for the catalog and the app-group container when neither a flag nor the

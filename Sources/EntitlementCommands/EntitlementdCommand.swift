@@ -1,10 +1,6 @@
 import Broker
 import CLISupport
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `entitlementd`: the daemon, in the foreground, logging to stderr.
 public struct EntitlementdCommand: Command {

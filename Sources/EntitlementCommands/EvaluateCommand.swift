@@ -41,8 +41,4 @@ struct EvaluateCommand: Command {
     }
 }
 
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif

@@ -1,11 +1,7 @@
 import Broker
 import CLISupport
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `entitlementctl ingest [FILE|-] [--wait]`.
 struct IngestCommand: Command {

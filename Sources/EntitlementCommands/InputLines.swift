@@ -1,11 +1,7 @@
 import Broker
 import CLISupport
 import Glibc
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import SystemShims
 
 /// Reads JSON Lines (cut by ``JSONLines``) from a file or standard input (`-`), with a size cap

@@ -1,10 +1,6 @@
 import Broker
 import CLISupport
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `entitlementctl journal-repair`: set a damaged journal's damage aside and list what was lost.
 struct JournalRepairCommand: Command {

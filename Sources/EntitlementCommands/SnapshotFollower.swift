@@ -2,11 +2,7 @@ import Broker
 import CLISupport
 import EntitlementModel
 import FileWatch
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import ServiceRuntime
 import SharedDefaults
 

@@ -1,9 +1,5 @@
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import SharedDefaults
 import WatchExtension
 import WidgetTimeline

@@ -1,10 +1,6 @@
 import Broker
 import CLISupport
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Glibc
 import SystemShims
 

@@ -1,10 +1,6 @@
 import CLISupport
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import SystemShims
 import WatchExtension
 import WidgetTimeline

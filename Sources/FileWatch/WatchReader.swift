@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import SystemShims
 
 /// Where a ``WatchReader`` delivers what it reads, and how it learns to stop.

@@ -1,9 +1,5 @@
 import EntitlementModel
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import PropertyList
 
 /// A premium-only preference: the sync toggle, stored in the shared defaults under

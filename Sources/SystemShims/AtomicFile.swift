@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// Replacing a file's contents so that readers see the old file or the new one, never a mix.
 package enum AtomicFile {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 import Synchronization
 
 /// The kernel's boot clock: which boot this is, and how long ago it started. Neither can be

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// A C library function that Glibc's module map does not export (GNU extensions such as
 /// `pipe2`, `eventfd` or `posix_spawn_file_actions_addchdir_np`), looked up by name in the

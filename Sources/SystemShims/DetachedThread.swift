@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// A detached POSIX thread running one closure to its end: the small part of Foundation's
 /// `Thread` the package needs, without loading Foundation.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// Why ``FileDescriptor/readAll(limit:)`` failed.
 package enum ReadAllError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 extension FileDescriptor {
     /// Whether a descriptor is opened for reading, writing or both.

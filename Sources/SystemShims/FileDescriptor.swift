@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// A file descriptor: a typed, copyable handle over the raw `CInt`.
 ///

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// An advisory `flock(2)` on a separate lock file that is never renamed or deleted.
 ///

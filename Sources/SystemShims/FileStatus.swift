@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// What `stat(2)` says about a file, in Swift types. Times are nanoseconds since 1970.
 package struct FileStatus: Hashable, Sendable {

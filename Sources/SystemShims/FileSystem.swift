@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// Path-based file operations (the ones that do not need an open descriptor).
 package enum FileSystem {

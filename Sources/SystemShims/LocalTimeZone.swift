@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// The local time zone as the C library resolves it (`TZ`, else `/etc/localtime`), read through
 /// `localtime_r` and `tm_gmtoff`: no zone database of our own and nothing from Foundation, so the

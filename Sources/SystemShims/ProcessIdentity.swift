@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// Who this process is, for ownership checks.
 package enum ProcessIdentity {

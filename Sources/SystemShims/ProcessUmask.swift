@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 import Synchronization
 
 /// The process's file-creation mask, read once from `/proc/self/status` (`Umask:`, Linux 4.7+)

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#else
-#error("Unsupported Platform")
-#endif
 
 /// Runs a C call that returns -1 and sets `errno` on failure, retrying while it fails with `EINTR`
 /// when `retryOnInterrupt` is true. The single EINTR loop of this module; `close` never uses it.

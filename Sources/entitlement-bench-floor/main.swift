@@ -1,11 +1,7 @@
 // The benchmark's process floor for the shipped tools: a process that loads the same runtime as
 // `entitlementd` and `widget-renderer` (Swift runtime, concurrency, Dispatch, Synchronization,
 // FoundationEssentials) and does nothing else. `idle` waits for a signal; anything else exits 0.
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Dispatch
 import Glibc
 import Synchronization
