@@ -43,6 +43,20 @@ struct JournalFramingTests {
         #expect(CRC32C.checksum(Array("6789".utf8), continuing: CRC32C.checksum(Array("12345".utf8))) == 0xE306_9283)
     }
 
+    @Test("CRC-32C eight bytes a step equals the byte-at-a-time checksum, at every length and split")
+    func slicedEqualsBytewise() {
+        var random = SplitMix(seed: 7)
+        let bytes = (0..<1000).map { _ in UInt8(random.next(in: 0...255)) }
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 999, 1000] {
+            let contiguous = Array(bytes.prefix(length))
+            // A lazy sequence has no contiguous storage: it takes the byte-at-a-time path.
+            let bytewise = CRC32C.checksum(contiguous.lazy.map { $0 })
+            #expect(CRC32C.checksum(contiguous) == bytewise, "length \(length)")
+            let split = length / 3
+            #expect(CRC32C.checksum(contiguous[split...], continuing: CRC32C.checksum(contiguous[..<split])) == bytewise, "length \(length)")
+        }
+    }
+
     @Test("An intact journal reads back every record")
     func intact() {
         let scan = JournalScan(Self.framed())
