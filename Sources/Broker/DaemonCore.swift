@@ -96,6 +96,9 @@ final class DaemonCore {
         }
         // An unframed journal takes no framed appends: it is replaced by a checkpoint now.
         try compact(when: contents.format == .unframed ? .always : .grown)
+        // Replay freed many small buffers (decoded lines and facts) that the heap would
+        // otherwise keep resident for the daemon's life: hand them back (glibc's `malloc_trim`).
+        _ = cLibraryFunction(named: "malloc_trim", as: (@convention(c) (Int) -> Int32).self)?(0)
         log("started: \(replayed) journaled facts, generation \(state.generation), catalog \(configuration.catalogPath)")
     }
 
