@@ -33,7 +33,7 @@ struct RecordingHandler: ServiceLoopHandler {
 /// Serialized: the signal tests signal this whole process.
 @Suite("Service loop", .serialized, .timeLimit(.minutes(2)))
 struct ServiceLoopTests {
-    static let loop = ServiceLoop(stopSignals: [UnixSignal(rawValue: SIGUSR2)], signals: [UnixSignal(rawValue: SIGUSR1)], log: { _ in })
+    static let loop = ServiceLoop(name: "test", stopSignals: [UnixSignal(rawValue: SIGUSR2)], signals: [UnixSignal(rawValue: SIGUSR1)])
 
     @Test("The deadline fires once, at the instant asked for, and an event before it replaces it")
     func deadlineFires() async throws {
@@ -149,9 +149,7 @@ struct ServiceLoopTests {
     @Test("A stop the handler cannot finish within the shutdown deadline ends the process with one line and status 75")
     func shutdownDeadlineExceeded() async throws {
         let result = await #expect(processExitsWith: .exitCode(75), observing: [\.standardErrorContent]) {
-            let loop = ServiceLoop(
-                stopSignals: [.terminate], shutdownDeadline: .milliseconds(200),
-                log: { line in FileHandle.standardError.write(Data("service: \(line)\n".utf8)) })
+            let loop = ServiceLoop(name: "service", stopSignals: [.terminate], shutdownDeadline: .milliseconds(200))
             _ = await loop.run(sources: []) {
                 RecordingHandler(record: Record()) { _ in
                     // The event in hand never finishes.
