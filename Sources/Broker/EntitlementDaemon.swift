@@ -15,7 +15,8 @@ import SystemShims
 /// deleted or moved under it), so that a restart, not a second writer, serves the path.
 /// A failing publish or drain (disk full, I/O errors), the first publish included, never ends
 /// it: see ``RetryingWork``. If the event in hand is still not finished ``shutdownDeadline``
-/// after a stop signal (a write stuck on a dying disk), the process logs one line and exits 75;
+/// after a stop signal (a write stuck on a dying disk), the process writes one line to stderr
+/// and exits 75;
 /// what was in hand stays queued for the next start.
 public struct EntitlementDaemon: Sendable {
     public let configuration: DaemonConfiguration
@@ -37,7 +38,7 @@ public struct EntitlementDaemon: Sendable {
             .directory(layout.inboxDirectory, names: nil, coalescing: true, onFailure: { .watchFailed(Self.fallbackMessage(layout.inboxDirectory, $0)) }) { _ in .inbox },
             .directory(layout.brokerDirectory, names: brokerNames, onFailure: { .watchFailed(Self.fallbackMessage(layout.brokerDirectory, $0)) }) { .broker($0) },
         ]
-        let loop = ServiceLoop(signals: [.hangup], shutdownDeadline: Self.shutdownDeadline, log: configuration.log)
+        let loop = ServiceLoop(name: "entitlementd", signals: [.hangup], shutdownDeadline: Self.shutdownDeadline)
         let service = try await loop.run(sources: sources) { () throws(BrokerError) in try DaemonService(configuration: configuration) }
         try service.finish()
     }

@@ -41,7 +41,7 @@ struct SnapshotFollower {
         let watch = ServiceLoopSource<FollowerService.Source>.directory(
             directory, names: [name], coalescing: true, onFailure: { .watchFailed("\($0); falling back to polling every 250 ms") }
         ) { _ in .fileChanged }
-        let loop = ServiceLoop(shutdownDeadline: Self.shutdownDeadline) { StandardStreams.writeError("widget-renderer: \($0)\n") }
+        let loop = ServiceLoop(name: "widget-renderer", shutdownDeadline: Self.shutdownDeadline)
         let layout = layout, rendering = rendering
         _ = await loop.run(sources: [watch]) { FollowerService(layout: layout, rendering: rendering) }
     }

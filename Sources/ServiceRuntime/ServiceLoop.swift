@@ -1,4 +1,3 @@
-import Glibc
 import SystemShims
 
 /// The event loop of a long-running service (the daemon, a follower), in the manner of
@@ -13,8 +12,9 @@ import SystemShims
 ///
 /// Shutdown: the first stop signal is handed to the handler as soon as the event in hand is
 /// finished, and the loop ends after it. If that takes longer than ``shutdownDeadline`` (a
-/// write stuck on a dying disk), the process logs one line and exits with
-/// ``shutdownDeadlineExitCode`` at once, without running anything else.
+/// write stuck on a dying disk or a full pipe), the process writes one line to stderr (directly,
+/// taking no lock the stuck thread may hold) and exits with ``shutdownDeadlineExitCode`` at
+/// once, without running anything else.
 public struct ServiceLoop: Sendable {
     /// Signals that end the loop (after the event in hand).
     public var stopSignals: [UnixSignal]
@@ -22,21 +22,21 @@ public struct ServiceLoop: Sendable {
     public var signals: [UnixSignal]
     /// How long after a stop signal the handler may take to finish before the process exits.
     public var shutdownDeadline: Duration
-    /// Receives the one line written when the shutdown deadline passes.
-    public var log: @Sendable (String) -> Void
+    /// The program's name, which begins the line written when the shutdown deadline passes.
+    public var name: String
 
     /// The exit status when the shutdown deadline passes: 75, temporarily failing (what was
     /// being done is not lost: it is done again at the next start).
     public static let shutdownDeadlineExitCode: Int32 = 75
 
     public init(
-        stopSignals: [UnixSignal] = [.terminate, .interrupt], signals: [UnixSignal] = [], shutdownDeadline: Duration = .seconds(30),
-        log: @escaping @Sendable (String) -> Void
+        name: String, stopSignals: [UnixSignal] = [.terminate, .interrupt], signals: [UnixSignal] = [],
+        shutdownDeadline: Duration = .seconds(30)
     ) {
+        self.name = name
         self.stopSignals = stopSignals
         self.signals = signals
         self.shutdownDeadline = shutdownDeadline
-        self.log = log
     }
 
     /// Runs the loop until a stop signal has been handled or the handler returns
@@ -100,8 +100,12 @@ public struct ServiceLoop: Sendable {
             }
             guard mailbox.requestStop(signal) else { continue }
             do { try await Task.sleep(for: shutdownDeadline) } catch { return }
-            log("\(signal): the work in hand did not finish within \(Self.format(shutdownDeadline)) s; exiting with status \(Self.shutdownDeadlineExitCode)")
-            _exit(Self.shutdownDeadlineExitCode)
+            let line = "\(name): \(signal): the work in hand did not finish within \(Self.format(shutdownDeadline)) s;"
+                + " exiting with status \(Self.shutdownDeadlineExitCode)\n"
+            FileDescriptor.withUnowned(FileDescriptor.standardError) { (standardError: borrowing FileDescriptor) in
+                try? standardError.writeAll(line.utf8)
+            }
+            ProcessExit.immediately(status: Self.shutdownDeadlineExitCode)
         }
     }
 
