@@ -104,9 +104,9 @@ let package = Package(
         .testTarget(
             name: "JWSVerificationTests", dependencies: ["SignedData", "EntitlementModel", "Broker", "SharedDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
         .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: mockableSyscalls),
+        .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
+        .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(
             name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], exclude: ["Golden"],
             swiftSettings: strict),
