@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], swiftSettings: strict),
         .testTarget(
             name: "JWSVerificationTests", dependencies: ["SignedData", "EntitlementModel", "Broker", "SharedDefaults", "EntitlementDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
-        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "EntitlementDefaults", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
         // The generic store, and what entitlements keep in it (EntitlementDefaults).
         .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "EntitlementDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
