@@ -108,11 +108,11 @@ let package = Package(
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], swiftSettings: strict),
         .testTarget(
             name: "JWSVerificationTests", dependencies: ["SignedData", "EntitlementModel", "Broker", "SharedDefaults", "EntitlementDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
-        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "EntitlementDefaults", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
         // The generic store, and what entitlements keep in it (EntitlementDefaults).
-        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "EntitlementDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "EntitlementDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: mockableSyscalls),
+        .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
+        .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(
             name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], exclude: ["Golden"],
             swiftSettings: strict),

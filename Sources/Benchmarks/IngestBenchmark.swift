@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import Broker
 import EntitlementModel
 import Foundation

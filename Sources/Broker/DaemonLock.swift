@@ -1,5 +1,3 @@
-import FoundationEssentials
-import Glibc
 import SystemShims
 
 /// The single-writer lock of a container (the caller keeps the returned `FileLock` alive and unlocks it on exit): an exclusive `flock` on

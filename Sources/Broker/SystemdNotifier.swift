@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import SystemShims
 
 /// The daemon's side of systemd's notify protocol (`Type=notify`, `sd_notify(3)`): datagrams of
 /// `KEY=VALUE` lines sent to the `AF_UNIX` socket named by `$NOTIFY_SOCKET`.
@@ -31,9 +31,7 @@ package struct SystemdNotifier: Sendable {
     /// `RELOADING=1` with `MONOTONIC_USEC=` (CLOCK_MONOTONIC, microseconds), as systemd 253 and
     /// later expect for `Type=notify-reload`; send ``ready()`` when the reload is done.
     package func reloading() {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        send("RELOADING=1\nMONOTONIC_USEC=\(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)")
+        send("RELOADING=1\nMONOTONIC_USEC=\(Clocks.monotonicNanoseconds / 1000)")
     }
 
     /// Sends `message` (newline-separated `KEY=VALUE` assignments) as one datagram.
@@ -41,39 +39,12 @@ package struct SystemdNotifier: Sendable {
     @discardableResult
     package func send(_ message: String) -> Bool {
         guard let socketPath else { return false }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var pathBytes = Array(socketPath.utf8)
-        if pathBytes.first == UInt8(ascii: "@") { pathBytes[0] = 0 }  // abstract namespace
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity else {
-            log("NOTIFY_SOCKET \(socketPath): path longer than \(capacity - 1) bytes; not notifying systemd")
-            return false
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in pathBytes.enumerated() { buffer[index] = byte }
-        }
-        // An abstract address is exactly its bytes; a path one is NUL-terminated.
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + pathBytes.count + (pathBytes[0] == 0 ? 0 : 1))
-
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else {
-            log("NOTIFY_SOCKET \(socketPath): socket: \(String(cString: strerror(errno))); not notifying systemd")
-            return false
-        }
-        defer { close(descriptor) }
-        let payload = Array(message.utf8)
-        var sent: Int
-        repeat {
-            sent = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                    sendto(descriptor, payload, payload.count, Int32(MSG_NOSIGNAL), socketAddress, length)
-                }
+        do { try UnixDatagramSocket.send(Array(message.utf8), to: socketPath) } catch {
+            switch error {
+            case .addressTooLong, .socket: log("NOTIFY_SOCKET \(socketPath): \(error); not notifying systemd")
+            case .send, .shortSend:
+                log("NOTIFY_SOCKET \(socketPath): \(error); systemd was not told \(message.split(separator: "\n").first ?? "")")
             }
-        } while sent < 0 && errno == EINTR
-        guard sent == payload.count else {
-            let reason = sent < 0 ? String(cString: strerror(errno)) : "short send"
-            log("NOTIFY_SOCKET \(socketPath): sendto: \(reason); systemd was not told \(message.split(separator: "\n").first ?? "")")
             return false
         }
         return true

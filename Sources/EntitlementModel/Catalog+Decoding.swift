@@ -7,7 +7,7 @@ import SignedData
 
 extension Catalog {
     /// Decodes a catalog from the bytes of `Catalog.json` and of the `.storekit` file it names.
-    /// Pure: no file is read (``load(path:)`` reads both files and calls this).
+    /// Pure: no file is read (``load(path:contents:)`` takes both files from a reader and calls this).
     ///
     /// - Parameters:
     ///   - catalogJSON: the bytes of `Catalog.json`.

@@ -1,6 +1,6 @@
 /// Everything the engine and the feature gate need to know about one app: its products (from the
 /// Xcode `.storekit` file), which products grant which entitlements, and which features each
-/// entitlement unlocks (from `Catalog.json`). A pure value; see ``Catalog/load(path:)`` for files.
+/// entitlement unlocks (from `Catalog.json`). A pure value; see ``Catalog/load(path:contents:)`` for files.
 public struct Catalog: Sendable, Hashable {
     /// Events for any other bundle are refused (``Catalog/validate(_:)``).
     public var bundleId: String
@@ -25,7 +25,7 @@ public struct Catalog: Sendable, Hashable {
     /// Whether data must be signed, and by which roots (catalog keys `signatures`, `trustedRoots`).
     public var signatures: SignaturePolicy
 
-    /// A catalog from values; ``load(path:)`` reads one from `Catalog.json` and its `.storekit` file.
+    /// A catalog from values; ``load(path:contents:)`` decodes one from `Catalog.json` and its `.storekit` file.
     /// `signatures` defaults to ``SignaturePolicy/defaultRequirement(for:)`` of `environment`.
     public init(
         bundleId: String, environment: StoreEnvironment, storeKitPath: String = "", products: [String: CatalogProduct],

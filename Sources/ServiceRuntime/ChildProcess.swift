@@ -38,7 +38,7 @@ public final class ChildProcess: Sendable {
     /// starts in `workingDirectory` when given, else in the parent's. `onLine` sees every complete
     /// line (without its newline) as it arrives, on a background thread.
     ///
-    /// - Throws: `POSIXError` when the process cannot be started (e.g. ENOENT).
+    /// - Throws: ``Errno`` when the process cannot be started (e.g. ENOENT).
     public init(
         executable: String, arguments: [String], environment: [String: String]? = nil,
         standardInput: Int32? = nil, workingDirectory: String? = nil, onLine: (@Sendable (Stream, String) -> Void)? = nil
@@ -47,13 +47,13 @@ public final class ChildProcess: Sendable {
         self.arguments = arguments
         // Close-on-exec from birth: a pipe that leaked into a child spawned concurrently by another
         // thread would keep our read end from ever seeing end of file.
-        guard let pipe2 = pipe2Function else { throw POSIXError(.ENOSYS) }
+        guard let pipe2 = pipe2Function else { throw Errno.notImplemented }
         var output: [Int32] = [-1, -1], error: [Int32] = [-1, -1]
-        guard pipe2(&output, O_CLOEXEC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard pipe2(&output, O_CLOEXEC) == 0 else { throw Errno.current }
         guard pipe2(&error, O_CLOEXEC) == 0 else {
             let code = errno
             close(output[0]); close(output[1])
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            throw Errno(rawValue: code)
         }
 
         var actions = posix_spawn_file_actions_t()
@@ -70,7 +70,7 @@ public final class ChildProcess: Sendable {
             let result = addChangeDirectoryFunction.map { $0(&actions, workingDirectory) } ?? ENOSYS
             guard result == 0 else {
                 close(output[0]); close(output[1]); close(error[0]); close(error[1])
-                throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
+                throw Errno(rawValue: result)
             }
         }
 
@@ -85,7 +85,7 @@ public final class ChildProcess: Sendable {
         guard result == 0 else {
             close(output[0])
             close(error[0])
-            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
+            throw Errno(rawValue: result)
         }
         processIdentifier = pid
 
@@ -102,7 +102,7 @@ public final class ChildProcess: Sendable {
             _ = Self.waitForExit(child)
             close(readDescriptors.0)
             close(readDescriptors.1)
-            throw POSIXError(POSIXErrorCode(rawValue: error.rawValue) ?? .EAGAIN)
+            throw error
         }
         do {
             try DetachedThread.start {

@@ -10,6 +10,11 @@ package enum DetachedThread {
     ///
     /// - Throws: ``Errno`` when the thread cannot be created (`EAGAIN`: a thread or memory limit).
     package static func start(_ body: @escaping @Sendable () -> Void) throws(Errno) {
+        #if ENABLE_MOCKING
+        // The thread fails the same system calls as the task that started it.
+        let faults = SyscallFaults.current
+        let body: @Sendable () -> Void = { SyscallFaults.$current.withValue(faults) { body() } }
+        #endif
         let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import Foundation
 import Testing
 @testable import EntitlementModel

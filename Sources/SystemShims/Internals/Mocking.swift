@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Faults apply to the calls made by the task that installed them with ``withFaults(_:_:)``,
 /// wherever it runs, and to nothing else: tests running in parallel do not see each other's
-/// faults. A thread the task starts (a watcher's reader) does not inherit them.
+/// faults. A ``DetachedThread`` the task starts (a watcher's reader) inherits them.
 ///
 /// ```swift
 /// let faults = SyscallFaults()
@@ -63,13 +63,8 @@ package final class SyscallFaults: Sendable {
 
     /// Runs `body` with these faults installed for the current task.
     package func withFaults<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        do {
-            return try Self.$current.withValue(self) { () throws(E) -> R in try body() }
-        } catch let error as E {
-            throw error
-        } catch {
-            fatalError("unreachable: body throws only E")
-        }
+        let result = Self.$current.withValue(self) { Result { () throws(E) -> R in try body() } }
+        return try result.get()
     }
 
     /// The asynchronous form of ``withFaults(_:_:)``.
