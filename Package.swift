@@ -25,6 +25,7 @@ let package = Package(
     products: [
         .library(name: "EntitlementModel", targets: ["EntitlementModel"]),
         .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
+        .library(name: "EntitlementDefaults", targets: ["EntitlementDefaults"]),
         .library(name: "FileWatch", targets: ["FileWatch"]),
         .library(name: "WidgetTimeline", targets: ["WidgetTimeline"]),
         .library(name: "WatchExtension", targets: ["WatchExtension"]),
@@ -48,13 +49,16 @@ let package = Package(
         // Typed wrappers over Glibc: descriptors, errno, locks, atomic replace. Package-internal API.
         .target(name: "SystemShims", swiftSettings: strict),
         // The App Group UserDefaults stand-in: one property-list file per suite.
-        .target(name: "SharedDefaults", dependencies: ["PropertyList", "SystemShims", "EntitlementModel"], swiftSettings: strict),
+        .target(name: "SharedDefaults", dependencies: ["PropertyList", "SystemShims"], swiftSettings: strict),
+        // What entitlements keep in the App Group store: the snapshot's reader and publisher,
+        // launch-time preferences and paywall analytics, on top of SharedDefaults.
+        .target(name: "EntitlementDefaults", dependencies: ["SharedDefaults", "EntitlementModel", "PropertyList", "SystemShims"], swiftSettings: strict),
         // inotify on a directory, filtered by name, as an AsyncSequence.
         .target(name: "FileWatch", dependencies: ["SystemShims"], swiftSettings: strict),
         // Signals as an AsyncSequence, a service protocol and graceful shutdown.
         .target(name: "ServiceRuntime", dependencies: ["SystemShims"], swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
-        .target(name: "Broker", dependencies: ["EntitlementModel", "SharedDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
+        .target(name: "Broker", dependencies: ["EntitlementModel", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
         .target(name: "WidgetTimeline", dependencies: ["EntitlementModel", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.
@@ -64,7 +68,7 @@ let package = Package(
         // Every command of every tool; executables are one line each.
         .target(
             name: "EntitlementCommands",
-            dependencies: ["CLISupport", "EntitlementModel", "SharedDefaults", "FileWatch", "ServiceRuntime", "Broker", "WidgetTimeline", "WatchExtension", "SystemShims", "PropertyList"],
+            dependencies: ["CLISupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "FileWatch", "ServiceRuntime", "Broker", "WidgetTimeline", "WatchExtension", "SystemShims", "PropertyList"],
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlementd", dependencies: ["EntitlementCommands"], swiftSettings: strict, linkerSettings: shippedTool),
@@ -76,7 +80,7 @@ let package = Package(
         // UserDefaults is the contrast writer), so the shipped tools need only FoundationEssentials.
         .target(
             name: "StressCommands",
-            dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "SharedDefaults", "FileWatch", "ServiceRuntime", "Broker", "SystemShims", "PropertyList"],
+            dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "FileWatch", "ServiceRuntime", "Broker", "SystemShims", "PropertyList"],
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlement-stress", dependencies: ["StressCommands"], swiftSettings: strict),
@@ -84,7 +88,7 @@ let package = Package(
         .target(
             name: "Benchmarks",
             dependencies: [
-                "EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "FileWatch", "Broker", "WidgetTimeline",
+                "EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "EntitlementDefaults", "FileWatch", "Broker", "WidgetTimeline",
                 "SystemShims", "SignedData",
             ],
             swiftSettings: strict
@@ -98,9 +102,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], swiftSettings: strict),
         .testTarget(
-            name: "JWSVerificationTests", dependencies: ["SignedData", "EntitlementModel", "Broker", "SharedDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
+            name: "JWSVerificationTests", dependencies: ["SignedData", "EntitlementModel", "Broker", "SharedDefaults", "EntitlementDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
         .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: strict),
+        // The generic store, and what entitlements keep in it (EntitlementDefaults).
+        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "EntitlementDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "TestSupport"], swiftSettings: strict),
         .testTarget(
@@ -115,14 +120,14 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker"],
+            dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker"],
             exclude: ["Golden"], swiftSettings: strict
         ),
         // The hostile-input corpus (Tests/Corpus) through the real tools, the decoder fixes it
         // led to, and the systemd notify protocol against a socket the test owns.
         .testTarget(
             name: "HostileInputTests",
-            dependencies: ["TestSupport", "EntitlementModel", "PropertyList", "SharedDefaults", "Broker", "ServiceRuntime"],
+            dependencies: ["TestSupport", "EntitlementModel", "PropertyList", "SharedDefaults", "EntitlementDefaults", "Broker", "ServiceRuntime"],
             swiftSettings: strict
         ),
     ],

@@ -15,7 +15,7 @@ let package = Package(
             name: "GekoWidget",
             dependencies: [
                 .product(name: "EntitlementModel", package: "EntitlementBroker"),
-                .product(name: "SharedDefaults", package: "EntitlementBroker"),
+                .product(name: "EntitlementDefaults", package: "EntitlementBroker"),
                 .product(name: "FileWatch", package: "EntitlementBroker"),
                 .product(name: "WidgetTimeline", package: "EntitlementBroker"),
                 .product(name: "WatchExtension", package: "EntitlementBroker"),

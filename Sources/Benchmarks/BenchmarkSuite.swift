@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import EntitlementDefaults
 import SharedDefaults
 
 /// Runs every measurement of one benchmark run, in an order that keeps the quiet in-process

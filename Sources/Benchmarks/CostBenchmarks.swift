@@ -2,6 +2,7 @@ import EntitlementModel
 import Foundation
 import Glibc
 import PropertyList
+import EntitlementDefaults
 import SharedDefaults
 
 /// In-process costs: a feature check on a loaded snapshot, decode and validation of the shared

@@ -2,6 +2,7 @@ import Broker
 import EntitlementModel
 import Foundation
 import Glibc
+import EntitlementDefaults
 import SharedDefaults
 
 /// The costs that need the real daemon and renderer: idle memory, durable ingest throughput

@@ -1,6 +1,7 @@
 import EntitlementModel
 import FileWatch
 import Foundation
+import EntitlementDefaults
 import SharedDefaults
 
 /// The package's reader (helper role `package-reader`): a ``DirectoryWatch`` on the preferences

@@ -3,6 +3,7 @@ import CLISupport
 import EntitlementModel
 import Foundation
 import Glibc
+import EntitlementDefaults
 import SharedDefaults
 
 /// `entitlement-bench --role restart [--quick] [--directory DIR]`: how long `entitlementd` takes

@@ -1,6 +1,7 @@
 import EntitlementModel
 import Foundation
 import Glibc
+import EntitlementDefaults
 import SharedDefaults
 
 /// A peer (helper role `stat-poller`): what an app would write without inotify — `stat()` the

@@ -1,5 +1,6 @@
 import EntitlementModel
 import FoundationEssentials
+import EntitlementDefaults
 import SharedDefaults
 import SystemShims
 

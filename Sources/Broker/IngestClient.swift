@@ -1,6 +1,7 @@
 import EntitlementModel
 import FileWatch
 import FoundationEssentials
+import EntitlementDefaults
 import SharedDefaults
 import SystemShims
 

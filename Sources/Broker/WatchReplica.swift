@@ -1,5 +1,6 @@
 import EntitlementModel
 import FoundationEssentials
+import EntitlementDefaults
 import SharedDefaults
 
 /// Delivery of snapshots to the watch's own container with `updateApplicationContext`

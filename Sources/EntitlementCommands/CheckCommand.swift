@@ -1,6 +1,7 @@
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
+import EntitlementDefaults
 import SharedDefaults
 
 /// `entitlementctl check FEATURE [--count N] [--days-ago N] [--record]`: exit 0 when unlocked, 1 when locked.

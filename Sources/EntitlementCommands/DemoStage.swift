@@ -3,6 +3,7 @@ import CLISupport
 import EntitlementModel
 import FoundationEssentials
 import ServiceRuntime
+import EntitlementDefaults
 import SharedDefaults
 import WidgetTimeline
 

@@ -4,6 +4,7 @@ import EntitlementModel
 import FileWatch
 import FoundationEssentials
 import ServiceRuntime
+import EntitlementDefaults
 import SharedDefaults
 
 /// `widget-renderer --follow`: print on every published change and whenever a timeline's reload

@@ -1,5 +1,6 @@
 import Broker
 import EntitlementModel
+import EntitlementDefaults
 import SharedDefaults
 
 /// One-shot read of the published snapshot for `status` and `check`.

@@ -2,6 +2,7 @@ import Broker
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
+import EntitlementDefaults
 import SharedDefaults
 import SystemShims
 

@@ -23,7 +23,7 @@ extension SharedDefaults {
     /// refusal bookkeeping are the ones ``reload()`` uses; a `SharedDefaultsError` thrown by
     /// `decode` refuses the file like any other problem (the last good state is kept, the same
     /// unchanged bad file is not read again).
-    func reload<Decoded: Sendable>(
+    package func reload<Decoded: Sendable>(
         decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded
     ) throws(SharedDefaultsError) -> (result: ReloadResult, decoded: Decoded?) {
         try state.withLock { state throws(SharedDefaultsError) in

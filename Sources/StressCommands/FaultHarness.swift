@@ -4,6 +4,7 @@ import EntitlementCommands
 import EntitlementModel
 import Foundation
 import ServiceRuntime
+import EntitlementDefaults
 import SharedDefaults
 
 /// The long form of the daemon fault tests: rounds that cycle through a disk that fills under the

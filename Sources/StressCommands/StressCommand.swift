@@ -3,6 +3,7 @@ import CLISupport
 import EntitlementCommands
 import EntitlementModel
 import Foundation
+import EntitlementDefaults
 import SharedDefaults
 
 /// `entitlement-stress`: tight loops and the crash-torture harness, for tests and for people who

@@ -4,6 +4,7 @@ import EntitlementCommands
 import EntitlementModel
 import Foundation
 import ServiceRuntime
+import EntitlementDefaults
 import SharedDefaults
 import Synchronization
 

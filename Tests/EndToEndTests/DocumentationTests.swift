@@ -21,7 +21,7 @@ struct DocumentationTests {
         return (status, child.standardOutput + child.standardError)
     }
 
-    @Test("Each catalog converts with warnings as errors", arguments: ["EntitlementModel", "SharedDefaults", "FileWatch", "WidgetTimeline", "WatchExtension"])
+    @Test("Each catalog converts with warnings as errors", arguments: ["EntitlementModel", "SharedDefaults", "EntitlementDefaults", "FileWatch", "WidgetTimeline", "WatchExtension"])
     func catalogBuilds(module: String) async throws {
         try await withTemporaryDirectory { root in
             let graphs = root + "/symbol-graphs"

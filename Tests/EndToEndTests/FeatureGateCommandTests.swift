@@ -1,5 +1,6 @@
 import EntitlementModel
 import Foundation
+import EntitlementDefaults
 import SharedDefaults
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@ import Broker
 import EntitlementModel
 import Foundation
 import ServiceRuntime
+import EntitlementDefaults
 import SharedDefaults
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import EntitlementModel
 import Foundation
 import ServiceRuntime
+import EntitlementDefaults
 import SharedDefaults
 import Testing
 import TestSupport

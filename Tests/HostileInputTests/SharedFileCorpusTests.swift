@@ -2,6 +2,7 @@ import EntitlementModel
 import Foundation
 import PropertyList
 import ServiceRuntime
+import EntitlementDefaults
 import SharedDefaults
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Broker
 import Foundation
 import ServiceRuntime
+import EntitlementDefaults
 import SharedDefaults
 import Synchronization
 import TestSupport

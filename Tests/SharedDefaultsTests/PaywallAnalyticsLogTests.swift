@@ -1,6 +1,7 @@
 import Dispatch
 import EntitlementModel
 import Foundation
+import EntitlementDefaults
 import SharedDefaults
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@ import EntitlementModel
 import Foundation
 import Glibc
 import PropertyList
+import EntitlementDefaults
 import SharedDefaults
 import SystemShims
 import TestSupport

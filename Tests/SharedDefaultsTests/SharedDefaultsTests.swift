@@ -1,6 +1,7 @@
 import EntitlementModel
 import Foundation
 import PropertyList
+import EntitlementDefaults
 import SharedDefaults
 import SystemShims
 import TestSupport

@@ -1,5 +1,6 @@
 import Dispatch
 import EntitlementModel
+import EntitlementDefaults
 import SharedDefaults
 import Synchronization
 import TestSupport

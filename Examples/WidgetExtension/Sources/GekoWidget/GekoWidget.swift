@@ -15,7 +15,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import SharedDefaults
+import EntitlementDefaults
 import WatchExtension
 import WidgetTimeline
 

@@ -1,6 +1,7 @@
 import EntitlementModel
 import FoundationEssentials
 import PropertyList
+import SharedDefaults
 
 /// A premium-only preference: the sync toggle, stored in the shared defaults under
 /// ``syncEnabledKey`` and resolved **once**, when a process starts, from the snapshot cached in
@@ -57,7 +58,7 @@ public struct LaunchPreferences: Sendable, Hashable {
 
     /// Stores the user's toggle; it takes effect on the next launch.
     ///
-    /// - Throws: ``SharedDefaultsError`` when the shared file cannot be updated.
+    /// - Throws: `SharedDefaultsError` when the shared file cannot be updated.
     public static func setSyncEnabled(_ enabled: Bool, in defaults: SharedDefaults) throws(SharedDefaultsError) {
         try defaults.set(enabled, forKey: syncEnabledKey)
     }
@@ -68,7 +69,7 @@ public struct LaunchPreferences: Sendable, Hashable {
     }
 
     /// A stored value as a toggle: booleans as they are, numbers non-zero, strings `true`/`yes`/`1`
-    /// (as ``SharedDefaults/bool(forKey:)``); absent means ``syncEnabledByDefault``.
+    /// (as `SharedDefaults/bool(forKey:)`); absent means ``syncEnabledByDefault``.
     private static func syncPreference(_ value: PropertyListValue?) -> Bool {
         switch value {
         case nil: syncEnabledByDefault

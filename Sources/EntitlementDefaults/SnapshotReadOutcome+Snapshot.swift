@@ -1,4 +1,5 @@
 import EntitlementModel
+import SharedDefaults
 
 extension SnapshotReadOutcome {
     /// The snapshot to use after this refresh: the new one when it was accepted, otherwise the

@@ -1,5 +1,6 @@
 import EntitlementModel
 import PropertyList
+import SharedDefaults
 import Synchronization
 
 /// What one ``SnapshotReader/refresh()`` found.
@@ -15,10 +16,10 @@ public enum SnapshotReadOutcome: Sendable, Hashable {
     case missing(lastGood: EntitlementSnapshot?)
 }
 
-/// Reads the entitlement snapshot that ``SharedDefaults/publish(_:)`` writes, failing closed.
+/// Reads the entitlement snapshot that `SharedDefaults/publish(_:)` writes, failing closed.
 ///
 /// The reader remembers the last good snapshot and never gives it up for a worse one: a file
-/// refused by ``SharedDefaults`` validation, a snapshot that does not decode, an unknown
+/// refused by `SharedDefaults` validation, a snapshot that does not decode, an unknown
 /// `schemaVersion`, or a `generation` lower than the last good one (a replayed old file) are all
 /// reported as ``SnapshotReadOutcome/rejected(reason:lastGood:)``. Refreshing an unchanged file
 /// costs two `lstat` calls and no decoding. Safe to call from any thread.
@@ -30,7 +31,7 @@ public final class SnapshotReader: Sendable {
     public var path: String { defaults.path }
 
     /// A reader of `<container>/Library/Preferences/<suiteName>.plist`. Nothing is read until
-    /// ``refresh()``. See ``SharedDefaults/Options/init(durable:maxFileSize:allowedOwners:)`` for a
+    /// ``refresh()``. See `SharedDefaults/Options/init(durable:maxFileSize:allowedOwners:)` for a
     /// reader that runs as another user than the daemon.
     public init(suiteName: String, container: String, options: SharedDefaults.Options = .init()) {
         defaults = SharedDefaults(suiteName: suiteName, container: container, options: options)
@@ -41,7 +42,7 @@ public final class SnapshotReader: Sendable {
 
     /// Looks at the file and accepts a newer valid snapshot if there is one.
     ///
-    /// A changed file is checked like every ``SharedDefaults`` file (see ``SharedDefaultsError``)
+    /// A changed file is checked like every `SharedDefaults` file (see `SharedDefaultsError`)
     /// and then only the snapshot is decoded from its bytes, with
     /// `EntitlementSnapshot/decode(fromSuiteBytes:)`: the whole file is still checked to be a
     /// property list with a dictionary root, but the suite's other values are not built.
@@ -85,7 +86,7 @@ public final class SnapshotReader: Sendable {
     }
 
     /// The snapshot in a suite file's bytes. A file that is not a property list, or whose root is
-    /// not a dictionary, is refused as a file (the messages ``SharedDefaults`` gives); a missing
+    /// not a dictionary, is refused as a file (the messages `SharedDefaults` gives); a missing
     /// or invalid snapshot in a good file is the `failure`, so the file itself stays accepted
     /// and is not read again until it changes.
     private static func snapshot(

@@ -1,4 +1,5 @@
 import EntitlementModel
+import SharedDefaults
 import SystemShims
 
 /// Paywall analytics as JSON Lines in the app-group container:

@@ -1,4 +1,5 @@
 import EntitlementModel
+import SharedDefaults
 
 /// How a process runs for its whole life, decided once at launch by
 /// ``LaunchPreferences/resolve(defaults:gate:wallClock:)`` (the premium-only sync mode).

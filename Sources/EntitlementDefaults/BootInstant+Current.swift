@@ -1,4 +1,5 @@
 import EntitlementModel
+import SharedDefaults
 import SystemShims
 
 extension BootInstant {

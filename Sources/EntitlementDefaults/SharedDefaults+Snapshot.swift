@@ -1,5 +1,6 @@
 import EntitlementModel
 import PropertyList
+import SharedDefaults
 
 extension SharedDefaults {
     /// Writes `snapshot` under `EntitlementSnapshot/defaultsKey` in one locked update, leaving
