@@ -183,12 +183,12 @@ struct BenchmarkSuite {
         let size = try SampleSnapshots.fileBytes(SampleSnapshots.snapshot(generation: 1, entitlements: count)).count
         let floorWriter = try RawFloorWriter(directory: floorDirectory, name: fileName, size: size, durable: false)
         let floor = try PropagationRun(
-            readerArguments: { ["floor-reader", floorDirectory, fileName, String($0)] }, readers: 1, warmup: 10,
+            readerArguments: { ["floor-reader", floorDirectory, fileName, String($0)] }, readers: 1, warmup: min(10, plan.sizedRounds),
             rounds: plan.sizedRounds, roundTimeout: 2
         ).run { generation throws(BenchmarkError) in try floorWriter.write(generation: generation) }
         let store = SharedDefaults(suiteName: Self.group, container: packageContainer, options: .init(durable: false))
         let package = try PropagationRun(
-            readerArguments: { ["package-reader", packageContainer, Self.group, catalogPath, String($0)] }, readers: 1, warmup: 10,
+            readerArguments: { ["package-reader", packageContainer, Self.group, catalogPath, String($0)] }, readers: 1, warmup: min(10, plan.sizedRounds),
             rounds: plan.sizedRounds, roundTimeout: 2
         ).run { generation throws(BenchmarkError) in try publish(store, generation: generation, entitlements: count) }
         return BenchmarkResults.SizedPropagation(

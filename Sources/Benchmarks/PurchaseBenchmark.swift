@@ -54,7 +54,8 @@ struct PurchaseBenchmark {
             floorTool.isRealBinary ? (floorTool.executable, ["exit"]) : (SelfExecutable.path, ["--role", "exit"])
         var latencies: [Double] = [], spawns: [Double] = [], daemonParts: [Double] = []
         let now = Date()
-        for round in 0..<(rounds + 5) {
+        let warmup = min(5, rounds)
+        for round in 0..<(rounds + warmup) {
             let id = "purchase-\(getpid())-\(round)"
             let purchased = now.addingTimeInterval(Double(round) - 3_600)
             let purchase = container + "/purchase.json", refund = container + "/refund.json"
@@ -75,7 +76,7 @@ struct PurchaseBenchmark {
             let end = MonotonicClock.now()
             guard child.waitForExit() == 0 else { throw BenchmarkError("round \(round): entitlementctl ingest --wait failed (see \(container)/ingest.log)") }
             generation = unlocked
-            if round >= 5 {
+            if round >= warmup {
                 latencies.append(Double(end - start) / 1000)
                 if let part = stamps.span(after: start, until: end) { daemonParts.append(Double(part) / 1000) }
                 let floorStart = MonotonicClock.now()
