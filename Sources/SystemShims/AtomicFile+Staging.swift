@@ -26,11 +26,13 @@ extension AtomicFile {
         ///
         /// - Throws: `ENOTDIR` when something else has the name, `EPERM` when it belongs to
         ///   another user or is world-writable, or the `errno` of the failing call.
-        package static func prepare(in directory: FileDescriptor) throws(Errno) {
+        package static func prepare(in directory: borrowing FileDescriptor) throws(Errno) {
             let permissions = try directory.fstat().permissions & 0o777
-            if mkdirat(directory.rawValue, name, mode_t(permissions)) == 0 {
+            let parent = directory.rawValue
+            if system_mkdirat(parent, name, mode_t(permissions)) == 0 {
                 // mkdir applied the umask: set exactly the directory's permissions.
-                _ = try valueOrErrno { fchmodat(directory.rawValue, name, mode_t(permissions), 0) }
+                let made = try FileDescriptor.open(name, relativeTo: directory, .readOnly, options: [.directory, .noFollow, .closeOnExec])
+                try made.closeAfter { made throws(Errno) in try made.changeMode(permissions) }
                 return
             }
             let error = Errno.current
