@@ -8,6 +8,19 @@ struct BenchmarkResults {
         var floor: LatencySummary?
         var packageMisses = 0
         var floorMisses = 0
+        /// Wake-ups per write per reader (see ``PropagationRun/Outcome/wakeUpsPerWrite``).
+        var packageWakeUps: Double?
+        var floorWakeUps: Double?
+    }
+
+    /// Publish → widget entry with a snapshot of `entitlements` entitlements (tmpfs, one reader),
+    /// beside the raw floor moving a file of the same size.
+    struct SizedPropagation {
+        var entitlements: Int
+        var fileBytes: Int
+        var package: LatencySummary?
+        var floor: LatencySummary?
+        var misses = 0
     }
 
     /// One fan-out row: the slowest of `readers` package readers in each round.
@@ -20,6 +33,9 @@ struct BenchmarkResults {
         /// The same fan-out with raw floor readers (blocked `read` on inotify, then read the file)
         /// and the raw durable writer: what the kernel and the scheduler cost for this many processes.
         var floorLastReader: LatencySummary?
+        /// Wake-ups per publish per reader, package and floor readers.
+        var wakeUps: Double?
+        var floorWakeUps: Double?
     }
 
     /// A peer reader strategy.
@@ -35,6 +51,8 @@ struct BenchmarkResults {
     var pipeOneWay: LatencySummary?
     var fanoutDirectory = ""
     var fanout: [Fanout] = []
+    var sized: [SizedPropagation] = []
+    var purchase: PurchaseBenchmark.Outcome?
     var statPoller = Peer()
     var userDefaults = Peer()
     /// Per check through a prepared ``FeatureAccess`` and a ``FeatureHandle`` (what a widget calls).

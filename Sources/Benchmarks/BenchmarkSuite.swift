@@ -53,6 +53,11 @@ struct BenchmarkSuite {
         step("propagation, tmpfs", into: &results) { results throws(BenchmarkError) in
             results.tmpfs = try propagation(root: memoryRoot + "/tmpfs", durable: false)
         }
+        for count in [1, 10, 100, 1000] {
+            step("publish → entry, \(count) entitlements (tmpfs)", into: &results) { results throws(BenchmarkError) in
+                results.sized.append(try sizedPropagation(root: memoryRoot + "/sized\(count)", entitlements: count))
+            }
+        }
         results.fanoutDirectory = Workspace.describe(diskRoot)
         for (nominal, actual) in plan.fanoutReaders {
             step("fan-out \(nominal)", into: &results) { results throws(BenchmarkError) in
@@ -76,6 +81,9 @@ struct BenchmarkSuite {
         }
         step("widget-renderer", into: &results) { results throws(BenchmarkError) in
             results.renderMilliseconds = try DaemonBenchmarks.renderTimes(container: diskRoot + "/idle", catalogPath: catalogPath, runs: plan.renderRuns)
+        }
+        step("purchase → widget entry", into: &results) { results throws(BenchmarkError) in
+            results.purchase = try PurchaseBenchmark(rounds: plan.purchaseRounds).run(container: diskRoot + "/purchase", catalogPath: catalogPath)
         }
         step("ingest", into: &results) { results throws(BenchmarkError) in
             results.ingest = try plan.ingest.run(container: diskRoot + "/ingest", catalogPath: catalogPath)
@@ -126,6 +134,8 @@ struct BenchmarkSuite {
             }
             packageSamples += package.everyReader
             result.packageMisses += package.misses
+            result.floorWakeUps = floor.wakeUpsPerWrite
+            result.packageWakeUps = package.wakeUpsPerWrite
         }
         result.floor = LatencySummary(microseconds: floorSamples)
         result.package = LatencySummary(microseconds: packageSamples)
@@ -134,8 +144,8 @@ struct BenchmarkSuite {
 
     /// Publishes generation `generation` (the snapshot value is built first) and returns the
     /// monotonic time the publish started.
-    private func publish(_ store: SharedDefaults, generation: Int64) throws(BenchmarkError) -> UInt64 {
-        let snapshot = SampleSnapshots.snapshot(generation: generation)
+    private func publish(_ store: SharedDefaults, generation: Int64, entitlements: Int = 1) throws(BenchmarkError) -> UInt64 {
+        let snapshot = SampleSnapshots.snapshot(generation: generation, entitlements: entitlements)
         let start = MonotonicClock.now()
         do { try store.publish(snapshot) } catch { throw BenchmarkError("publish: \(error)") }
         return start
@@ -159,7 +169,31 @@ struct BenchmarkSuite {
         ).run { generation throws(BenchmarkError) in try floorWriter.write(generation: generation) }
         return BenchmarkResults.Fanout(
             nominal: nominal, readers: readers, lastReader: LatencySummary(microseconds: outcome.lastReader), misses: outcome.misses,
-            rounds: outcome.rounds, floorLastReader: LatencySummary(microseconds: floor.lastReader))
+            rounds: outcome.rounds, floorLastReader: LatencySummary(microseconds: floor.lastReader), wakeUps: outcome.wakeUpsPerWrite,
+            floorWakeUps: floor.wakeUpsPerWrite)
+    }
+
+    /// Publish → entry on tmpfs (one reader) with `count` entitlements in the snapshot, and the
+    /// raw floor moving a file of the same size, in that order, each in its own directory.
+    func sizedPropagation(root: String, entitlements count: Int) throws(BenchmarkError) -> BenchmarkResults.SizedPropagation {
+        let floorDirectory = root + "/floor/Library/Preferences", packageContainer = root + "/package"
+        try Workspace.makeDirectories(floorDirectory)
+        try Workspace.makeDirectories(packageContainer + "/Library/Preferences")
+        let fileName = Self.group + ".plist"
+        let size = try SampleSnapshots.fileBytes(SampleSnapshots.snapshot(generation: 1, entitlements: count)).count
+        let floorWriter = try RawFloorWriter(directory: floorDirectory, name: fileName, size: size, durable: false)
+        let floor = try PropagationRun(
+            readerArguments: { ["floor-reader", floorDirectory, fileName, String($0)] }, readers: 1, warmup: min(10, plan.sizedRounds),
+            rounds: plan.sizedRounds, roundTimeout: 2
+        ).run { generation throws(BenchmarkError) in try floorWriter.write(generation: generation) }
+        let store = SharedDefaults(suiteName: Self.group, container: packageContainer, options: .init(durable: false))
+        let package = try PropagationRun(
+            readerArguments: { ["package-reader", packageContainer, Self.group, catalogPath, String($0)] }, readers: 1, warmup: min(10, plan.sizedRounds),
+            rounds: plan.sizedRounds, roundTimeout: 2
+        ).run { generation throws(BenchmarkError) in try publish(store, generation: generation, entitlements: count) }
+        return BenchmarkResults.SizedPropagation(
+            entitlements: count, fileBytes: size, package: LatencySummary(microseconds: package.everyReader),
+            floor: LatencySummary(microseconds: floor.everyReader), misses: package.misses + floor.misses)
     }
 
     private func statPoller(root: String) throws(BenchmarkError) -> BenchmarkResults.Peer {

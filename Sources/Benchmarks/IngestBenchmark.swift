@@ -165,13 +165,16 @@ struct IngestBenchmark {
     }
 
     /// A StoreKit 2 monthly subscription transaction for the default catalog.
-    static func transactionLine(id: String, purchased: Date, expires: Date, environment: String = "Xcode") -> String {
+    /// `revoked`: the refund of that transaction (signed then, with `revocationDate`).
+    static func transactionLine(id: String, purchased: Date, expires: Date, environment: String = "Xcode", revoked: Date? = nil) -> String {
         func milliseconds(_ date: Date) -> JSONValue { .double((date.timeIntervalSince1970 * 1000).rounded()) }
-        return JSONValue.object([
+        var fields: [String: JSONValue] = [
             "transactionId": .string(id), "originalTransactionId": .string(id), "productId": "com.irenews.geko.plus.monthly",
-            "purchaseDate": milliseconds(purchased), "signedDate": milliseconds(purchased), "expiresDate": milliseconds(expires),
+            "purchaseDate": milliseconds(purchased), "signedDate": milliseconds(revoked ?? purchased), "expiresDate": milliseconds(expires),
             "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED", "environment": .string(environment),
             "bundleId": "com.irenews.geko",
-        ]).serialized
+        ]
+        if let revoked { fields["revocationDate"] = milliseconds(revoked) }
+        return JSONValue.object(fields).serialized
     }
 }

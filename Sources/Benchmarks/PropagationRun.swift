@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// One propagation measurement: `readers` helper processes of one role all watching the same
@@ -24,6 +25,11 @@ struct PropagationRun {
         /// Reader reports that never came within the round timeout.
         var misses = 0
         var rounds = 0
+        /// Times each reader was woken per write, over warm-up and measured rounds: the readers'
+        /// voluntary context switches (a thread blocked in `poll` or `read` counts one each time
+        /// it blocks again after a wake-up) divided by readers × writes. 1.0 means every write
+        /// woke every reader exactly once.
+        var wakeUpsPerWrite: Double?
     }
 
     /// Spawns the readers, waits until each says it is watching, runs the rounds with `write`
@@ -50,6 +56,7 @@ struct PropagationRun {
             if report.generation == 0 { armed.insert(report.reader) }
         }
         var outcome = Outcome()
+        let switchesBefore = children.map { Self.voluntarySwitches(pid: $0.pid) }
         var generation = firstGeneration - 1
         for round in 0..<(warmup + rounds) {
             generation += 1
@@ -69,6 +76,27 @@ struct PropagationRun {
             outcome.misses += readers - latencies.count
             if latencies.count == readers, let slowest = latencies.values.max() { outcome.lastReader.append(slowest) }
         }
+        let switches = zip(children, switchesBefore).compactMap { child, before in
+            Self.voluntarySwitches(pid: child.pid).flatMap { after in before.map { after - $0 } }
+        }
+        if switches.count == readers, warmup + rounds > 0 {
+            outcome.wakeUpsPerWrite = Double(switches.reduce(0, +)) / Double(readers * (warmup + rounds))
+        }
         return outcome
+    }
+
+    /// The voluntary context switches of every thread of `pid` so far (`/proc/PID/task/*/status`),
+    /// or `nil` when they cannot be read.
+    static func voluntarySwitches(pid: pid_t) -> Int? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total = 0
+        for task in tasks {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
+                let count = line.split(separator: "\t").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+            else { return nil }
+            total += count
+        }
+        return total
     }
 }

@@ -1,13 +1,14 @@
 import Glibc
 
 /// The floor's reader (helper role `floor-reader`): blocked in `read` on a raw inotify
-/// descriptor watching the directory; on `IN_MOVED_TO`/`IN_CLOSE_WRITE` of the name it opens the
-/// file, reads it whole, takes the generation from its first 8 bytes and reports it.
+/// descriptor watching the directory for `IN_MOVED_TO` only (the floor's writer always renames,
+/// so each write wakes it once); on that event for the name it opens the file, reads it whole,
+/// takes the generation from its first 8 bytes and reports it.
 enum RawInotifyReader {
     static func run(directory: String, name: String, index: Int) throws(BenchmarkError) -> Never {
         let inotify = inotify_init1(Int32(IN_CLOEXEC))
         guard inotify >= 0 else { throw .system("inotify_init1") }
-        guard inotify_add_watch(inotify, directory, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE)) >= 0 else {
+        guard inotify_add_watch(inotify, directory, UInt32(IN_MOVED_TO)) >= 0 else {
             throw .system("inotify_add_watch", path: directory)
         }
         let path = directory + "/" + name

@@ -70,8 +70,8 @@ extension SharedDefaults {
 
     /// The lock file of the current preferences directory, opened relative to it (creating the
     /// directory, mode 0750 with parents, if it is missing) and kept open while the directory
-    /// stays the same one, with the directory as validated for this update. Called with the
-    /// writer mutex held.
+    /// stays the same one (its staging subdirectory checked or made at the same time), with the
+    /// directory as validated for this update. Called with the writer mutex held.
     private func lockFile(_ writer: inout Writer) throws(SharedDefaultsError) -> (FileLock, (SharedFileDescriptor, FileStatus)) {
         for attempt in 0..<2 {
             let locked = try state.withLock { state throws(SharedDefaultsError) -> (FileLock, (SharedFileDescriptor, FileStatus))? in
@@ -81,6 +81,11 @@ extension SharedDefaults {
                 let lock: FileLock
                 do throws(Errno) { lock = try FileLock(name: lockFileName, relativeTo: directory.descriptor, permissions: 0o640) } catch {
                     throw .system(path: lockFilePath, operation: "open lock file", errno: error)
+                }
+                // Replaces stage their temporary file in a subdirectory, so watchers of this
+                // directory wake once per publish; what is there already is checked once here.
+                do throws(Errno) { try AtomicFile.Staging.prepare(in: directory.descriptor) } catch {
+                    throw .system(path: directoryPath + "/" + AtomicFile.Staging.name, operation: "prepare staging directory", errno: error)
                 }
                 writer.lock = lock
                 writer.lockDirectory = key
@@ -107,7 +112,8 @@ extension SharedDefaults {
             }
             let replaced: AtomicFile.Replaced
             do throws(Errno) {
-                replaced = try AtomicFile.replace(in: directory.descriptor, name: fileName, bytes: bytes, mode: 0o640, durable: options.durable)
+                replaced = try AtomicFile.replace(
+                    in: directory.descriptor, name: fileName, bytes: bytes, mode: 0o640, durable: options.durable, staged: true)
             } catch {
                 throw .system(path: path, operation: "atomic replace", errno: error)
             }

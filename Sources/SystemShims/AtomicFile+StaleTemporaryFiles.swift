@@ -2,13 +2,18 @@ import Glibc
 
 extension AtomicFile {
     /// Removes the temporary files that ``replace(directory:name:bytes:mode:durable:)`` writers
-    /// left in `directory` when they died between creating and renaming them: names
-    /// `.<name>.tmp-<pid>-<random>` whose process no longer exists. A live writer's temp file is
-    /// never touched. Errors (a missing directory, a file already gone) are ignored.
+    /// left in `directory` or in its staging subdirectory (``Staging``) when they died between
+    /// creating and renaming them: names `.<name>.tmp-<pid>-<random>` whose process no longer
+    /// exists. A live writer's temp file is never touched. Errors (a missing directory, a file
+    /// already gone) are ignored.
     ///
     /// - Returns: how many files were removed.
     @discardableResult
     package static func removeStaleTemporaryFiles(in directory: String) -> Int {
+        removeStaleTemporaryFiles(directlyIn: directory) + removeStaleTemporaryFiles(directlyIn: directory + "/" + Staging.name)
+    }
+
+    private static func removeStaleTemporaryFiles(directlyIn directory: String) -> Int {
         guard let stream = opendir(directory) else { return 0 }
         defer { closedir(stream) }
         var removed = 0

@@ -31,27 +31,39 @@ package enum AtomicFile {
 
     /// Writes `bytes` to `name` inside the open directory `directory` by rename.
     ///
-    /// A temporary file `.<name>.tmp-<pid>-<random>` is created in the same directory
-    /// (`openat` with `O_CREAT|O_EXCL|O_CLOEXEC|O_WRONLY|O_NOFOLLOW` and `mode`), given exactly
-    /// `mode` with `fchmod` when the process umask would have removed bits of it, filled (short
-    /// writes are continued, `EINTR` retried),
-    /// `fsync`ed when `durable`, renamed over `name` (`renameat` on the same descriptor), then the
-    /// directory is `fsync`ed when `durable`, so the rename itself survives a crash. On any
+    /// A temporary file `.<name>.tmp-<pid>-<random>` is created (`openat` with
+    /// `O_CREAT|O_EXCL|O_CLOEXEC|O_WRONLY|O_NOFOLLOW` and `mode`) in the same directory, or with
+    /// `staged` in its staging subdirectory (see ``Staging``), given exactly `mode` with `fchmod`
+    /// when the process umask would have removed bits of it, filled (short writes are continued,
+    /// `EINTR` retried), `fsync`ed when `durable`, renamed over `name` (`renameat`), then
+    /// `directory` is `fsync`ed when `durable`, so the rename itself survives a crash. On any
     /// failure the temporary file is unlinked and the destination is untouched. Without `durable`
     /// the replace is still atomic for readers but a power loss may lose it.
     ///
+    /// Staged, a watcher of `directory` sees one event per replace (`IN_MOVED_TO` of `name`)
+    /// instead of the temporary file's creation and its rename away as well.
+    ///
     /// System calls for a durable replace: `openat`, `write`, `fsync`, `renameat`, `fstat`,
-    /// `fsync` (directory), plus `fchmod` only under a umask that masks `mode`. The directory
+    /// `fsync` (directory), plus `fchmod` only under a umask that masks `mode`, and, staged, the
+    /// staging directory's creation the first time (``Staging/prepare(in:)``). The directory
     /// descriptor is the caller's and stays open.
     ///
+    /// - Parameter staged: write the temporary file in `directory`'s staging subdirectory,
+    ///   creating it (with `directory`'s own permissions) when it is missing.
     /// - Throws: the `errno` of the first failing call.
     package static func replace(
-        in directory: borrowing FileDescriptor, name: String, bytes: [UInt8], mode: UInt32, durable: Bool
+        in directory: borrowing FileDescriptor, name: String, bytes: [UInt8], mode: UInt32, durable: Bool, staged: Bool = false
     ) throws(Errno) -> Replaced {
-        let temporaryName = ".\(name).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let file = try FileDescriptor.open(
-            temporaryName, relativeTo: directory, .writeOnly,
-            options: [.create, .exclusiveCreate, .closeOnExec, .noFollow], permissions: mode)
+        let temporaryName = (staged ? Staging.name + "/" : "") + ".\(name).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let options: FileDescriptor.OpenOptions = [.create, .exclusiveCreate, .closeOnExec, .noFollow]
+        let file: FileDescriptor
+        do throws(Errno) {
+            file = try FileDescriptor.open(temporaryName, relativeTo: directory, .writeOnly, options: options, permissions: mode)
+        } catch .noSuchFileOrDirectory where staged {
+            // The staging directory is missing (first replace here, or someone removed it).
+            try Staging.prepare(in: directory)
+            file = try FileDescriptor.open(temporaryName, relativeTo: directory, .writeOnly, options: options, permissions: mode)
+        }
         var renamed = false
         let status: FileStatus
         do throws(Errno) {

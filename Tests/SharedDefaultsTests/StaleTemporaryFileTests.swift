@@ -20,4 +20,18 @@ import Testing
             #expect(AtomicFile.removeStaleTemporaryFiles(in: directory + "/missing") == 0)
         }
     }
+
+    @Test func temporaryFilesOfDeadWritersInTheStagingDirectoryAreRemovedToo() throws {
+        try withTemporaryDirectory { directory in
+            let staging = directory + "/" + AtomicFile.Staging.name
+            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
+            let dead = ".group.plist.tmp-\(Int32.max)-123"
+            let alive = ".group.plist.tmp-\(getpid())-456"
+            for name in [dead, alive] {
+                #expect(FileManager.default.createFile(atPath: staging + "/" + name, contents: Data("x".utf8)))
+            }
+            #expect(AtomicFile.removeStaleTemporaryFiles(in: directory) == 1)
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: staging)) == [alive])
+        }
+    }
 }

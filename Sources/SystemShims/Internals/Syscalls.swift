@@ -154,3 +154,11 @@ func system_inotify_add_watch(_ fd: CInt, _ path: String, _ mask: UInt32) -> CIn
     #endif
     return Glibc.inotify_add_watch(fd, path, mask)
 }
+
+@inline(__always)
+func system_mkdirat(_ directory: CInt, _ name: String, _ mode: mode_t) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.mkdirat) { return forced }
+    #endif
+    return Glibc.mkdirat(directory, name, mode)
+}
