@@ -59,8 +59,9 @@ let package = Package(
         .target(name: "EntitlementDefaults", dependencies: ["SharedDefaults", "EntitlementModel", "PropertyList", "SystemShims"], swiftSettings: strict),
         // inotify on a directory, filtered by name, as an AsyncSequence.
         .target(name: "FileWatch", dependencies: ["SystemShims"], swiftSettings: strict),
-        // Signals as an AsyncSequence, a service protocol and graceful shutdown.
-        .target(name: "ServiceRuntime", dependencies: ["SystemShims"], swiftSettings: strict),
+        // The service loop (signals, directory changes and a deadline; blocking work on its own
+        // thread; graceful shutdown with a deadline), signals as an AsyncSequence, child processes.
+        .target(name: "ServiceRuntime", dependencies: ["SystemShims", "FileWatch"], swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
         .target(name: "Broker", dependencies: ["EntitlementModel", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
@@ -117,6 +118,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "SignedDataTests", dependencies: ["SignedData"], exclude: ["Vectors"], swiftSettings: strict),
+        .testTarget(name: "ServiceRuntimeTests", dependencies: ["ServiceRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         // Every command's declared options against what its parser reads, and the defaults.
         .testTarget(
