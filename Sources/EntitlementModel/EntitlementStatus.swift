@@ -90,7 +90,7 @@ public struct EntitlementStatus: Sendable, Hashable {
         var active: Bool
         var expiresAt: Date?
 
-        /// Whether access is in force at `instant` (see ``EntitlementStatus/isActive(at:)``).
+        /// Whether access is in force at `instant` (see `EntitlementStatus/isActive(at:)`).
         @inline(__always) func contains(_ instant: Date) -> Bool {
             guard active else { return false }
             guard let expiresAt else { return true }

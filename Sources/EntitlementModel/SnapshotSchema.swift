@@ -165,9 +165,9 @@ enum SnapshotSchema {
     private static func enumeration<Value: SnapshotName, Source: SnapshotPropertyList>(
         _ object: Source.Object?, _ field: EntryField, _ source: Source
     ) throws(EntryRefusal) -> Value {
+        if let object, let value: Value = source.name(object) { return value }
         guard let object, let raw = source.string(object) else { throw EntryRefusal(field: field, problem: "is missing or not a string") }
-        guard let value: Value = source.name(object) else { throw EntryRefusal(field: field, problem: "has unknown value '\(raw)'") }
-        return value
+        throw EntryRefusal(field: field, problem: "has unknown value '\(raw)'")
     }
 
     private static func rootDate<Source: SnapshotPropertyList>(

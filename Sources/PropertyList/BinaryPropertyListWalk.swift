@@ -75,7 +75,7 @@ struct BinaryPropertyListWalk {
                 objectTableEnd: trailer.offsetTableOffset, counts: storage, canonicalKeys: storage + objectCount,
                 lastDictionary: storage + 2 * objectCount, keyTable: storage + 3 * objectCount, keyTableMask: tableSize - 1,
                 lastKeys: storage + 3 * objectCount + tableSize)
-            _ = try walk.visit(trailer.topObject, depth: 0)
+            _ = try walk.count(of: trailer.topObject, depth: 0)
             return body(walk.file)
         }
     }
@@ -83,69 +83,76 @@ struct BinaryPropertyListWalk {
     // MARK: Objects
 
     /// How many values object `index` expands to, checking it (and everything under it) on
-    /// its first use. `depth` is the nesting of the container that references it (0 for the root).
+    /// its first use. `depth` is the nesting of the container that references it (0 for the
+    /// root). Inlined where containers meet their children, so a shared or scalar child costs
+    /// no call; a container is walked out of line.
     @inline(__always) private func count(of index: Int, depth: Int) throws(PropertyListError) -> Int {
         let known = counts[index]
-        return known > 0 ? Int(known) : try visit(index, depth: depth)
-    }
-
-    private func visit(_ index: Int, depth: Int) throws(PropertyListError) -> Int {
-        if counts[index] < 0 { throw .malformed(reason: "object \(index) contains itself (a reference cycle)") }
+        if known > 0 { return Int(known) }
+        if known < 0 { throw cycle(index) }
         let offset = try offset(ofObject: index)
         let marker = bytes[offset]
+        let total: Int
+        switch marker >> 4 {
+        case Format.arrayKind, Format.dictionaryKind: total = try container(index, at: offset, depth: depth)
+        default:
+            try checkScalar(index, at: offset)
+            total = 1
+        }
+        counts[index] = Int32(total)
+        return total
+    }
+
+    /// Checks the scalar (not a container) object `index` whose marker is at `offset`.
+    @inline(__always) private func checkScalar(_ index: Int, at offset: Int) throws(PropertyListError) {
+        let marker = bytes[offset]
         let info = marker & 0x0F
-        var total = 1
         switch marker >> 4 {
         case 0x0:
             switch marker {
             case Format.falseMarker, Format.trueMarker: break
-            case 0x00: throw .unsupportedValue(path: "", type: "null")
-            default: throw unknownMarker(marker, index: index)
+            default: throw unsupportedMarker(marker, index: index)
             }
         case Format.integerKind:
-            switch info {
-            case 0...3:
-                try fits(at: offset + 1, width: 1 << Int(info), index: index)
-            case 4:  // 16 bytes: kept only when the value fits in Int64, as Apple's reader does
-                try fits(at: offset + 1, width: 8, index: index)
-                try fits(at: offset + 9, width: 8, index: index)
-                let high = Int64(bitPattern: file.bigEndian(at: offset + 1, width: 8))
-                let low = Int64(bitPattern: file.bigEndian(at: offset + 9, width: 8))
-                guard high == low >> 63 else { throw .unsupportedValue(path: "", type: "integer outside the 64-bit range") }
-            default:
-                throw .malformed(reason: "integer (object \(index)) has an invalid size code \(info)")
-            }
+            guard info <= 3 else { return try checkWideInteger(index, at: offset) }
+            try fits(at: offset &+ 1, width: 1 &<< Int(info), index: index)
         case Format.realKind:
-            guard info == 2 || info == 3 else { throw .malformed(reason: "real (object \(index)) has an invalid size code \(info)") }
-            try fits(at: offset + 1, width: 1 << Int(info), index: index)
+            guard info == 2 || info == 3 else { throw invalidSize("real", index: index, info: info) }
+            try fits(at: offset &+ 1, width: 1 &<< Int(info), index: index)
         case Format.dateMarker >> 4:
             guard marker == Format.dateMarker else { throw unknownMarker(marker, index: index) }
-            try fits(at: offset + 1, width: 8, index: index)
+            try fits(at: offset &+ 1, width: 8, index: index)
         case Format.dataKind:
             _ = try length(info: info, at: offset, index: index, unitSize: 1)
         case Format.asciiStringKind:
             let (count, start) = try length(info: info, at: offset, index: index, unitSize: 1)
-            guard RawBytes.isASCII(bytes.baseAddress! + start, count: count) else {
-                throw .malformed(reason: "ASCII string (object \(index)) contains a byte above 0x7F")
-            }
+            guard RawBytes.isASCII(file.bytes + start, count: count) else { throw notASCII(index) }
         case Format.utf16StringKind:
             let (count, start) = try length(info: info, at: offset, index: index, unitSize: 2)
-            guard BinaryPropertyListUTF16.isValid(bytes.baseAddress! + start, count: count) else {
-                throw .malformed(reason: "UTF-16 string (object \(index)) has an unpaired surrogate")
-            }
-        case 0x8: throw .unsupportedValue(path: "", type: "UID")
-        case 0xB, 0xC: throw .unsupportedValue(path: "", type: "set")
-        case Format.arrayKind:
-            counts[index] = -1
-            total = try array(info: info, at: offset, index: index, depth: depth + 1)
-        case Format.dictionaryKind:
-            counts[index] = -1
-            total = try dictionary(info: info, at: offset, index: index, depth: depth + 1)
+            guard BinaryPropertyListUTF16.isValid(file.bytes + start, count: count) else { throw unpairedSurrogate(index) }
         default:
-            throw unknownMarker(marker, index: index)
+            throw unsupportedMarker(marker, index: index)
         }
-        counts[index] = Int32(total)
-        return total
+    }
+
+    /// Checks the integer object `index` at `offset` whose size code is above 3: 16 bytes are
+    /// kept only when the value fits in Int64, as Apple's reader does; other codes are invalid.
+    @inline(never) private func checkWideInteger(_ index: Int, at offset: Int) throws(PropertyListError) {
+        let info = bytes[offset] & 0x0F
+        guard info == 4 else { throw invalidSize("integer", index: index, info: info) }
+        try fits(at: offset + 1, width: 8, index: index)
+        try fits(at: offset + 9, width: 8, index: index)
+        let high = Int64(bitPattern: file.bigEndian(at: offset + 1, width: 8))
+        let low = Int64(bitPattern: file.bigEndian(at: offset + 9, width: 8))
+        guard high == low >> 63 else { throw .unsupportedValue(path: "", type: "integer outside the 64-bit range") }
+    }
+
+    /// Walks the array or dictionary object `index` at `offset`; marks it in progress meanwhile.
+    @inline(never) private func container(_ index: Int, at offset: Int, depth: Int) throws(PropertyListError) -> Int {
+        counts[index] = -1
+        let marker = bytes[offset]
+        if marker >> 4 == Format.arrayKind { return try array(info: marker & 0x0F, at: offset, index: index, depth: depth + 1) }
+        return try dictionary(info: marker & 0x0F, at: offset, index: index, depth: depth + 1)
     }
 
     private func array(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
@@ -271,7 +278,7 @@ struct BinaryPropertyListWalk {
     // MARK: Layout
 
     /// Where object `index` starts, checked to lie in the object table.
-    private func offset(ofObject index: Int) throws(PropertyListError) -> Int {
+    @inline(__always) private func offset(ofObject index: Int) throws(PropertyListError) -> Int {
         let entry = trailer.offsetTableOffset &+ index &* trailer.offsetIntSize
         let offset: UInt64
         switch trailer.offsetIntSize {  // the common widths without the loop
@@ -279,9 +286,7 @@ struct BinaryPropertyListWalk {
         case 2: offset = UInt64(bytes[entry]) << 8 | UInt64(bytes[entry + 1])
         default: offset = file.bigEndian(at: entry, width: trailer.offsetIntSize)
         }
-        guard offset >= UInt64(Format.headerSize), offset < UInt64(objectTableEnd) else {
-            throw .malformed(reason: "object \(index) has offset \(offset) outside the object table \(Format.headerSize)..<\(objectTableEnd)")
-        }
+        guard offset >= UInt64(Format.headerSize), offset < UInt64(objectTableEnd) else { throw outsideTheObjectTable(index, offset) }
         return Int(offset)
     }
 
@@ -294,22 +299,18 @@ struct BinaryPropertyListWalk {
         case 2: reference = UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
         default: reference = file.bigEndian(at: position, width: trailer.objectRefSize)
         }
-        guard reference < UInt64(trailer.objectCount) else {
-            throw .malformed(reason: "object \(container) references object \(reference) but there are only \(trailer.objectCount)")
-        }
+        guard reference < UInt64(trailer.objectCount) else { throw outOfRange(reference, from: container) }
         return Int(reference)
     }
 
     /// The element count of the object whose marker is at `offset` (the low nibble, or an
     /// integer object after it when the nibble is 0xF) and where its payload starts; checked
     /// so that `count * unitSize` payload bytes fit before the end of the object table.
-    private func length(info: UInt8, at offset: Int, index: Int, unitSize: Int) throws(PropertyListError) -> (count: Int, start: Int) {
+    @inline(__always) private func length(info: UInt8, at offset: Int, index: Int, unitSize: Int) throws(PropertyListError) -> (count: Int, start: Int) {
         var count = Int(info)
         var start = offset + 1
         if info == Format.lengthFollows {
-            guard start < objectTableEnd, bytes[start] >> 4 == Format.integerKind, bytes[start] & 0x0F <= 3 else {
-                throw .malformed(reason: "object \(index) has a length that is not an integer of 1, 2, 4 or 8 bytes")
-            }
+            guard start < objectTableEnd, bytes[start] >> 4 == Format.integerKind, bytes[start] & 0x0F <= 3 else { throw badLength(index) }
             let width = 1 << Int(bytes[start] & 0x0F)
             try fits(at: start + 1, width: width, index: index)
             let value = file.bigEndian(at: start + 1, width: width)
@@ -326,21 +327,60 @@ struct BinaryPropertyListWalk {
         guard width <= objectTableEnd - position else { throw pastTheEnd(index) }
     }
 
-    // MARK: Errors
+    // MARK: Errors (out of line: the checks above stay small enough to inline)
 
-    private func pastTheEnd(_ index: Int) -> PropertyListError {
+    @inline(never) private func outsideTheObjectTable(_ index: Int, _ offset: UInt64) -> PropertyListError {
+        .malformed(reason: "object \(index) has offset \(offset) outside the object table \(Format.headerSize)..<\(objectTableEnd)")
+    }
+
+    @inline(never) private func outOfRange(_ reference: UInt64, from container: Int) -> PropertyListError {
+        .malformed(reason: "object \(container) references object \(reference) but there are only \(trailer.objectCount)")
+    }
+
+    @inline(never) private func badLength(_ index: Int) -> PropertyListError {
+        .malformed(reason: "object \(index) has a length that is not an integer of 1, 2, 4 or 8 bytes")
+    }
+
+    @inline(never) private func cycle(_ index: Int) -> PropertyListError {
+        .malformed(reason: "object \(index) contains itself (a reference cycle)")
+    }
+
+    @inline(never) private func invalidSize(_ kind: String, index: Int, info: UInt8) -> PropertyListError {
+        .malformed(reason: "\(kind) (object \(index)) has an invalid size code \(info)")
+    }
+
+    @inline(never) private func notASCII(_ index: Int) -> PropertyListError {
+        .malformed(reason: "ASCII string (object \(index)) contains a byte above 0x7F")
+    }
+
+    @inline(never) private func unpairedSurrogate(_ index: Int) -> PropertyListError {
+        .malformed(reason: "UTF-16 string (object \(index)) has an unpaired surrogate")
+    }
+
+    /// The error for a marker that is not a scalar this codec reads: null, UIDs and sets are
+    /// well formed but have no ``PropertyListValue`` case; anything else is unknown.
+    @inline(never) private func unsupportedMarker(_ marker: UInt8, index: Int) -> PropertyListError {
+        switch marker >> 4 {
+        case 0x0 where marker == 0x00: .unsupportedValue(path: "", type: "null")
+        case 0x8: .unsupportedValue(path: "", type: "UID")
+        case 0xB, 0xC: .unsupportedValue(path: "", type: "set")
+        default: unknownMarker(marker, index: index)
+        }
+    }
+
+    @inline(never) private func pastTheEnd(_ index: Int) -> PropertyListError {
         .malformed(reason: "object \(index) runs past the end of the object table")
     }
 
-    private func unknownMarker(_ marker: UInt8, index: Int) -> PropertyListError {
+    @inline(never) private func unknownMarker(_ marker: UInt8, index: Int) -> PropertyListError {
         .malformed(reason: "object \(index) has an unknown marker 0x\(String(marker, radix: 16, uppercase: true))")
     }
 
-    private func tooDeep() -> PropertyListError {
+    @inline(never) private func tooDeep() -> PropertyListError {
         .malformed(reason: "containers nest deeper than \(Format.maximumDepth) levels")
     }
 
-    private func tooManyValues() -> PropertyListError {
+    @inline(never) private func tooManyValues() -> PropertyListError {
         .malformed(reason: "more than \(Format.maximumValueCount) values once shared references are expanded")
     }
 }
