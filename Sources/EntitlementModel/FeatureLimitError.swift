@@ -17,6 +17,7 @@ public struct FeatureLimitError: Error, Sendable, Hashable, CustomStringConverti
     /// What to show: reason, title, message, call to action.
     public var paywall: Paywall
 
+    /// An error with the given numbers; `remaining` is not recomputed.
     public init(feature: String, current: Int, limit: Int, remaining: Int, adding: Int, paywall: Paywall) {
         self.feature = feature
         self.current = current
