@@ -15,9 +15,9 @@ import Foundation  // toolchains without FoundationEssentials
 /// ``top`` through these accessors may be passed back (an ``Object`` of another file, or an
 /// index made up by the caller, is outside what the walk checked). Valid inside
 /// ``BinaryPropertyListReader/withReader(_:_:)`` only; it reads the caller's bytes.
-public struct AcceptedBinaryPropertyList {
-    public typealias Object = BinaryPropertyListReader.Object
-    public typealias DictionaryObject = BinaryPropertyListReader.DictionaryObject
+package struct AcceptedBinaryPropertyList {
+    package typealias Object = BinaryPropertyListReader.Object
+    package typealias DictionaryObject = BinaryPropertyListReader.DictionaryObject
 
     /// The file's first byte (the file is at least a header and a trailer long).
     @usableFromInline let bytes: UnsafePointer<UInt8>
@@ -25,9 +25,9 @@ public struct AcceptedBinaryPropertyList {
     @usableFromInline let objectRefSize: Int
     @usableFromInline let offsetTable: Int
     /// Number of objects (entries in the offset table).
-    public let objectCount: Int
+    package let objectCount: Int
     /// The root object.
-    public let top: Object
+    package let top: Object
 
     init(reader: BinaryPropertyListReader, base: UnsafePointer<UInt8>) {
         bytes = base
@@ -39,7 +39,7 @@ public struct AcceptedBinaryPropertyList {
     }
 
     /// The dictionary `object`, or `nil` if it is not one.
-    @inlinable @inline(__always) public func dictionary(_ object: Object) -> DictionaryObject? {
+    @inlinable @inline(__always) package func dictionary(_ object: Object) -> DictionaryObject? {
         let offset = offset(of: object)
         guard bytes[offset] >> 4 == 0xD else { return nil }
         let (count, start) = length(at: offset)
@@ -47,18 +47,18 @@ public struct AcceptedBinaryPropertyList {
     }
 
     /// The key at `position` (below `dictionary.count`): always an ASCII string.
-    @inlinable @inline(__always) public func key(_ position: Int, of dictionary: DictionaryObject) -> Object {
+    @inlinable @inline(__always) package func key(_ position: Int, of dictionary: DictionaryObject) -> Object {
         reference(at: dictionary.keysStart &+ position &* objectRefSize)
     }
 
     /// The value at `position` (below `dictionary.count`).
-    @inlinable @inline(__always) public func value(_ position: Int, of dictionary: DictionaryObject) -> Object {
+    @inlinable @inline(__always) package func value(_ position: Int, of dictionary: DictionaryObject) -> Object {
         reference(at: dictionary.valuesStart &+ position &* objectRefSize)
     }
 
     /// The bytes of the ASCII string `object` (every key is one), or `nil` for any other kind,
     /// a UTF-16 string included.
-    @inlinable @inline(__always) public func asciiBytes(_ object: Object) -> UnsafeBufferPointer<UInt8>? {
+    @inlinable @inline(__always) package func asciiBytes(_ object: Object) -> UnsafeBufferPointer<UInt8>? {
         let offset = offset(of: object)
         guard bytes[offset] >> 4 == 0x5 else { return nil }
         let (count, start) = length(at: offset)
@@ -67,7 +67,7 @@ public struct AcceptedBinaryPropertyList {
 
     /// The ASCII string `object` as a `String`, its bytes copied once and not validated again,
     /// or `nil` if it is not an ASCII string.
-    @inlinable public func asciiString(_ object: Object) -> String? {
+    @inlinable package func asciiString(_ object: Object) -> String? {
         guard let ascii = asciiBytes(object) else { return nil }
         return String(unsafeUninitializedCapacity: ascii.count) { buffer in
             guard let destination = buffer.baseAddress, let source = ascii.baseAddress else { return 0 }
@@ -77,7 +77,7 @@ public struct AcceptedBinaryPropertyList {
     }
 
     /// The boolean `object`, or `nil` if it is not one.
-    @inlinable @inline(__always) public func boolean(_ object: Object) -> Bool? {
+    @inlinable @inline(__always) package func boolean(_ object: Object) -> Bool? {
         switch bytes[offset(of: object)] {
         case 0x08: return false
         case 0x09: return true
@@ -87,7 +87,7 @@ public struct AcceptedBinaryPropertyList {
 
     /// The integer `object` (1, 2 or 4 bytes unsigned, 8 bytes two's complement, as the decoder
     /// reads them), or `nil` if it is not one (a real included).
-    @inlinable @inline(__always) public func integer(_ object: Object) -> Int64? {
+    @inlinable @inline(__always) package func integer(_ object: Object) -> Int64? {
         let offset = offset(of: object)
         let marker = bytes[offset]
         guard marker >> 4 == 0x1 else { return nil }
@@ -97,7 +97,7 @@ public struct AcceptedBinaryPropertyList {
     }
 
     /// The date `object`, or `nil` if it is not one.
-    @inlinable @inline(__always) public func date(_ object: Object) -> Date? {
+    @inlinable @inline(__always) package func date(_ object: Object) -> Date? {
         let offset = offset(of: object)
         guard bytes[offset] == 0x33 else { return nil }
         return Date(timeIntervalSinceReferenceDate: Double(bitPattern: eightBytes(at: offset &+ 1)))
@@ -105,7 +105,7 @@ public struct AcceptedBinaryPropertyList {
 
     /// A scalar as ``PropertyListCodec/decode(_:)`` would produce it: `.boolean`, `.integer`,
     /// `.real` or `.date`; `nil` for anything else.
-    public func scalar(_ object: Object) -> PropertyListValue? {
+    package func scalar(_ object: Object) -> PropertyListValue? {
         let offset = offset(of: object)
         let marker = bytes[offset]
         switch marker >> 4 {
@@ -163,7 +163,7 @@ public struct AcceptedBinaryPropertyList {
 extension BinaryPropertyListReader {
     /// The file for reading without repeated checks, when ``acceptsWholeFile()`` accepts it;
     /// `nil` otherwise (the caller then asks ``PropertyListCodec/decode(_:)``).
-    public func accepted() -> AcceptedBinaryPropertyList? {
+    package func accepted() -> AcceptedBinaryPropertyList? {
         guard let base = bytes.baseAddress, acceptsWholeFile() else { return nil }
         return AcceptedBinaryPropertyList(reader: self, base: base)
     }

@@ -18,17 +18,17 @@ import Foundation  // toolchains without FoundationEssentials
 /// The accessors are `@inlinable`: a caller in another module reads a field in a few
 /// instructions instead of a call per byte range. A reader is valid only inside the closure of
 /// ``withReader(_:_:)``; it reads the caller's bytes.
-public struct BinaryPropertyListReader {
+package struct BinaryPropertyListReader {
     /// One object of the file (an index into its offset table).
-    public struct Object: Sendable, Hashable {
-        public let index: Int
+    package struct Object: Sendable, Hashable {
+        package let index: Int
 
         @inlinable init(index: Int) { self.index = index }
     }
 
     /// A dictionary object: `count` keys and values, read by position.
-    public struct DictionaryObject {
-        public let count: Int
+    package struct DictionaryObject {
+        package let count: Int
         @usableFromInline let keysStart: Int
         @usableFromInline let valuesStart: Int
 
@@ -60,19 +60,19 @@ public struct BinaryPropertyListReader {
     @usableFromInline let offsetIntSize: Int
     @usableFromInline let objectRefSize: Int
     /// Number of objects (entries in the offset table).
-    public let objectCount: Int
+    package let objectCount: Int
     @usableFromInline let topObject: Int
     /// Where the offset table starts, which is also where the object table ends.
     @usableFromInline let objectTableEnd: Int
 
     /// The root object.
-    @inlinable public var top: Object { Object(index: topObject) }
+    @inlinable package var top: Object { Object(index: topObject) }
 
     /// Runs `body` with a reader over `bytes`.
     ///
     /// - Returns: `body`'s answer, or `nil` when `bytes` is not a `bplist00` file with a valid
     ///   trailer (or `body` answers `nil`).
-    public static func withReader<Result>(_ bytes: [UInt8], _ body: (BinaryPropertyListReader) -> Result?) -> Result? {
+    package static func withReader<Result>(_ bytes: [UInt8], _ body: (BinaryPropertyListReader) -> Result?) -> Result? {
         bytes.withUnsafeBufferPointer { buffer in
             typealias Format = BinaryPropertyListFormat
             guard buffer.count >= Format.magic.count, buffer.count <= Format.maximumInputSize,
@@ -95,7 +95,7 @@ public struct BinaryPropertyListReader {
     // MARK: Typed access
 
     /// The dictionary `object`, or `nil` if it is not one.
-    @inlinable @inline(__always) public func dictionary(_ object: Object) -> DictionaryObject? {
+    @inlinable @inline(__always) package func dictionary(_ object: Object) -> DictionaryObject? {
         guard let offset = offset(of: object), bytes[offset] >> 4 == Marker.dictionaryKind,
             let (count, start) = length(at: offset, unitSize: 2 * objectRefSize)
         else { return nil }
@@ -103,18 +103,18 @@ public struct BinaryPropertyListReader {
     }
 
     /// The key at `position` (below `dictionary.count`).
-    @inlinable @inline(__always) public func key(_ position: Int, of dictionary: DictionaryObject) -> Object? {
+    @inlinable @inline(__always) package func key(_ position: Int, of dictionary: DictionaryObject) -> Object? {
         reference(at: dictionary.keysStart + position * objectRefSize)
     }
 
     /// The value at `position` (below `dictionary.count`).
-    @inlinable @inline(__always) public func value(_ position: Int, of dictionary: DictionaryObject) -> Object? {
+    @inlinable @inline(__always) package func value(_ position: Int, of dictionary: DictionaryObject) -> Object? {
         reference(at: dictionary.valuesStart + position * objectRefSize)
     }
 
     /// The bytes of the ASCII string `object`, or `nil` if it is not an ASCII string (a UTF-16
     /// string included) or holds a byte above 0x7F. Valid inside ``withReader(_:_:)`` only.
-    @inlinable @inline(__always) public func asciiBytes(_ object: Object) -> UnsafeBufferPointer<UInt8>? {
+    @inlinable @inline(__always) package func asciiBytes(_ object: Object) -> UnsafeBufferPointer<UInt8>? {
         guard let offset = offset(of: object), bytes[offset] >> 4 == Marker.asciiStringKind,
             let (count, start) = length(at: offset, unitSize: 1)
         else { return nil }
@@ -140,19 +140,19 @@ public struct BinaryPropertyListReader {
     }
 
     /// Whether `object` is the ASCII string `text` (compared byte for byte, nothing allocated).
-    public func isASCIIString(_ object: Object, equalTo text: String) -> Bool {
+    package func isASCIIString(_ object: Object, equalTo text: String) -> Bool {
         guard let slice = asciiBytes(object) else { return false }
         var text = text
         return text.withUTF8 { $0.count == slice.count && $0.elementsEqual(slice) }
     }
 
     /// The ASCII string `object` as a `String`, or `nil` if it is not an ASCII string.
-    @inlinable public func asciiString(_ object: Object) -> String? {
+    @inlinable package func asciiString(_ object: Object) -> String? {
         asciiBytes(object).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The boolean `object`, or `nil` if it is not one.
-    @inlinable @inline(__always) public func boolean(_ object: Object) -> Bool? {
+    @inlinable @inline(__always) package func boolean(_ object: Object) -> Bool? {
         guard let offset = offset(of: object) else { return nil }
         switch bytes[offset] {
         case Marker.falseMarker: return false
@@ -163,7 +163,7 @@ public struct BinaryPropertyListReader {
 
     /// The integer `object` (1, 2 or 4 bytes unsigned, 8 bytes two's complement, as the decoder
     /// reads them), or `nil` if it is not one (a real included).
-    @inlinable @inline(__always) public func integer(_ object: Object) -> Int64? {
+    @inlinable @inline(__always) package func integer(_ object: Object) -> Int64? {
         guard let offset = offset(of: object) else { return nil }
         let marker = bytes[offset], info = marker & 0x0F
         guard marker >> 4 == Marker.integerKind, info <= 3, let raw = unsigned(at: offset + 1, width: 1 << Int(info)) else { return nil }
@@ -171,7 +171,7 @@ public struct BinaryPropertyListReader {
     }
 
     /// The date `object`, or `nil` if it is not one.
-    @inlinable @inline(__always) public func date(_ object: Object) -> Date? {
+    @inlinable @inline(__always) package func date(_ object: Object) -> Date? {
         guard let offset = offset(of: object), bytes[offset] == Marker.dateMarker, let raw = unsigned(at: offset + 1, width: 8)
         else { return nil }
         return Date(timeIntervalSinceReferenceDate: Double(bitPattern: raw))
@@ -179,7 +179,7 @@ public struct BinaryPropertyListReader {
 
     /// A scalar as ``PropertyListCodec/decode(_:)`` would produce it: `.boolean`, `.integer`
     /// (1, 2, 4 or 8 bytes), `.real` or `.date`; `nil` for anything else.
-    public func scalar(_ object: Object) -> PropertyListValue? {
+    package func scalar(_ object: Object) -> PropertyListValue? {
         guard let offset = offset(of: object) else { return nil }
         let marker = bytes[offset], info = marker & 0x0F
         switch marker >> 4 {
@@ -209,7 +209,7 @@ public struct BinaryPropertyListReader {
     /// (shared objects counted per use, as the decoder counts them); each key string is hashed
     /// once into a table of distinct keys, so a dictionary's keys are told apart by comparing
     /// small integers, not bytes.
-    public func acceptsWholeFile() -> Bool {
+    package func acceptsWholeFile() -> Bool {
         BinaryPropertyListWalk.withWalk(reader: self) { walk in walk.expandedCount(of: topObject, depth: 0) } != nil
     }
 
