@@ -16,8 +16,10 @@ import SystemShims
 /// A failing publish or drain (disk full, I/O errors), the first publish included, never ends
 /// it: see ``RetryingWork``.
 public struct EntitlementDaemon: Sendable {
+    /// What the daemon serves and where it logs.
     public let configuration: DaemonConfiguration
 
+    /// A daemon for `configuration`. Nothing is opened until ``run()``.
     public init(configuration: DaemonConfiguration) { self.configuration = configuration }
 
     private enum Wakeup: Sendable {
@@ -32,6 +34,8 @@ public struct EntitlementDaemon: Sendable {
     /// noticed within this many seconds.
     static let maximumSleep: Double = 60
 
+    /// Serves the container until SIGTERM or SIGINT (see the type's discussion for what it throws).
+    /// At most one daemon per container runs: a second one throws ``BrokerError/busy(_:)`` at once.
     public func run() async throws(BrokerError) {
         let layout = configuration.layout
         let log = configuration.log
