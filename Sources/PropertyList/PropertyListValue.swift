@@ -63,7 +63,7 @@ extension PropertyListValue {
 
 extension PropertyListValue {
     /// The kind of value in words, for error messages: "a string", "an integer", "a dictionary".
-    public var kindInWords: String {
+    package var kindInWords: String {
         switch self {
         case .string: "a string"
         case .integer: "an integer"
