@@ -41,14 +41,14 @@ extension Catalog {
 
     /// The path of the `.storekit` file a catalog names, resolved against the catalog's directory
     /// (an absolute `storekit` value is returned unchanged). Pure string arithmetic.
-    package static func storeKitPath(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> String {
+    public static func storeKitPath(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> String {
         let root = try parse(catalogJSON, file: catalogPath)
         return resolve(try storeKitPath(in: root, catalogPath: catalogPath), relativeTo: catalogPath)
     }
 
     /// The certificate files a catalog's `trustedRoots` names, resolved against the catalog's
     /// directory, in order (empty when the key is absent). Pure string arithmetic.
-    package static func trustedRootPaths(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> [String] {
+    public static func trustedRootPaths(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> [String] {
         let root = try parse(catalogJSON, file: catalogPath)
         do throws(JSONPathError) {
             guard let list = try root.optional("trustedRoots") else { return [] }
