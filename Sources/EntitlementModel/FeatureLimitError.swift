@@ -1,5 +1,5 @@
-/// Adding items to a count-limited feature would go past what the user may have
-/// (in the shape of a `CardLimitError.limitExceeded(currentCount:limit:remainingCards:)`).
+/// Adding items to a count-limited feature would go past what the user may have: the numbers a
+/// "3 of 3 used" paywall shows, and the paywall itself.
 ///
 /// Thrown by ``FeatureGate/ensureCanAdd(_:adding:snapshot:wallClock:currentCount:)``; carries the
 /// paywall to show, so the caller needs no second lookup.
