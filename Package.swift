@@ -7,6 +7,10 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// Debug builds route SystemShims' system calls through a seam that tests use to force EINTR,
+// ENOSPC, EIO and short transfers (`SyscallFaults`); release builds call the C library directly.
+let mockableSyscalls: [SwiftSetting] = strict + [.define("ENABLE_MOCKING", .when(configuration: .debug))]
+
 // The tools that ship to a device link the Swift runtime statically in release builds: a
 // long-lived daemon then maps only the parts of the standard library and FoundationEssentials it
 // uses (a smaller resident set for a process that runs for days), and a one-shot renderer resolves no Swift
@@ -47,7 +51,7 @@ let package = Package(
         // signature encodings under JWS and X.509, and JWS chains to pinned roots. Pure values, no I/O.
         .target(name: "SignedData", swiftSettings: strict),
         // Typed wrappers over Glibc: descriptors, errno, locks, atomic replace. Package-internal API.
-        .target(name: "SystemShims", swiftSettings: strict),
+        .target(name: "SystemShims", swiftSettings: mockableSyscalls),
         // The App Group UserDefaults stand-in: one property-list file per suite.
         .target(name: "SharedDefaults", dependencies: ["PropertyList", "SystemShims"], swiftSettings: strict),
         // What entitlements keep in the App Group store: the snapshot's reader and publisher,
@@ -55,8 +59,9 @@ let package = Package(
         .target(name: "EntitlementDefaults", dependencies: ["SharedDefaults", "EntitlementModel", "PropertyList", "SystemShims"], swiftSettings: strict),
         // inotify on a directory, filtered by name, as an AsyncSequence.
         .target(name: "FileWatch", dependencies: ["SystemShims"], swiftSettings: strict),
-        // Signals as an AsyncSequence, a service protocol and graceful shutdown.
-        .target(name: "ServiceRuntime", dependencies: ["SystemShims"], swiftSettings: strict),
+        // The service loop (signals, directory changes and a deadline; blocking work on its own
+        // thread; graceful shutdown with a deadline), signals as an AsyncSequence, child processes.
+        .target(name: "ServiceRuntime", dependencies: ["SystemShims", "FileWatch"], swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
         .target(name: "Broker", dependencies: ["EntitlementModel", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
@@ -113,6 +118,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "SignedDataTests", dependencies: ["SignedData"], exclude: ["Vectors"], swiftSettings: strict),
+        .testTarget(name: "ServiceRuntimeTests", dependencies: ["ServiceRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         // Every command's declared options against what its parser reads, and the defaults.
         .testTarget(

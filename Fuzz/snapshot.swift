@@ -1,12 +1,16 @@
 import Foundation
 
-/// Fuzz target: the shared file's bytes, as every reader decodes them. Property-list decoding
-/// (binary and XML) and an XML round trip of what decoded, the snapshot's validation, then
-/// what `status` and the feature gate do with an accepted snapshot (JSON with ISO 8601 dates, a
-/// feature check at a fixed instant).
+/// Fuzz target: the shared file's bytes, as every reader decodes them. The snapshot read in
+/// place (what `SnapshotReader` does) against the snapshot read from the decoded tree: the same
+/// schema over two readings of one accepted file must agree; property-list decoding (binary and
+/// XML) and an XML round trip of what decoded, the snapshot's validation, then what `status`
+/// and the feature gate do with an accepted snapshot (JSON with ISO 8601 dates, a feature check
+/// and a prepared check at a fixed instant).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSnapshot(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard let root = try? PropertyListCodec.decode(fuzzBytes(data, size)) else { return 0 }
+    let bytes = fuzzBytes(data, size)
+    checkSuiteReadingsAgree(bytes)
+    guard let root = try? PropertyListCodec.decode(bytes) else { return 0 }
     checkXMLRoundTrip(root)
     let value = root.dictionaryValue?[EntitlementSnapshot.defaultsKey] ?? root
     guard let snapshot = try? EntitlementSnapshot(propertyList: value) else { return 0 }
@@ -14,7 +18,9 @@ public func fuzzSnapshot(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = snapshot.propertyList
     if let catalog = fuzzCatalog {
         for feature in ["widgets", "habits", "history", "watchApp"] {
-            _ = catalog.featureGate.check(feature, snapshot: snapshot, wallClock: fuzzNow, currentCount: 2)
+            let decision = catalog.featureGate.check(feature, snapshot: snapshot, wallClock: fuzzNow, currentCount: 2)
+            let prepared = catalog.featureGate.prepared(for: snapshot).isUnlocked(feature, at: fuzzNow, currentCount: 2)
+            guard prepared == decision.isUnlocked else { fatalError("prepared check of \(feature) disagrees with check") }
         }
     }
     return 0
@@ -29,5 +35,19 @@ func checkXMLRoundTrip(_ value: PropertyListValue) {
     do { decoded = try PropertyListCodec.decode(first) } catch { fatalError("our XML output was refused: \(error)") }
     guard let second = try? PropertyListCodec.encode(decoded, format: .xml), second == first else {
         fatalError("XML output of a decoded value is not stable")
+    }
+}
+
+/// `EntitlementSnapshot.decode(fromSuiteBytes:)` and the tree reading of the same bytes accept
+/// the same files with the same snapshot and refuse the rest for the same reason (when several
+/// entries are bad, the tree names whichever its dictionary iteration meets first).
+func checkSuiteReadingsAgree(_ bytes: [UInt8]) {
+    let inPlace: Result<EntitlementSnapshot, SnapshotFileDecodingError>
+    do { inPlace = .success(try EntitlementSnapshot.decode(fromSuiteBytes: bytes)) } catch { inPlace = .failure(error) }
+    let tree: Result<EntitlementSnapshot, SnapshotFileDecodingError>
+    do { tree = .success(try EntitlementSnapshot.decodeThroughValues(fromSuiteBytes: bytes)) } catch { tree = .failure(error) }
+    switch (inPlace, tree) {
+    case (.failure(.snapshot(.invalidField)), .failure(.snapshot(.invalidField))): return
+    default: guard inPlace == tree else { fatalError("in-place \(inPlace) but tree \(tree)") }
     }
 }

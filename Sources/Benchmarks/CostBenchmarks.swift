@@ -52,9 +52,14 @@ enum CostBenchmarks {
         return median(perCheck)
     }
 
+    /// The snapshot sizes the decode rows measure: one entitlement up to a catalog of many
+    /// products and features, so the cost's growth is on the table.
+    static let decodeSizes = [1, 10, 100, 1000]
+
     /// Microseconds to turn the shared file's bytes into a validated snapshot with
-    /// ``EntitlementSnapshot/decode(fromSuiteBytes:)`` (the whole file checked as the property-list
-    /// decoder checks it, the snapshot read in place) for a snapshot of `entitlements` entitlements.
+    /// ``EntitlementSnapshot/decode(fromSuiteBytes:)`` (the whole file accepted by the
+    /// property-list walk, the snapshot read from it in place) for a snapshot of `entitlements`
+    /// entitlements.
     static func decode(entitlements: Int, iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
         let bytes = try SampleSnapshots.fileBytes(SampleSnapshots.snapshot(generation: 7, entitlements: entitlements))
         // A slow codec must not make the run take minutes: each timed loop gets at most ~100 ms
@@ -190,7 +195,7 @@ enum CostBenchmarks {
         return median(perRefresh)
     }
 
-    /// Runs one cost (`check`, `checkfull`, `decode100`, `unchanged`, `encode`, `publish-tmpfs`,
+    /// Runs one cost (`check`, `checkfull`, `decode100`, `decode1000`, `unchanged`, `encode`, `publish-tmpfs`,
     /// `refresh-changed`, or the quick `ingest` run with its child
     /// processes) long enough to profile, printing its figure.
     static func profile(_ name: String, catalogPath: String) throws(BenchmarkError) {
@@ -202,6 +207,8 @@ enum CostBenchmarks {
             value = featureCheckFull(gate: try WidgetEntryMaker(catalogPath: catalogPath).provider.gate, iterations: 10_000_000, repeats: 3)
         case "decode100":
             value = try decode(entitlements: 100, iterations: 200, repeats: 3)
+        case "decode1000":
+            value = try decode(entitlements: 1000, iterations: 50, repeats: 3)
         case "unchanged":
             let root = try Workspace.make(under: "/tmp")
             defer { try? FileManager.default.removeItem(atPath: root) }
@@ -221,7 +228,7 @@ enum CostBenchmarks {
             defer { try? FileManager.default.removeItem(atPath: root) }
             value = try BenchmarkPlan.quick.ingest.run(container: root + "/ingest", catalogPath: catalogPath).eventsPerSecond
         default:
-            throw BenchmarkError("unknown cost '\(name)' (check, checkfull, decode100, unchanged, encode, publish-tmpfs, refresh-changed, ingest)")
+            throw BenchmarkError("unknown cost '\(name)' (check, checkfull, decode100, decode1000, unchanged, encode, publish-tmpfs, refresh-changed, ingest)")
         }
         print("\(name): \(value)")
     }

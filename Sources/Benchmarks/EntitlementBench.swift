@@ -119,7 +119,7 @@ public enum EntitlementBench {
             case "defaults-reader":
                 UserDefaultsPeer.runReader(suite: argument(1), index: Int(argument(2)) ?? 0)
             case "profile":
-                // `--role profile check|checkfull|decode100|unchanged|ingest`: one cost in a loop for ~5 s, to run under perf or callgrind;
+                // `--role profile check|checkfull|decode100|decode1000|unchanged|ingest`: one cost in a loop for ~5 s, to run under perf or callgrind;
                 // `--role profile propagation-tmpfs|propagation-durable [rounds]`: only that mode's floor and package rows.
                 let catalogPath = locateDefaultCatalog() ?? "Shared/Catalog.json"
                 if argument(1).hasPrefix("propagation") {

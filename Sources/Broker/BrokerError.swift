@@ -1,3 +1,5 @@
+import SystemShims
+
 /// Why a broker operation failed. Each description is one line naming the file and the problem;
 /// ``exitCode`` maps it onto the contract's codes.
 public enum BrokerError: Error, Sendable, CustomStringConvertible {
@@ -7,9 +9,9 @@ public enum BrokerError: Error, Sendable, CustomStringConvertible {
     case badInput(String)
     /// A service is missing: no daemon, no snapshot (69).
     case unavailable(String)
-    /// A system call failed on `path` (75: disk full and the like are temporary); `detail`
-    /// is the errno's name and text.
-    case io(path: String, operation: String, detail: String)
+    /// A system call failed on `path` (75: disk full and the like are temporary), with the
+    /// `errno` it reported.
+    case io(path: String, operation: String, errno: Errno)
     /// Waiting ran out of time (75).
     case timedOut(String)
     /// The shared defaults store refused or failed a write (75).
@@ -21,7 +23,7 @@ public enum BrokerError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .busy(let m), .badInput(let m), .unavailable(let m), .timedOut(let m), .store(let m), .lockLost(let m): m
-        case .io(let path, let operation, let detail): "\(path): \(operation) failed: \(detail)"
+        case .io(let path, let operation, let errno): "\(path): \(operation) failed: \(errno)"
         }
     }
 

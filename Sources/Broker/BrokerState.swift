@@ -64,7 +64,7 @@ package struct BrokerState: Sendable, Hashable, Codable {
                 directory: url.deletingLastPathComponent().path, name: url.lastPathComponent, bytes: bytes,
                 mode: ContainerLayout.fileMode, durable: durable)
         } catch {
-            throw .io(path: path, operation: "write", detail: "\(error)")
+            throw .io(path: path, operation: "write", errno: error)
         }
     }
 }

@@ -20,7 +20,7 @@ enum ContainerDirectories {
     /// not a link.
     ///
     /// - Throws: ``BrokerError/badInput(_:)`` naming the first directory that is not the
-    ///   daemon's own; ``BrokerError/io(path:operation:detail:)`` when one cannot be created.
+    ///   daemon's own; ``BrokerError/io(path:operation:errno:)`` when one cannot be created.
     static func prepare(_ layout: ContainerLayout, owner: UInt32 = ProcessIdentity.effectiveUserID) throws(BrokerError) {
         for (level, path) in paths(of: layout).enumerated() {
             if level == 0 {
@@ -28,18 +28,18 @@ enum ContainerDirectories {
                 let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
                 if !parent.isEmpty {
                     do { try FileSystem.makeDirectories(path: parent, mode: ContainerLayout.directoryMode) } catch {
-                        throw .io(path: parent, operation: "create directory", detail: "\(error)")
+                        throw .io(path: parent, operation: "create directory", errno: error)
                     }
                 }
             }
             let created: Bool
             do { created = try FileSystem.makeDirectory(path: path, mode: ContainerLayout.directoryMode) } catch {
-                throw .io(path: path, operation: "create directory", detail: "\(error)")
+                throw .io(path: path, operation: "create directory", errno: error)
             }
             if created { continue }
             let status: FileStatus
             do { status = try fileStatus(atPath: path, followSymlinks: level == 0) } catch {
-                throw .io(path: path, operation: "stat", detail: "\(error)")
+                throw .io(path: path, operation: "stat", errno: error)
             }
             if let problem = problem(with: status, owner: owner) {
                 throw .badInput("\(path): \(problem); refusing to use this container")

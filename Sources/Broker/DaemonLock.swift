@@ -10,25 +10,33 @@ enum DaemonLock {
     /// Takes the lock without blocking (retrying for up to 0.5 s to ride out a concurrent probe).
     /// Throws ``BrokerError/busy(_:)`` naming the container and the holder's pid.
     static func acquire(path: String, container: String) throws(BrokerError) -> FileLock {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         do { try FileSystem.makeDirectories(path: directory, mode: ContainerLayout.directoryMode) } catch {
-            throw .io(path: directory, operation: "create directory", detail: "\(error)")
+            throw .io(path: directory, operation: "create directory", errno: error)
         }
         let lock: FileLock
-        do { lock = try FileLock(path: path) } catch { throw .io(path: path, operation: "open lock", detail: "\(error)") }
-        let deadline = Date().addingTimeInterval(0.5)
+        do { lock = try FileLock(path: path) } catch { throw .io(path: path, operation: "open lock", errno: error) }
+        let deadline = Clocks.monotonicNanoseconds + 500_000_000
         while true {
             let acquired: Bool
-            do { acquired = try lock.tryLock(.exclusive) } catch { throw .io(path: path, operation: "flock", detail: "\(error)") }
+            do { acquired = try lock.tryLock(.exclusive) } catch { throw .io(path: path, operation: "flock", errno: error) }
             if acquired { break }
-            if Date() > deadline {
-                let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.split(whereSeparator: \.isWhitespace).first.map(String.init)
+            if Clocks.monotonicNanoseconds > deadline {
+                let holder = holderText(path)?.split(whereSeparator: \.isWhitespace).first.map(String.init)
                 throw .busy("another entitlementd (pid \(holder ?? "unknown")) holds \(container)")
             }
-            usleep(20_000)
+            Clocks.sleep(nanoseconds: 20_000_000)
         }
-        try? "\(getpid())\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try? lock.replaceContents(with: Array("\(ProcessIdentity.processID)\n".utf8))
         return lock
+    }
+
+    /// What the lock file at `path` says (the holder's pid), or `nil` when it cannot be read.
+    private static func holderText(_ path: String) -> String? {
+        guard let file = try? FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec]),
+            let bytes = try? file.readAll(limit: 4096)
+        else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `lock` (taken by ``acquire(path:container:)`` on `path`) still makes this process
@@ -54,7 +62,7 @@ enum DaemonLock {
 
     /// Whether a daemon currently holds the lock at `path` (probes with a shared, non-blocking flock).
     static func isHeld(path: String) -> Bool {
-        guard FileManager.default.fileExists(atPath: path), let lock = try? FileLock(path: path) else { return false }
+        guard (try? fileStatus(atPath: path)) != nil, let lock = try? FileLock(path: path) else { return false }
         guard let acquired = try? lock.tryLock(.shared) else { return false }
         if acquired { try? lock.unlock() }
         return !acquired

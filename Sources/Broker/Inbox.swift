@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import SystemShims
 
 /// The durable spool between `entitlementctl ingest` and the daemon.
@@ -18,7 +17,7 @@ package struct Inbox: Sendable {
     /// Creates the inbox (mode 0750) if needed.
     package func prepare() throws(BrokerError) {
         do { try FileSystem.makeDirectories(path: directory, mode: ContainerLayout.directoryMode) } catch {
-            throw .io(path: directory, operation: "create directory", detail: "\(error)")
+            throw .io(path: directory, operation: "create directory", errno: error)
         }
     }
 
@@ -30,7 +29,7 @@ package struct Inbox: Sendable {
         do {
             try AtomicFile.replace(directory: directory, name: name, bytes: bytes, mode: ContainerLayout.fileMode, durable: true)
         } catch {
-            throw .io(path: directory + "/" + name, operation: "write", detail: "\(error)")
+            throw .io(path: directory + "/" + name, operation: "write", errno: error)
         }
         return name
     }
@@ -40,19 +39,12 @@ package struct Inbox: Sendable {
     /// One `opendir`/`getdents`/`closedir` pass over the directory (no per-entry `stat`, no
     /// Foundation), then a sort; a missing inbox is empty.
     package func pending() throws(BrokerError) -> [String] {
-        guard let stream = opendir(directory) else {
-            if errno == ENOENT { return [] }
-            throw .io(path: directory, operation: "list", detail: "\(Errno(rawValue: errno))")
+        let entries: [String]
+        do { entries = try FileSystem.entries(ofDirectory: directory) } catch {
+            if error == .noSuchFileOrDirectory { return [] }
+            throw .io(path: directory, operation: "list", errno: error)
         }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.first != ".", name.hasSuffix(Self.suffix) { names.append(name) }
-        }
-        return names.sorted()
+        return entries.filter { $0.first != "." && $0.hasSuffix(Self.suffix) }.sorted()
     }
 
     /// Whether `name` is still queued.
@@ -79,7 +71,7 @@ package struct Inbox: Sendable {
     /// Deletes a processed file. A file already gone is fine.
     package func remove(_ name: String) throws(BrokerError) {
         do { try FileSystem.unlink(directory + "/" + name) } catch {
-            guard error == .noSuchFileOrDirectory else { throw .io(path: directory + "/" + name, operation: "unlink", detail: "\(error)") }
+            guard error == .noSuchFileOrDirectory else { throw .io(path: directory + "/" + name, operation: "unlink", errno: error) }
         }
     }
 
@@ -87,22 +79,19 @@ package struct Inbox: Sendable {
     /// ``RefusalRecord`` there with `reason`, so whoever waits for the file can tell why it left.
     package func quarantine(_ name: String, into rejected: String, reason: String, durable: Bool = true) throws(BrokerError) {
         do { try FileSystem.makeDirectories(path: rejected, mode: ContainerLayout.directoryMode) } catch {
-            throw .io(path: rejected, operation: "create directory", detail: "\(error)")
+            throw .io(path: rejected, operation: "create directory", errno: error)
         }
         try RefusalRecord.write(reason, for: name, in: rejected, durable: durable)
         do { try FileSystem.rename(directory + "/" + name, to: rejected + "/" + name) } catch {
-            guard error == .noSuchFileOrDirectory else { throw .io(path: directory + "/" + name, operation: "rename", detail: "\(error)") }
+            guard error == .noSuchFileOrDirectory else { throw .io(path: directory + "/" + name, operation: "rename", errno: error) }
         }
     }
 
     static let suffix = ".events"
 
     private static func newName() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let nanos = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-        let digits = String(nanos)
+        let digits = String(Clocks.realtimeNanoseconds)
         let padded = String(repeating: "0", count: max(0, 20 - digits.count)) + digits
-        return "\(padded)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
+        return "\(padded)-\(ProcessIdentity.processID)-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
     }
 }

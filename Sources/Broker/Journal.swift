@@ -1,4 +1,3 @@
-import Glibc
 import SystemShims
 
 /// The daemon's record of every accepted event: framed, checksummed records (``JournalRecord``),
@@ -20,13 +19,12 @@ import SystemShims
 /// a crash leaves the old journal or the new one, and appends continue on the new one.
 package final class Journal {
     package let path: String
-    private var descriptor: Int32 = -1
+    /// The journal opened for appending (`O_APPEND`), once ``open(inbox:)`` or ``rewrite(_:)`` ran.
+    private var file: FileDescriptor?
     /// The file's length in bytes, as this object last wrote or read it.
     package private(set) var size = 0
 
     package init(path: String) { self.path = path }
-
-    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// What ``open(inbox:)`` found.
     package struct Contents: Sendable {
@@ -44,9 +42,9 @@ package final class Journal {
     /// - Parameter inbox: the inbox whose queued lines tell a crash mid-append from damage, read
     ///   only when the last record is torn.
     /// - Throws: ``BrokerError/badInput(_:)`` with one line naming the file, the first damaged
-    ///   record and what is wrong; ``BrokerError/io(path:operation:detail:)`` when a system call fails.
+    ///   record and what is wrong; ``BrokerError/io(path:operation:errno:)`` when a system call fails.
     package func open(inbox: Inbox) throws(BrokerError) -> Contents {
-        if descriptor >= 0 { close(descriptor); descriptor = -1 }
+        file = nil
         let bytes = try Self.read(path)
         let scan = JournalScan(bytes)
         var cutTornTail = false
@@ -65,10 +63,12 @@ package final class Journal {
         }
         switch scan.format {
         case .framed:
-            try openDescriptor()
+            try openFile()
             if scan.intactLength < bytes.count {
-                guard ftruncate(descriptor, off_t(scan.intactLength)) == 0 else {
-                    throw .io(path: path, operation: "truncate torn tail", detail: "\(Errno(rawValue: errno))")
+                try withOpenFile { file throws(BrokerError) in
+                    do throws(Errno) { try file.truncate(to: scan.intactLength) } catch {
+                        throw .io(path: path, operation: "truncate torn tail", errno: error)
+                    }
                 }
             }
             // An empty journal gets its header with its first append, so opening one writes
@@ -100,36 +100,44 @@ package final class Journal {
     /// from now on. On error the old journal is still in place and still appended to.
     package func rewrite(_ records: [JournalRecord]) throws(BrokerError) {
         let written = try Self.replace(path: path, records: records)
-        if descriptor >= 0 { close(descriptor); descriptor = -1 }
-        try openDescriptor()
+        file = nil
+        try openFile()
         size = written
     }
 
+    /// Appends `bytes` whole (a short write is continued, `EINTR` retried) and fsyncs when
+    /// `durable`. When a write fails (disk full) the file is cut back to where this append
+    /// began, so no partial record stays behind.
     private func write(_ bytes: [UInt8], durable: Bool) throws(BrokerError) {
-        precondition(descriptor >= 0, "Journal written before open(inbox:)")
-        let originalLength = lseek(descriptor, 0, SEEK_END)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                // Leave no partial record behind (disk full): cut back to where this append began.
-                if originalLength >= 0 { _ = ftruncate(descriptor, originalLength) }
-                throw .io(path: path, operation: "append", detail: "\(Errno(rawValue: code))")
+        try withOpenFile { file throws(BrokerError) in
+            let originalLength = try? file.seekToEnd()
+            do throws(Errno) { try file.writeAll(bytes) } catch {
+                if let originalLength { try? file.truncate(to: originalLength) }
+                throw .io(path: path, operation: "append", errno: error)
             }
-            offset += written
+            if durable {
+                do throws(Errno) { try file.fsync() } catch { throw .io(path: path, operation: "fsync", errno: error) }
+            }
         }
-        if durable, fsync(descriptor) != 0 { throw .io(path: path, operation: "fsync", detail: "\(Errno(rawValue: errno))") }
     }
 
-    private func openDescriptor() throws(BrokerError) {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, mode_t(ContainerLayout.fileMode))
-        guard fd >= 0 else { throw .io(path: path, operation: "open", detail: "\(Errno(rawValue: errno))") }
-        descriptor = fd
+    private func withOpenFile<R>(_ body: (borrowing FileDescriptor) throws(BrokerError) -> R) throws(BrokerError) -> R {
+        switch file {
+        case .some(let open): return try body(open)
+        case .none: preconditionFailure("Journal written before open(inbox:)")
+        }
+    }
+
+    private func openFile() throws(BrokerError) {
+        let mode = ContainerLayout.fileMode
+        do {
+            file = try FileDescriptor.open(path, .readWrite, options: [.create, .append, .noFollow, .closeOnExec], permissions: mode)
+        } catch {
+            throw .io(path: path, operation: "open", errno: error)
+        }
         // The mode is explicit, whatever the umask.
-        guard fchmod(fd, mode_t(ContainerLayout.fileMode)) == 0 else {
-            throw .io(path: path, operation: "fchmod", detail: "\(Errno(rawValue: errno))")
+        try withOpenFile { file throws(BrokerError) in
+            do throws(Errno) { try file.changeMode(mode) } catch { throw .io(path: path, operation: "fchmod", errno: error) }
         }
     }
 
@@ -149,7 +157,7 @@ package final class Journal {
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         do { try AtomicFile.replace(directory: directory, name: name, bytes: bytes, mode: ContainerLayout.fileMode, durable: true) } catch {
-            throw .io(path: path, operation: "rewrite", detail: "\(error)")
+            throw .io(path: path, operation: "rewrite", errno: error)
         }
         return bytes.count
     }

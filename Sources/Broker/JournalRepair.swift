@@ -96,7 +96,7 @@ package enum JournalRepair {
             do {
                 try AtomicFile.replace(directory: layout.brokerDirectory, name: name, bytes: side, mode: ContainerLayout.fileMode, durable: true)
             } catch {
-                throw .io(path: layout.brokerDirectory + "/" + name, operation: "write", detail: "\(error)")
+                throw .io(path: layout.brokerDirectory + "/" + name, operation: "write", errno: error)
             }
             report.sideFile = layout.brokerDirectory + "/" + name
             let loss = JournalLoss(

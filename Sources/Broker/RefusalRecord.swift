@@ -13,14 +13,14 @@ package enum RefusalRecord {
 
     /// Atomically writes `reason` (reduced to one line of at most ``maximumLength`` bytes) as the
     /// record of `name` in `directory`, which must exist.
-    /// - Throws: ``BrokerError/io(path:operation:detail:)`` when the write fails.
+    /// - Throws: ``BrokerError/io(path:operation:errno:)`` when the write fails.
     static func write(_ reason: String, for name: String, in directory: String, durable: Bool) throws(BrokerError) {
         let bytes = Array(oneLine(reason).utf8) + [0x0A]
         do {
             try AtomicFile.replace(
                 directory: directory, name: fileName(for: name), bytes: bytes, mode: ContainerLayout.fileMode, durable: durable)
         } catch {
-            throw .io(path: directory + "/" + fileName(for: name), operation: "write", detail: "\(error)")
+            throw .io(path: directory + "/" + fileName(for: name), operation: "write", errno: error)
         }
     }
 
@@ -33,7 +33,6 @@ package enum RefusalRecord {
     package static func reason(for name: String, in directory: String) -> String? {
         let recordPath = directory + "/" + fileName(for: name)
         if let fd = try? FileDescriptor.open(recordPath, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec]) {
-            defer { try? fd.close() }
             if (try? fd.fstat())?.type == .regular, let bytes = try? fd.readAll(limit: maximumLength + 1) {
                 let text = oneLine(String(decoding: bytes, as: UTF8.self))
                 if !text.isEmpty { return text }

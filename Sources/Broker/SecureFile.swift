@@ -10,20 +10,19 @@ enum SecureFile {
         let fd: FileDescriptor
         do { fd = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec]) } catch {
             if error == .tooManySymbolicLinkLevels { throw .badInput("\(path): is a symbolic link") }
-            throw .io(path: path, operation: "open", detail: "\(error)")
+            throw .io(path: path, operation: "open", errno: error)
         }
-        defer { try? fd.close() }
         let status: FileStatus
-        do { status = try fd.fstat() } catch { throw .io(path: path, operation: "fstat", detail: "\(error)") }
+        do { status = try fd.fstat() } catch { throw .io(path: path, operation: "fstat", errno: error) }
         guard status.type == .regular else { throw .badInput("\(path): is a \(status.type.rawValue), not a regular file") }
-        guard status.userID == geteuid() else { throw .badInput("\(path): owned by uid \(status.userID), not \(geteuid())") }
+        guard status.userID == ProcessIdentity.effectiveUserID else {
+            throw .badInput("\(path): owned by uid \(status.userID), not \(ProcessIdentity.effectiveUserID)")
+        }
         do { return try fd.readAll(limit: maximumSize) } catch {
             switch error {
             case .exceedsLimit(let limit): throw .badInput("\(path): larger than the \(limit)-byte limit")
-            case .system(let errno): throw .io(path: path, operation: "read", detail: "\(errno)")
+            case .system(let errno): throw .io(path: path, operation: "read", errno: errno)
             }
         }
     }
 }
-
-import Glibc

@@ -1,6 +1,5 @@
 import Broker
 import CLISupport
-import Glibc
 import FoundationEssentials
 import SystemShims
 
@@ -17,14 +16,15 @@ enum InputLines {
         let source: String
         if path == nil || path == "-" {
             source = "<stdin>"
-            bytes = try readAll(FileDescriptor(rawValue: STDIN_FILENO), source: source)
+            bytes = try FileDescriptor.withUnowned(FileDescriptor.standardInput) { input throws(ToolError) in
+                try readAll(input, source: source)
+            }
         } else {
             source = path!
             let descriptor: FileDescriptor
             do { descriptor = try FileDescriptor.open(source, .readOnly) } catch {
                 throw UsageError("\(source): cannot open for reading: \(error)")
             }
-            defer { try? descriptor.close() }
             bytes = try readAll(descriptor, source: source)
         }
         do { return (try JSONLines.split(bytes), source) } catch {
@@ -33,7 +33,7 @@ enum InputLines {
     }
 
     /// Everything `descriptor` holds from its current offset, at most ``maximumInput`` bytes.
-    private static func readAll(_ descriptor: FileDescriptor, source: String) throws(ToolError) -> [UInt8] {
+    private static func readAll(_ descriptor: borrowing FileDescriptor, source: String) throws(ToolError) -> [UInt8] {
         do { return try descriptor.readAll(limit: maximumInput) } catch {
             switch error {
             case .exceedsLimit: throw ToolError(.dataError, "\(source): input exceeds \(maximumInput) bytes")

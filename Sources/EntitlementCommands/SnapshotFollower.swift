@@ -1,7 +1,6 @@
 import Broker
 import CLISupport
 import EntitlementModel
-import FileWatch
 import FoundationEssentials
 import ServiceRuntime
 import EntitlementDefaults
@@ -31,81 +30,74 @@ struct SnapshotFollower {
     /// How long after a due publish the follower waits for it before rendering without it.
     static let publishAllowance: TimeInterval = 0.5
 
-    private enum Wakeup: Sendable {
-        case fileChanged, stop
-        /// The reload timer for this instant fired.
-        case reloadDate(Date)
+    /// How long a stop may take (a frame being written to a stalled pipe) before the process
+    /// exits without finishing it.
+    static let shutdownDeadline: Duration = .seconds(5)
+
+    func run() async throws {
+        let directory = layout.preferencesDirectory, name = layout.sharedFileName
+        // Every watch event re-reads (the first, `armed`, too: a change between the first read
+        // and the watch being armed is not missed); one queued re-read covers a burst.
+        let watch = ServiceLoopSource<FollowerService.Source>.directory(
+            directory, names: [name], coalescing: true, onFailure: { .watchFailed("\($0); falling back to polling every 250 ms") }
+        ) { _ in .fileChanged }
+        let loop = ServiceLoop(shutdownDeadline: Self.shutdownDeadline) { StandardStreams.writeError("widget-renderer: \($0)\n") }
+        let layout = layout, rendering = rendering
+        _ = await loop.run(sources: [watch]) { FollowerService(layout: layout, rendering: rendering) }
+    }
+}
+
+/// What ``SnapshotFollower`` does on each event of its loop, on the loop's thread: re-read the
+/// shared file and print a frame when what it shows may have changed.
+private struct FollowerService: ServiceLoopHandler {
+    enum Source: Sendable {
+        case fileChanged
         case watchFailed(String)
     }
 
-    func run() async throws {
-        let reader = SnapshotReader(suiteName: layout.group, container: layout.container)
-        let signals = await SignalSequence.make([.terminate, .interrupt])
-        let (wakeups, wake) = AsyncStream.makeStream(of: Wakeup.self, bufferingPolicy: .unbounded)
-        let directory = layout.preferencesDirectory, name = layout.sharedFileName
-        // Render at once (locked if nothing is there yet: the watch arms only once the directory
-        // exists); the watch's first event re-reads, so a change between this read and the watch
-        // being armed is not missed.
-        wake.yield(.fileChanged)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await _ in signals {
-                    wake.yield(.stop)
-                    return
-                }
+    let reader: SnapshotReader
+    let rendering: TimelineRendering
+    /// When the frame printed last must be rendered again (a reload date, plus the publish
+    /// allowance at a transition the writer is due to publish).
+    var reloadDue: Date?
+    var printedAny = false
+
+    init(layout: ContainerLayout, rendering: TimelineRendering) {
+        reader = SnapshotReader(suiteName: layout.group, container: layout.container)
+        self.rendering = rendering
+    }
+
+    mutating func handle(_ event: ServiceLoopEvent<Source>) -> ServiceLoopStep {
+        switch event {
+        case .stop: return .stop
+        case .signal: return .wait(until: reloadDue)
+        case .source(.watchFailed(let message)):
+            StandardStreams.writeError("widget-renderer: \(message)\n")
+            return .wait(until: reloadDue)
+        case .start, .source(.fileChanged):
+            // Render at once at start (locked if nothing is there yet: the watch arms only once
+            // the directory exists); later, only when the reader took a newer snapshot.
+            switch refresh() {
+            case .updated: break
+            case .rejected, .unchanged, .missing:
+                if printedAny { return .wait(until: reloadDue) }
             }
-            group.addTask {
-                await DirectoryWatch(directory: directory, names: [name]).forEachEvent(
-                    onFailure: { error in wake.yield(.watchFailed("\(error); falling back to polling every 250 ms")) },
-                    { _ in wake.yield(.fileChanged) })
-            }
-            var timer: Task<Void, Never>?
-            var reloadDue: Date?
-            var printedAny = false
-            loop: for await wakeup in wakeups {
-                switch wakeup {
-                case .stop: break loop
-                case .watchFailed(let message):
-                    StandardStreams.writeError("widget-renderer: \(message)\n")
-                    continue
-                case .fileChanged:
-                    switch refresh(reader) {
-                    case .updated: break
-                    case .rejected, .unchanged, .missing:
-                        if printedAny { continue }
-                    }
-                case .reloadDate(let date):
-                    // A timer replaced after it fired (its wake-up was already queued) is not the pending one.
-                    guard date == reloadDue else { continue }
-                    // A publish whose watch event is still queued is rendered now, not after a frame without it.
-                    _ = refresh(reader)
-                }
-                let snapshot = reader.lastGood
-                let (output, reloadAt) = rendering.render(snapshot, now: Date())
-                StandardStreams.writeOut(printedAny && rendering.format == .text ? "\n" + output : output)
-                printedAny = true
-                timer?.cancel()
-                reloadDue = reloadAt.map { date in
-                    date == snapshot?.nextTransition ? date.addingTimeInterval(Self.publishAllowance) : date
-                }
-                timer = reloadDue.map { due in
-                    Task {
-                        // Sleep again if woken early, and at most an hour at a time (the wall clock may jump).
-                        while due.timeIntervalSinceNow > 0 {
-                            do { try await Task.sleep(for: .seconds(min(due.timeIntervalSinceNow, 3600))) } catch { return }
-                        }
-                        wake.yield(.reloadDate(due))
-                    }
-                }
-            }
-            timer?.cancel()
-            wake.finish()
-            group.cancelAll()
+        case .deadline:
+            // A publish whose watch event is still queued is rendered now, not after a frame without it.
+            _ = refresh()
         }
+        let snapshot = reader.lastGood
+        let (output, reloadAt) = rendering.render(snapshot, now: Date())
+        StandardStreams.writeOut(printedAny && rendering.format == .text ? "\n" + output : output)
+        printedAny = true
+        reloadDue = reloadAt.map { date in
+            date == snapshot?.nextTransition ? date.addingTimeInterval(SnapshotFollower.publishAllowance) : date
+        }
+        return .wait(until: reloadDue)
     }
 
     /// Reads the shared file; a refused one is reported on stderr and the last good snapshot kept.
-    private func refresh(_ reader: SnapshotReader) -> SnapshotReadOutcome {
+    private func refresh() -> SnapshotReadOutcome {
         let outcome = reader.refresh()
         if case .rejected(let reason, _) = outcome {
             StandardStreams.writeError("widget-renderer: ignored \(reason); keeping generation \(reader.lastGood.map { String($0.generation) } ?? "none")\n")

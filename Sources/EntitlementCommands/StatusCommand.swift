@@ -110,7 +110,7 @@ enum JournalLines {
         let bytes: [UInt8]
         do throws(Errno) {
             let descriptor = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
-            bytes = try descriptor.closeAfter { () throws(Errno) in
+            bytes = try descriptor.closeAfter { descriptor throws(Errno) in
                 let status = try descriptor.fstat()
                 guard status.type == .regular, status.userID == ProcessIdentity.effectiveUserID else { throw .permissionDenied }
                 do throws(ReadAllError) { return try descriptor.readAll(limit: Int(Int32.max) << 16) } catch {

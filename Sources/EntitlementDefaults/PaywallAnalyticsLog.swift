@@ -48,7 +48,7 @@ public struct PaywallAnalyticsLog: Sendable {
         }
         let descriptor = try open()
         do throws(Errno) {
-            try descriptor.closeAfter { () throws(Errno) in
+            try descriptor.closeAfter { descriptor throws(Errno) in
                 guard try descriptor.fstat().type == .regular else { throw .invalidArgument }
                 let written = try descriptor.write(line)
                 guard written == line.count else { throw .noSpace }
@@ -66,7 +66,7 @@ public struct PaywallAnalyticsLog: Sendable {
         let bytes: [UInt8]
         do throws(Errno) {
             let descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .noFollow])
-            bytes = try descriptor.closeAfter { () throws(Errno) in
+            bytes = try descriptor.closeAfter { descriptor throws(Errno) in
                 do throws(ReadAllError) { return try descriptor.readAll(limit: 256 << 20) } catch {
                     switch error {
                     case .system(let errno): throw errno
@@ -106,10 +106,7 @@ public struct PaywallAnalyticsLog: Sendable {
                 guard error == .exists else { throw error }
                 return try FileDescriptor.open(path, .writeOnly, options: options)
             }
-            do throws(Errno) { try created.changeMode(Self.fileMode) } catch {
-                try? created.close()
-                throw error
-            }
+            try created.changeMode(Self.fileMode)
             return created
         } catch {
             throw PaywallAnalyticsError(path: path, problem: "open: \(error)")

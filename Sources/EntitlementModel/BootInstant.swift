@@ -7,7 +7,7 @@ import Foundation
 /// A reading of a clock nobody can wind back: which boot of the machine (the kernel's boot id)
 /// and how long after that boot started (`CLOCK_BOOTTIME`, which keeps counting through
 /// suspend). Pure value; the caller reads the kernel (see `BootInstant.current()` in
-/// `SharedDefaults` on Linux).
+/// `EntitlementDefaults` on Linux).
 public struct BootInstant: Sendable, Hashable {
     /// The boot's id as the kernel gives it (`/proc/sys/kernel/random/boot_id`): at most
     /// ``maximumBootIDLength`` printable ASCII characters, never empty.

@@ -27,44 +27,33 @@ extension EntitlementSnapshot {
     /// Reads the snapshot stored under ``defaultsKey`` from the bytes of a whole suite file
     /// (what `SharedDefaults` writes), without building the rest of the file's values.
     ///
-    /// Accepts and refuses exactly what the general path does — `PropertyListCodec/decode(_:)`
-    /// of the whole file, its root a dictionary, then ``init(propertyList:)`` of the key's value —
-    /// and throws the same errors: a binary file is first walked in place
-    /// (`BinaryPropertyListReader`): the whole file checked as the decoder checks it
-    /// (`AcceptedBinaryPropertyList`), then the
-    /// snapshot read field by field; anything that walk is not certain about (any error, a
-    /// UTF-16 key or value in the snapshot, an XML file) goes through the general path, which
-    /// explains the problem.
+    /// The whole file is checked as `PropertyListCodec/decode(_:)` checks it (it throws the
+    /// same errors), its root must be a dictionary, and the key's value is read as
+    /// ``init(propertyList:)`` reads it (``SnapshotSchema``). A binary file is read in place
+    /// once the property-list walk has accepted it; an XML file is decoded to values first.
     ///
     /// - Throws: ``SnapshotFileDecodingError``; `.snapshot(.missing)` when nothing is published.
     public static func decode(fromSuiteBytes bytes: [UInt8]) throws(SnapshotFileDecodingError) -> EntitlementSnapshot {
-        if let snapshot = decodeInPlace(fromSuiteBytes: bytes) { return snapshot }
-        return try decodeThroughValues(fromSuiteBytes: bytes)
+        guard bytes.starts(with: binaryPrefix) else { return try decodeThroughValues(fromSuiteBytes: bytes) }
+        let outcome: Result<EntitlementSnapshot, SnapshotFileDecodingError>
+        do {
+            outcome = try AcceptedBinaryPropertyList.withAccepted(bytes) { file in
+                SnapshotInPlace.withReader(file) { reader in SnapshotSchema.snapshot(inSuiteRoot: file.top, of: reader) }
+            }
+        } catch {
+            throw .undecodable(error)
+        }
+        return try outcome.get()
     }
 
-    /// The general path: every value of the file decoded, then the snapshot validated.
+    /// Every value of the file decoded, then the snapshot read from the tree: the path of XML
+    /// files, and the tests' second reading of binary ones.
     static func decodeThroughValues(fromSuiteBytes bytes: [UInt8]) throws(SnapshotFileDecodingError) -> EntitlementSnapshot {
         let root: PropertyListValue
         do { root = try PropertyListCodec.decode(bytes) } catch { throw .undecodable(error) }
-        guard case .dictionary(let contents) = root else { throw .rootNotDictionary(kind: root.kindInWords) }
-        guard let value = contents[defaultsKey] else { throw .snapshot(.missing) }
-        do { return try EntitlementSnapshot(propertyList: value) } catch { throw .snapshot(error) }
+        return try SnapshotSchema.snapshot(inSuiteRoot: root, of: SnapshotTree()).get()
     }
 
-    /// The in-place path; `nil` when the file is not certain to decode to a valid snapshot.
-    static func decodeInPlace(fromSuiteBytes bytes: [UInt8]) -> EntitlementSnapshot? {
-        BinaryPropertyListReader.withReader(bytes) { reader in
-            guard let file = reader.accepted(), let root = file.dictionary(file.top) else { return nil }
-            var wanted = defaultsKey
-            return wanted.withUTF8 { wantedBytes in
-                for position in 0..<root.count {
-                    // Every key is an ASCII string (the whole-file check made sure).
-                    guard let keyBytes = file.asciiBytes(file.key(position, of: root)) else { return nil }
-                    guard keyBytes.count == wantedBytes.count, keyBytes.elementsEqual(wantedBytes) else { continue }
-                    return SnapshotInPlaceDecoder.withDecoder(file) { $0.snapshot(file.value(position, of: root)) }
-                }
-                return nil
-            }
-        }
-    }
+    /// What every binary property list starts with (`PropertyListCodec/decode(_:)` routes on it too).
+    private static let binaryPrefix: [UInt8] = Array("bplist".utf8)
 }

@@ -82,8 +82,21 @@ public struct EntitlementStatus: Sendable, Hashable {
     /// Whether access is in force at `instant`: active when issued, and not past `expiresAt`.
     /// Fails closed: an inactive status never becomes active with time.
     public func isActive(at instant: Date) -> Bool {
-        guard active else { return false }
-        guard let expiresAt else { return true }
-        return instant < expiresAt
+        accessPeriod.contains(instant)
     }
+
+    /// When access is in force, without the rest of the status (what a prepared feature check keeps).
+    struct AccessPeriod: Sendable, Hashable {
+        var active: Bool
+        var expiresAt: Date?
+
+        /// Whether access is in force at `instant` (see ``EntitlementStatus/isActive(at:)``).
+        @inline(__always) func contains(_ instant: Date) -> Bool {
+            guard active else { return false }
+            guard let expiresAt else { return true }
+            return instant < expiresAt
+        }
+    }
+
+    var accessPeriod: AccessPeriod { AccessPeriod(active: active, expiresAt: expiresAt) }
 }

@@ -4,33 +4,32 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Every feature of a ``FeatureGate`` resolved against one snapshot: per feature, whether it is
-/// free, until which instant its entitlement unlocks it, and its free allowances. Build it once
-/// per snapshot with ``FeatureGate/prepared(for:)``; a check is then an array index and a Date
-/// comparison (with a ``FeatureHandle``) and never copies a String.
+/// Every feature of a ``FeatureGate`` resolved against one snapshot: per feature, its free
+/// allowances and what the snapshot says about its entitlement (``FeatureRule/holding(in:)``).
+/// Build it once per snapshot with ``FeatureGate/prepared(for:)``; a check is then an array
+/// index, a Date comparison and the gate's rule (``FeatureRule/Allowances/verdict(_:currentCount:daysAgo:)``,
+/// the one `check` applies), and never copies a String.
 ///
-/// Answers exactly what ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``'s
+/// So it answers what ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``'s
 /// `isUnlocked` answers for the same snapshot, feature, clock, count and days: evaluation at the
 /// snapshot's effective now (`max(wallClock, issuedAt)`, so winding the clock back never extends
 /// access; a reader with a boot clock passes ``EntitlementSnapshot/effectiveNow(wallClock:boot:)``
-/// as the clock, which floors it further), locked at `expiresAt` itself, locked for unknown features and without a snapshot
-/// (free allowances still apply). Use `check` when the paywall (reason and copy) is needed.
+/// as the clock, which floors it further), locked at `expiresAt` itself, locked for unknown
+/// features and without a snapshot (free allowances still apply). Use `check` when the paywall
+/// (reason and copy) is needed.
 public struct FeatureAccess: Sendable {
-    /// One feature, resolved.
+    /// One feature, resolved: its rule's allowances and what the snapshot says about its entitlement.
     struct Entry: Sendable {
-        /// Free for everyone, or entitled with no end.
-        var alwaysUnlocked: Bool
-        /// Entitled while the effective now is before this instant; `nil` when not entitled.
-        var entitledBefore: Date?
-        var freeCount: Int?
-        var freeDays: Int?
+        var rule: FeatureRule.Allowances
+        var holding: FeatureHolding
     }
 
     /// The generation of the snapshot this was prepared for; `nil` when prepared without one.
     public let generation: Int64?
-    /// The snapshot's issue time: the floor of the effective now (`distantPast` without a snapshot,
-    /// where it is never read).
-    let issuedAt: Date
+    /// The floor of the effective now: ``EntitlementSnapshot/effectiveNow(wallClock:)`` of the
+    /// earliest instant, so that `max(wallClock, floor)` is that method's answer (`-infinity`
+    /// without a snapshot, where no entry reads the clock).
+    let floor: Date
     /// By position in the gate's sorted feature names.
     let entries: [Entry]
     /// Feature name -> position in ``entries``, for checks by name.
@@ -58,14 +57,11 @@ public struct FeatureAccess: Sendable {
         return isUnlocked(position: position, at: wallClock, currentCount: currentCount, daysAgo: daysAgo)
     }
 
+    /// The gate's rule (``FeatureRule/verdict(_:currentCount:daysAgo:)``) on the prepared entry.
     private func isUnlocked(position: Int, at wallClock: Date, currentCount: Int?, daysAgo: Int?) -> Bool {
         let entry = entries[position]
-        if entry.alwaysUnlocked { return true }
-        // The same expression as `EntitlementStatus.isActive(at: snapshot.effectiveNow(wallClock:))`.
-        if let end = entry.entitledBefore, max(wallClock, issuedAt) < end { return true }
-        if let limit = entry.freeCount, let currentCount, currentCount < limit { return true }
-        if let window = entry.freeDays, let daysAgo { return daysAgo <= window }
-        return false
+        let standing = entry.holding.standing(at: max(wallClock, floor))
+        return entry.rule.verdict(standing, currentCount: currentCount, daysAgo: daysAgo).isUnlocked
     }
 }
 
@@ -79,27 +75,12 @@ extension FeatureGate {
     public func prepared(for snapshot: EntitlementSnapshot?) -> FeatureAccess {
         let sortedRules = rules.sorted { $0.key < $1.key }
         let names = sortedRules.map(\.key)
-        var entries: [FeatureAccess.Entry] = []
-        entries.reserveCapacity(names.count)
         var positions: [String: Int] = [:]
         positions.reserveCapacity(names.count)
-        for (position, (name, rule)) in sortedRules.enumerated() {
-            positions[name] = position
-            var entry = FeatureAccess.Entry(alwaysUnlocked: false, entitledBefore: nil, freeCount: rule.freeCount, freeDays: rule.freeDays)
-            if let entitlement = rule.entitlement {
-                if let snapshot {
-                    let status = snapshot.status(of: entitlement)
-                    if status.active {
-                        if let end = status.expiresAt { entry.entitledBefore = end } else { entry.alwaysUnlocked = true }
-                    }
-                }
-            } else {
-                entry.alwaysUnlocked = true
-            }
-            entries.append(entry)
-        }
+        for (position, name) in names.enumerated() { positions[name] = position }
+        let entries = sortedRules.map { _, rule in FeatureAccess.Entry(rule: rule.allowances, holding: rule.holding(in: snapshot)) }
         return FeatureAccess(
-            generation: snapshot?.generation, issuedAt: snapshot?.issuedAt ?? .distantPast, entries: entries, positions: positions,
-            layout: Self.layoutFingerprint(ofSortedNames: names))
+            generation: snapshot?.generation, floor: snapshot?.effectiveNow(wallClock: Date(timeIntervalSinceReferenceDate: -.infinity)) ?? Date(timeIntervalSinceReferenceDate: -.infinity),
+            entries: entries, positions: positions, layout: Self.layoutFingerprint(ofSortedNames: names))
     }
 }

@@ -18,9 +18,7 @@ extension FeatureGate {
     ///   allowance and for a feature the catalog does not know.
     public func limit(_ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date) -> Int? {
         guard let rule = rules[feature] else { return 0 }
-        guard let entitlement = rule.entitlement else { return nil }
-        if isEntitled(entitlement, snapshot: snapshot, wallClock: wallClock) { return nil }
-        return rule.freeCount ?? 0
+        return rule.allowances.itemLimit(Self.standing(rule, snapshot: snapshot, wallClock: wallClock))
     }
 
     /// How many more items fit: `nil` when unlimited, otherwise `max(0, limit - currentCount)`.
@@ -57,14 +55,11 @@ extension FeatureGate {
         guard let limit = limit(feature, snapshot: snapshot, wallClock: wallClock) else { return }
         let remaining = max(0, limit - max(0, currentCount))
         guard adding > remaining else { return }
-        let paywall: Paywall
-        if let rule = rules[feature], rule.freeCount != nil {
-            let reason: PaywallReason = snapshot == nil ? .noSnapshot : .limitReached
-            paywall = Paywall(feature: feature, reason: reason, copy: rule.paywall)
-        } else {
-            paywall = check(feature, snapshot: snapshot, wallClock: wallClock).paywall
-                ?? Paywall(feature: feature, reason: .notEntitled, copy: rules[feature]?.paywall ?? Self.fallbackCopy)
-        }
+        // What `check` shows when no count is given: the free allowance used up, or why the
+        // feature is locked. A limit means the user does not hold the feature, so that `check`
+        // locks.
+        let paywall = check(feature, snapshot: snapshot, wallClock: wallClock).paywall
+            ?? Paywall(feature: feature, reason: .limitReached, copy: rules[feature]?.paywall ?? Self.fallbackCopy)
         throw FeatureLimitError(
             feature: feature, current: currentCount, limit: limit, remaining: remaining, adding: adding, paywall: paywall)
     }

@@ -91,33 +91,14 @@ public struct FeatureGate: Sendable, Hashable {
         guard let rule = rules[feature] else {
             return .locked(Paywall(feature: feature, reason: .unknownFeature, copy: Self.fallbackCopy))
         }
-        guard let entitlement = rule.entitlement else { return .unlocked(remaining: nil) }
-        if isEntitled(entitlement, snapshot: snapshot, wallClock: wallClock) { return .unlocked(remaining: nil) }
-        // A negative count (a caller's bug) counts as none, so `limit - count` cannot overflow.
-        if let limit = rule.freeCount, let count = currentCount.map({ max(0, $0) }), count < limit {
-            return .unlocked(remaining: limit - count)
+        switch rule.allowances.verdict(Self.standing(rule, snapshot: snapshot, wallClock: wallClock), currentCount: currentCount, daysAgo: daysAgo) {
+        case .unlocked(let remaining): return .unlocked(remaining: remaining)
+        case .locked(let reason): return .locked(Paywall(feature: feature, reason: reason, copy: rule.paywall))
         }
-        if let window = rule.freeDays, let daysAgo {
-            if daysAgo <= window { return .unlocked(remaining: nil) }
-            return .locked(Paywall(feature: feature, reason: snapshot == nil ? .noSnapshot : .limitReached, copy: rule.paywall))
-        }
-        return .locked(Paywall(feature: feature, reason: reason(rule, entitlement, snapshot), copy: rule.paywall))
     }
 
-    /// Whether `entitlement` is active in `snapshot` at the reader's effective now (`false` without a snapshot).
-    func isEntitled(_ entitlement: String, snapshot: EntitlementSnapshot?, wallClock: Date) -> Bool {
-        guard let snapshot else { return false }
-        return snapshot.status(of: entitlement).isActive(at: snapshot.effectiveNow(wallClock: wallClock))
-    }
-
-    private func reason(_ rule: FeatureRule, _ entitlement: String, _ snapshot: EntitlementSnapshot?) -> PaywallReason {
-        guard let snapshot else { return .noSnapshot }
-        if rule.freeCount != nil { return .limitReached }
-        let status = snapshot.status(of: entitlement)
-        switch status.state {
-        case .notPurchased: return .notEntitled
-        case .revoked: return .revoked
-        default: return .expired
-        }
+    /// Whether the user holds `rule`'s feature at the snapshot's effective now.
+    static func standing(_ rule: FeatureRule, snapshot: EntitlementSnapshot?, wallClock: Date) -> FeatureStanding {
+        rule.holding(in: snapshot).standing(at: snapshot?.effectiveNow(wallClock: wallClock) ?? wallClock)
     }
 }

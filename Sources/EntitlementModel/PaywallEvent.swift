@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// Pure value; the writer that appends it to `<container>/Library/Analytics/paywall.jsonl` lives in
-/// the SharedDefaults module (`PaywallAnalyticsLog`).
+/// the EntitlementDefaults module (`PaywallAnalyticsLog`).
 public struct PaywallEvent: Sendable, Hashable {
     /// What happened to the paywall.
     public enum Kind: String, Sendable, Hashable, CaseIterable {

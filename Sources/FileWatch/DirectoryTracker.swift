@@ -1,4 +1,4 @@
-import Glibc
+import SystemShims
 
 /// Decides which directory the inotify instance watches: the target directory when it exists, otherwise
 /// its nearest existing ancestor, descending as path components appear.
@@ -122,6 +122,6 @@ struct DirectoryTracker {
     }
 
     private static func meansMissing(_ error: FileWatchError) -> Bool {
-        error.errno == ENOENT || error.errno == ENOTDIR
+        error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory
     }
 }

@@ -1,9 +1,9 @@
-import Glibc
+import SystemShims
 
 /// A system call of the watcher failed.
 ///
-/// Carries the `errno` value unchanged, the path involved and the operation, so callers can match on
-/// ``errno`` (for example `error.errno == ENOSPC`). The description names the kernel limit to raise when the
+/// Carries the ``Errno`` unchanged, the path involved and the operation, so callers can match on
+/// ``errno`` (for example `error.errno == .noSpace`). The description names the kernel limit to raise when the
 /// failure is one of inotify's per-user limits.
 public struct FileWatchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The operation that failed; the raw value is the C function's name.
@@ -23,14 +23,14 @@ public struct FileWatchError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// The `errno` value reported by the failing call.
-    public let errno: Int32
+    public let errno: Errno
     /// The path the failing call was about: the directory (or ancestor) being watched.
     public let path: String
     /// The call that failed.
     public let operation: Operation
 
     /// Makes an error from an `errno` value, the path concerned and the failing operation.
-    public init(errno: Int32, path: String, operation: Operation) {
+    public init(errno: Errno, path: String, operation: Operation) {
         self.errno = errno
         self.path = path
         self.operation = operation
@@ -39,7 +39,7 @@ public struct FileWatchError: Error, Sendable, Hashable, CustomStringConvertible
     /// `"<operation> <path>: <strerror> (errno N)"`, followed by the `/proc/sys/fs/inotify` limit to raise
     /// when the failure is ENOSPC while adding a watch or EMFILE while creating an instance.
     public var description: String {
-        var text = "\(operation.rawValue) \(path): \(String(cString: strerror(errno))) (errno \(errno))"
+        var text = "\(operation.rawValue) \(path): \(errno.message) (errno \(errno.rawValue))"
         if let limit = exhaustedLimit {
             text += "; the inotify limit \(limit) is exhausted, raise it or stop other watchers"
         }
@@ -49,8 +49,8 @@ public struct FileWatchError: Error, Sendable, Hashable, CustomStringConvertible
     /// The kernel limit that this error means was reached, if any.
     var exhaustedLimit: String? {
         switch (operation, errno) {
-        case (.addWatch, ENOSPC): "/proc/sys/fs/inotify/max_user_watches"
-        case (.createInstance, EMFILE): "/proc/sys/fs/inotify/max_user_instances"
+        case (.addWatch, .noSpace): "/proc/sys/fs/inotify/max_user_watches"
+        case (.createInstance, .tooManyOpenFiles): "/proc/sys/fs/inotify/max_user_instances"
         default: nil
         }
     }

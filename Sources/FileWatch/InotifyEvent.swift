@@ -1,21 +1,21 @@
-import Glibc
+import SystemShims
 
 /// The bits of an inotify watch mask and of an event's mask, with Swift names.
 struct InotifyMask: OptionSet, Sendable, Hashable {
     let rawValue: UInt32
 
-    static let closeWrite = InotifyMask(rawValue: UInt32(IN_CLOSE_WRITE))
-    static let movedFrom = InotifyMask(rawValue: UInt32(IN_MOVED_FROM))
-    static let movedTo = InotifyMask(rawValue: UInt32(IN_MOVED_TO))
-    static let create = InotifyMask(rawValue: UInt32(IN_CREATE))
-    static let delete = InotifyMask(rawValue: UInt32(IN_DELETE))
-    static let deleteSelf = InotifyMask(rawValue: UInt32(IN_DELETE_SELF))
-    static let moveSelf = InotifyMask(rawValue: UInt32(IN_MOVE_SELF))
-    static let unmount = InotifyMask(rawValue: UInt32(IN_UNMOUNT))
-    static let queueOverflow = InotifyMask(rawValue: UInt32(IN_Q_OVERFLOW))
-    static let ignored = InotifyMask(rawValue: UInt32(IN_IGNORED))
-    static let onlyDirectory = InotifyMask(rawValue: UInt32(IN_ONLYDIR))
-    static let excludeUnlinked = InotifyMask(rawValue: UInt32(IN_EXCL_UNLINK))
+    static let closeWrite = InotifyMask(rawValue: InotifyBits.closeWrite)
+    static let movedFrom = InotifyMask(rawValue: InotifyBits.movedFrom)
+    static let movedTo = InotifyMask(rawValue: InotifyBits.movedTo)
+    static let create = InotifyMask(rawValue: InotifyBits.create)
+    static let delete = InotifyMask(rawValue: InotifyBits.delete)
+    static let deleteSelf = InotifyMask(rawValue: InotifyBits.deleteSelf)
+    static let moveSelf = InotifyMask(rawValue: InotifyBits.moveSelf)
+    static let unmount = InotifyMask(rawValue: InotifyBits.unmount)
+    static let queueOverflow = InotifyMask(rawValue: InotifyBits.queueOverflow)
+    static let ignored = InotifyMask(rawValue: InotifyBits.ignored)
+    static let onlyDirectory = InotifyMask(rawValue: InotifyBits.onlyDirectory)
+    static let excludeUnlinked = InotifyMask(rawValue: InotifyBits.excludeUnlinked)
 
     /// Changes to a name inside the watched directory that the consumer must hear about.
     static let nameChanges: InotifyMask = [.closeWrite, .movedTo, .movedFrom, .create, .delete]
@@ -40,19 +40,19 @@ struct InotifyEvent: Sendable, Hashable {
     /// Parses every complete event in `bytes` (the result of one `read`), advancing by header size plus
     /// `len`. A truncated trailing record, which the kernel never produces, is ignored rather than trusted.
     static func parse(_ bytes: UnsafeRawBufferPointer) -> [InotifyEvent] {
-        let headerSize = MemoryLayout<inotify_event>.size
+        let headerSize = InotifyEventHeader.size
         var events: [InotifyEvent] = []
         var offset = 0
         while offset + headerSize <= bytes.count {
-            let header = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-            let nameLength = Int(header.len)
+            let header = InotifyEventHeader(in: bytes, at: offset)
+            let nameLength = header.nameLength
             let nameStart = offset + headerSize
             guard nameStart + nameLength <= bytes.count else { break }
             let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[nameStart..<(nameStart + nameLength)])
             let usedLength = nameBytes.firstIndex(of: 0) ?? nameLength
             let name = String(decoding: nameBytes[..<usedLength], as: UTF8.self)
             events.append(InotifyEvent(
-                watchDescriptor: header.wd,
+                watchDescriptor: header.watchDescriptor,
                 mask: InotifyMask(rawValue: header.mask),
                 cookie: header.cookie,
                 name: name

@@ -114,7 +114,7 @@ extension WatchReader where Consumer == WatchChannel {
                 run(directory: directory, names: names, settle: settle, channel: channel)
             }
         } catch {
-            channel.finishReader(failure: FileWatchError(errno: error.rawValue, path: directory, operation: .startReader))
+            channel.finishReader(failure: FileWatchError(errno: error, path: directory, operation: .startReader))
         }
     }
 

@@ -4,22 +4,39 @@ import FoundationEssentials
 import Foundation  // toolchains without FoundationEssentials
 #endif
 
-/// A binary property list that ``BinaryPropertyListReader/acceptsWholeFile()`` accepted, read
-/// without checking again what that walk proved for every object reachable from the root:
-/// offsets and object references in range, lengths that fit, dictionary keys that are ASCII
-/// strings, ASCII strings without a byte above 0x7F, integers of 1–8 bytes, dates and reals of
-/// their full width. What is left to each accessor is the type check (`nil` when the object
-/// is not of the kind asked for).
+/// A binary property list (`bplist00`) that the validating walk accepted as a whole, read in
+/// place: the walk proved every object reachable from the root well formed and supported
+/// (offsets, references and lengths in range, dictionary keys strings and distinct, ASCII
+/// strings ASCII, UTF-16 strings without unpaired surrogates, integers within `Int64`), so an
+/// accessor only asks whether the object is of the kind it reads (`nil` when not).
 ///
-/// Only ``BinaryPropertyListReader/accepted()`` makes one, and only objects reached from
-/// ``top`` through these accessors may be passed back (an ``Object`` of another file, or an
-/// index made up by the caller, is outside what the walk checked). Valid inside
-/// ``BinaryPropertyListReader/withReader(_:_:)`` only; it reads the caller's bytes.
+/// Make one with ``withAccepted(_:_:)``. Only objects reached from ``top`` through these
+/// accessors may be passed back (an ``Object`` of another file, or an index made up by the
+/// caller, is outside what the walk checked). Valid inside the closure only: it reads the
+/// caller's bytes. The accessors a typed reader calls per field are `@inlinable`, so a caller in
+/// another module reads a field in a few instructions.
 package struct AcceptedBinaryPropertyList {
-    package typealias Object = BinaryPropertyListReader.Object
-    package typealias DictionaryObject = BinaryPropertyListReader.DictionaryObject
+    /// One object of the file (an index into its offset table).
+    package struct Object: Sendable, Hashable {
+        package let index: Int
 
-    /// The file's first byte (the file is at least a header and a trailer long).
+        @inlinable init(index: Int) { self.index = index }
+    }
+
+    /// A dictionary object: `count` keys and values, read by position.
+    package struct DictionaryObject {
+        package let count: Int
+        @usableFromInline let keysStart: Int
+        @usableFromInline let valuesStart: Int
+
+        @inlinable init(count: Int, keysStart: Int, valuesStart: Int) {
+            self.count = count
+            self.keysStart = keysStart
+            self.valuesStart = valuesStart
+        }
+    }
+
+    /// The file's first byte.
     @usableFromInline let bytes: UnsafePointer<UInt8>
     @usableFromInline let offsetIntSize: Int
     @usableFromInline let objectRefSize: Int
@@ -29,14 +46,32 @@ package struct AcceptedBinaryPropertyList {
     /// The root object.
     package let top: Object
 
-    init(reader: BinaryPropertyListReader, base: UnsafePointer<UInt8>) {
+    init(base: UnsafePointer<UInt8>, trailer: BinaryPropertyListTrailer) {
         bytes = base
-        offsetIntSize = reader.offsetIntSize
-        objectRefSize = reader.objectRefSize
-        offsetTable = reader.objectTableEnd
-        objectCount = reader.objectCount
-        top = reader.top
+        offsetIntSize = trailer.offsetIntSize
+        objectRefSize = trailer.objectRefSize
+        offsetTable = trailer.offsetTableOffset
+        objectCount = trailer.objectCount
+        top = Object(index: trailer.topObject)
     }
+
+    /// Checks `bytes` as a whole and runs `body` with the accepted file.
+    ///
+    /// - Returns: `body`'s answer.
+    /// - Throws: ``PropertyListError`` when the bytes are not an acceptable `bplist00` file (the
+    ///   errors ``PropertyListCodec/decode(_:)`` throws for them); `body` is then not run.
+    package static func withAccepted<Result>(_ bytes: [UInt8], _ body: (AcceptedBinaryPropertyList) -> Result) throws(PropertyListError) -> Result {
+        try bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in try BinaryPropertyListWalk.accept(buffer, body) }
+    }
+
+    /// `object` and everything under it as a ``PropertyListValue`` (a string the writer shared
+    /// becomes one `String` shared by every container that uses it).
+    package func value(_ object: Object) -> PropertyListValue {
+        var decoder = BinaryPropertyListDecoder(file: self)
+        return decoder.value(object)
+    }
+
+    // MARK: Typed access
 
     /// The dictionary `object`, or `nil` if it is not one.
     @inlinable @inline(__always) package func dictionary(_ object: Object) -> DictionaryObject? {
@@ -46,7 +81,7 @@ package struct AcceptedBinaryPropertyList {
         return DictionaryObject(count: count, keysStart: start, valuesStart: start &+ count &* objectRefSize)
     }
 
-    /// The key at `position` (below `dictionary.count`): always an ASCII string.
+    /// The key at `position` (below `dictionary.count`): always a string.
     @inlinable @inline(__always) package func key(_ position: Int, of dictionary: DictionaryObject) -> Object {
         reference(at: dictionary.keysStart &+ position &* objectRefSize)
     }
@@ -56,8 +91,8 @@ package struct AcceptedBinaryPropertyList {
         reference(at: dictionary.valuesStart &+ position &* objectRefSize)
     }
 
-    /// The bytes of the ASCII string `object` (every key is one), or `nil` for any other kind,
-    /// a UTF-16 string included.
+    /// The bytes of `object` when it is a string stored in ASCII (which is text as it stands);
+    /// `nil` for any other kind, a UTF-16 string included.
     @inlinable @inline(__always) package func asciiBytes(_ object: Object) -> UnsafeBufferPointer<UInt8>? {
         let offset = offset(of: object)
         guard bytes[offset] >> 4 == 0x5 else { return nil }
@@ -65,15 +100,25 @@ package struct AcceptedBinaryPropertyList {
         return UnsafeBufferPointer(start: bytes + start, count: count)
     }
 
-    /// The ASCII string `object` as a `String`, its bytes copied once and not validated again,
-    /// or `nil` if it is not an ASCII string.
-    @inlinable package func asciiString(_ object: Object) -> String? {
-        guard let ascii = asciiBytes(object) else { return nil }
-        return String(unsafeUninitializedCapacity: ascii.count) { buffer in
-            guard let destination = buffer.baseAddress, let source = ascii.baseAddress else { return 0 }
-            destination.initialize(from: source, count: ascii.count)
-            return ascii.count
+    /// The string `object` (stored in ASCII or UTF-16), or `nil` if it is not a string.
+    @inlinable package func string(_ object: Object) -> String? {
+        if let ascii = asciiBytes(object) {
+            // ASCII is valid UTF-8: copied once, not validated again.
+            return String(unsafeUninitializedCapacity: ascii.count) { buffer in
+                guard let destination = buffer.baseAddress, let source = ascii.baseAddress else { return 0 }
+                destination.initialize(from: source, count: ascii.count)
+                return ascii.count
+            }
         }
+        return utf16String(object)
+    }
+
+    /// The UTF-16 string `object`, or `nil` if it is not one.
+    @usableFromInline func utf16String(_ object: Object) -> String? {
+        let offset = offset(of: object)
+        guard bytes[offset] >> 4 == 0x6 else { return nil }
+        let (count, start) = length(at: offset)
+        return BinaryPropertyListUTF16.string(bytes + start, count: count)
     }
 
     /// The boolean `object`, or `nil` if it is not one.
@@ -85,15 +130,26 @@ package struct AcceptedBinaryPropertyList {
         }
     }
 
-    /// The integer `object` (1, 2 or 4 bytes unsigned, 8 bytes two's complement, as the decoder
-    /// reads them), or `nil` if it is not one (a real included).
+    /// The integer `object` (1, 2 or 4 bytes unsigned, 8 bytes two's complement, 16 bytes whose
+    /// value fits in `Int64`), or `nil` if it is not one (a real included).
     @inlinable @inline(__always) package func integer(_ object: Object) -> Int64? {
         let offset = offset(of: object)
         let marker = bytes[offset]
         guard marker >> 4 == 0x1 else { return nil }
-        let info = marker & 0x0F  // 0...3, checked by the walk
-        let raw = bigEndian(at: offset &+ 1, width: 1 &<< Int(info))
-        return info == 3 ? Int64(bitPattern: raw) : Int64(raw)
+        switch marker & 0x0F {  // 0...4, checked by the walk
+        case 3: return Int64(bitPattern: eightBytes(at: offset &+ 1))
+        case 4: return Int64(bitPattern: eightBytes(at: offset &+ 9))  // the walk checked the high half is only sign
+        case let info: return Int64(bigEndian(at: offset &+ 1, width: 1 &<< Int(info)))
+        }
+    }
+
+    /// The real `object` (4 or 8 bytes), or `nil` if it is not one (an integer included).
+    @inlinable package func real(_ object: Object) -> Double? {
+        let offset = offset(of: object)
+        let marker = bytes[offset]
+        guard marker >> 4 == 0x2 else { return nil }
+        if marker & 0x0F == 2 { return Double(Float(bitPattern: UInt32(bigEndian(at: offset &+ 1, width: 4)))) }
+        return Double(bitPattern: eightBytes(at: offset &+ 1))
     }
 
     /// The date `object`, or `nil` if it is not one.
@@ -103,20 +159,19 @@ package struct AcceptedBinaryPropertyList {
         return Date(timeIntervalSinceReferenceDate: Double(bitPattern: eightBytes(at: offset &+ 1)))
     }
 
-    /// A scalar as ``PropertyListCodec/decode(_:)`` would produce it: `.boolean`, `.integer`,
-    /// `.real` or `.date`; `nil` for anything else.
-    package func scalar(_ object: Object) -> PropertyListValue? {
+    /// The data `object`'s bytes, or `nil` if it is not data.
+    func data(_ object: Object) -> UnsafeBufferPointer<UInt8>? {
         let offset = offset(of: object)
-        let marker = bytes[offset]
-        switch marker >> 4 {
-        case 0x0: return boolean(object).map { .boolean($0) }
-        case 0x1: return integer(object).map { .integer($0) }
-        case 0x2:  // 4 or 8 bytes, checked by the walk
-            if marker & 0x0F == 2 { return .real(Double(Float(bitPattern: UInt32(bigEndian(at: offset + 1, width: 4))))) }
-            return .real(Double(bitPattern: eightBytes(at: offset + 1)))
-        case 0x3: return date(object).map { .date($0) }
-        default: return nil
-        }
+        guard bytes[offset] >> 4 == 0x4 else { return nil }
+        let (count, start) = length(at: offset)
+        return UnsafeBufferPointer(start: bytes + start, count: count)
+    }
+
+    /// The array `object`'s element count and where its references start, or `nil` if it is not an array.
+    func array(_ object: Object) -> (count: Int, start: Int)? {
+        let offset = offset(of: object)
+        guard bytes[offset] >> 4 == 0xA else { return nil }
+        return length(at: offset)
     }
 
     // MARK: Layout, as the walk found it (wrapping arithmetic: every position is inside the file)
@@ -138,7 +193,7 @@ package struct AcceptedBinaryPropertyList {
         }
     }
 
-    /// The element count of the container or string at `offset` and where its payload starts.
+    /// The element count of the container, string or data at `offset` and where its payload starts.
     @inlinable @inline(__always) func length(at offset: Int) -> (count: Int, start: Int) {
         let info = bytes[offset] & 0x0F
         guard info == 0x0F else { return (Int(info), offset &+ 1) }
@@ -150,21 +205,13 @@ package struct AcceptedBinaryPropertyList {
         UInt64(bigEndian: UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self))
     }
 
+    /// The big-endian unsigned integer of `width` (1...8) bytes at `position`.
     @inlinable @inline(__always) func bigEndian(at position: Int, width: Int) -> UInt64 {
         if width == 8 { return eightBytes(at: position) }
         var result: UInt64 = 0
-        for index in position..<(position + width) {
+        for index in position..<(position &+ width) {
             result = result << 8 | UInt64(bytes[index])
         }
         return result
-    }
-}
-
-extension BinaryPropertyListReader {
-    /// The file for reading without repeated checks, when ``acceptsWholeFile()`` accepts it;
-    /// `nil` otherwise (the caller then asks ``PropertyListCodec/decode(_:)``).
-    package func accepted() -> AcceptedBinaryPropertyList? {
-        guard let base = bytes.baseAddress, acceptsWholeFile() else { return nil }
-        return AcceptedBinaryPropertyList(reader: self, base: base)
     }
 }

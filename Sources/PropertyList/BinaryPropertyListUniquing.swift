@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc  // memcmp
-#endif
-
 /// The shared objects of a binary property list being written: which object already has a given
 /// encoding.
 ///
@@ -32,7 +28,7 @@ struct BinaryPropertyListUniquing {
             var slot = Int(truncatingIfNeeded: hash) & mask
             while let entry = slots[slot] {
                 if entry.hash == hash, entry.bytes.count == bytes.count,
-                    memcmp(storage.baseAddress! + entry.bytes.lowerBound, storage.baseAddress! + bytes.lowerBound, bytes.count) == 0
+                    RawBytes.equal(storage.baseAddress! + entry.bytes.lowerBound, storage.baseAddress! + bytes.lowerBound, count: bytes.count)
                 {
                     return entry.object
                 }

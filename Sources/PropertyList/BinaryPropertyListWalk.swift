@@ -1,209 +1,240 @@
-/// The one pass behind ``BinaryPropertyListReader/acceptsWholeFile()``: every object reachable
-/// from the root checked as ``BinaryPropertyListDecoder`` checks it, answering `nil` wherever the
-/// decoder would throw or this walk is not sure.
+/// The one place that decides whether a binary property list (`bplist00`) is acceptable: a walk
+/// over every object reachable from the root that checks each as it goes and throws at the
+/// first problem. What it accepts is handed on as an ``AcceptedBinaryPropertyList``, from which
+/// both the ``PropertyListValue`` tree (``BinaryPropertyListDecoder``) and typed readers (the
+/// entitlement snapshot) are read without checking again.
 ///
-/// Its memory is one zeroed block of 32-bit slots, owned by ``withWalk(reader:_:)``:
-/// per object its expanded count, its canonical key and the last dictionary that used it as a
-/// key, then an open-addressed table of the distinct key strings. Nothing is reference counted.
+/// Refused, each with a one-line ``PropertyListError/malformed(reason:)``: a bad magic or
+/// version, a trailer whose sizes are 0 or above 8 or whose offset table lies outside the file,
+/// offsets and references out of range, lengths running past the object table, a container
+/// that contains itself (a cycle) or nests deeper than ``BinaryPropertyListFormat/maximumDepth``,
+/// more than ``BinaryPropertyListFormat/maximumValueCount`` values once shared references are
+/// expanded, non-ASCII bytes in an ASCII string, unpaired UTF-16 surrogates, unknown markers,
+/// and a dictionary with the same key twice (refused rather than "last wins": a duplicated key
+/// is either corruption or an attempt to show two readers two different values; keys are
+/// compared as Swift strings, so two encodings of one text, or canonically equivalent texts,
+/// are the same key). ``PropertyListError/unsupportedValue(path:type:)`` names values that are
+/// well formed but have no ``PropertyListValue`` case: null, UIDs, sets, integers outside
+/// `Int64`, non-string keys; its path names where (`a.b[2]`).
+///
+/// Objects are visited depth first, each dictionary's key before its value, so the error
+/// reported for a file with several problems is the first one in that order. Each object is
+/// checked once and then counted per use. Memory is one zeroed block of 32-bit slots, owned by
+/// ``accept(_:_:)``: per object its expanded count, its canonical key and the last dictionary
+/// that used it as a key, then an open-addressed table of the distinct ASCII key strings.
 struct BinaryPropertyListWalk {
     private typealias Format = BinaryPropertyListFormat
-    private typealias Marker = BinaryPropertyListReader.Marker
 
-    private let reader: BinaryPropertyListReader
+    private let file: AcceptedBinaryPropertyList
     private let bytes: UnsafeBufferPointer<UInt8>
-    /// `bytes`' first byte (a reader's file is never empty).
-    private let base: UnsafePointer<UInt8>
-    /// Per object: 0 unvisited, -1 in progress (meeting it again is a cycle), else how many
-    /// values it expands to.
+    private let trailer: BinaryPropertyListTrailer
+    /// Objects lie in `headerSize..<objectTableEnd`.
+    private let objectTableEnd: Int
+    /// Per object: 0 unvisited, -1 while its container is being walked (meeting it again then
+    /// means a cycle), else how many values it expands to (itself and everything under it,
+    /// shared parts counted once per use).
     private let counts: UnsafeMutablePointer<Int32>
-    /// Per object used as a key: 1 + the index of the first key object with the same bytes.
+    /// Per ASCII string used as a key: 1 + the index of the first key object with the same bytes.
     private let canonicalKeys: UnsafeMutablePointer<Int32>
-    /// Per canonical key object: 1 + the index of the dictionary whose keys were last checked
-    /// with it (a second use inside the same dictionary is a duplicate key).
+    /// Per canonical key object: 1 + the index of the dictionary whose keys last used it (a
+    /// second use inside the same dictionary is a duplicate key).
     private let lastDictionary: UnsafeMutablePointer<Int32>
     /// Canonical key objects (1 + index; 0 empty), slot chosen by a hash of the key's bytes.
     private let keyTable: UnsafeMutablePointer<Int32>
     private let keyTableMask: Int
-    /// Where the references of the last dictionary whose keys passed start, and its count: a
-    /// dictionary with the very same key references (the usual case for a table of entries
-    /// of one shape) passes without looking at its keys again.
+    /// Where the key references of the last dictionary whose keys all passed start, and their
+    /// count: a dictionary with the very same key references (the usual case for a table of
+    /// entries of one shape) has keys already known to be distinct strings.
     private let lastKeys: UnsafeMutablePointer<Int32>
 
-    /// Containers nested deeper than this are "not sure" (the decoder allows 512).
-    private static let maximumDepth = 64
-
-    /// Runs `body` with a walk over `reader`'s file, its memory freed afterwards.
-    static func withWalk<Result>(reader: BinaryPropertyListReader, _ body: (BinaryPropertyListWalk) -> Result?) -> Result? {
-        guard let base = reader.bytes.baseAddress else { return nil }
-        let objectCount = reader.objectCount
+    /// Checks `bytes` and runs `body` with the accepted file, which is valid only inside `body`.
+    ///
+    /// - Throws: ``PropertyListError`` as described on the type; never traps on any input.
+    static func accept<Result>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (AcceptedBinaryPropertyList) -> Result) throws(PropertyListError) -> Result {
+        guard bytes.count >= Format.magic.count, bytes.prefix(6).elementsEqual(Format.magic.prefix(6)) else {
+            throw .malformed(reason: "missing the bplist00 magic")
+        }
+        guard bytes.prefix(8).elementsEqual(Format.magic) else {
+            throw .malformed(reason: "unsupported binary property list version '\(String(decoding: bytes[6..<8], as: UTF8.self).debugDescription)'")
+        }
+        guard bytes.count <= Format.maximumInputSize else {
+            throw .malformed(reason: "binary property list of \(bytes.count) bytes exceeds the \(Format.maximumInputSize)-byte limit")
+        }
+        let trailer = try BinaryPropertyListTrailer(bytes)
+        guard let base = bytes.baseAddress else { throw .malformed(reason: "missing the bplist00 magic") }  // not empty: checked above
+        let objectCount = trailer.objectCount
         var tableSize = 16
         while tableSize < 2 * objectCount { tableSize <<= 1 }
         // On the stack when it fits (a few kilobytes for a typical snapshot), else on the heap.
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * objectCount + tableSize + 2) { block in
-            guard let storage = block.baseAddress else { return nil }
+        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * objectCount + tableSize + 2) {
+            block throws(PropertyListError) -> Result in
+            guard let storage = block.baseAddress else { throw .malformed(reason: "no memory for the walk") }
             storage.initialize(repeating: 0, count: block.count)
             let walk = BinaryPropertyListWalk(
-                reader: reader, bytes: reader.bytes, base: base, counts: storage, canonicalKeys: storage + objectCount,
+                file: AcceptedBinaryPropertyList(base: base, trailer: trailer), bytes: bytes, trailer: trailer,
+                objectTableEnd: trailer.offsetTableOffset, counts: storage, canonicalKeys: storage + objectCount,
                 lastDictionary: storage + 2 * objectCount, keyTable: storage + 3 * objectCount, keyTableMask: tableSize - 1,
                 lastKeys: storage + 3 * objectCount + tableSize)
-            return body(walk)
+            _ = try walk.visit(trailer.topObject, depth: 0)
+            return body(walk.file)
         }
     }
 
-    /// How many values object `index` expands to (as the decoder counts them), or `nil` when
-    /// the decoder might refuse it. Containers are visited in the decoder's order.
-    func expandedCount(of index: Int, depth: Int) -> Int? {
+    // MARK: Objects
+
+    /// How many values object `index` expands to, checking it (and everything under it) on
+    /// its first use. `depth` is the nesting of the container that references it (0 for the root).
+    @inline(__always) private func count(of index: Int, depth: Int) throws(PropertyListError) -> Int {
         let known = counts[index]
-        if known > 0 { return Int(known) }
-        if known < 0 { return nil }  // a cycle
-        guard let offset = reader.offset(ofIndex: index) else { return nil }
-        let marker = bytes[offset], info = marker & 0x0F
+        return known > 0 ? Int(known) : try visit(index, depth: depth)
+    }
+
+    private func visit(_ index: Int, depth: Int) throws(PropertyListError) -> Int {
+        if counts[index] < 0 { throw .malformed(reason: "object \(index) contains itself (a reference cycle)") }
+        let offset = try offset(ofObject: index)
+        let marker = bytes[offset]
+        let info = marker & 0x0F
         var total = 1
         switch marker >> 4 {
         case 0x0:
-            guard marker == Marker.falseMarker || marker == Marker.trueMarker else { return nil }
-        case Marker.integerKind:
-            // 16-byte integers (info 4) are "not sure": the decoder keeps only those that fit.
-            guard info <= 3, reader.unsigned(at: offset + 1, width: 1 << Int(info)) != nil else { return nil }
-        case Marker.realKind:
-            guard info == 2 || info == 3, reader.unsigned(at: offset + 1, width: 1 << Int(info)) != nil else { return nil }
-        case Marker.dateMarker >> 4:
-            guard marker == Marker.dateMarker, reader.unsigned(at: offset + 1, width: 8) != nil else { return nil }
-        case Marker.dataKind:
-            guard reader.length(at: offset, unitSize: 1) != nil else { return nil }
-        case Marker.asciiStringKind:
-            guard let (count, start) = reader.length(at: offset, unitSize: 1),
-                BinaryPropertyListReader.isASCII(UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]))
-            else { return nil }
-        case Marker.utf16StringKind:
-            guard let (count, start) = reader.length(at: offset, unitSize: 2), isValidUTF16(from: start, count: count) else { return nil }
-        case Marker.arrayKind:
-            let refSize = reader.objectRefSize
-            guard depth < Self.maximumDepth, let (count, start) = reader.length(at: offset, unitSize: refSize) else { return nil }
+            switch marker {
+            case Format.falseMarker, Format.trueMarker: break
+            case 0x00: throw .unsupportedValue(path: "", type: "null")
+            default: throw unknownMarker(marker, index: index)
+            }
+        case Format.integerKind:
+            switch info {
+            case 0...3:
+                try fits(at: offset + 1, width: 1 << Int(info), index: index)
+            case 4:  // 16 bytes: kept only when the value fits in Int64, as Apple's reader does
+                try fits(at: offset + 1, width: 8, index: index)
+                try fits(at: offset + 9, width: 8, index: index)
+                let high = Int64(bitPattern: file.bigEndian(at: offset + 1, width: 8))
+                let low = Int64(bitPattern: file.bigEndian(at: offset + 9, width: 8))
+                guard high == low >> 63 else { throw .unsupportedValue(path: "", type: "integer outside the 64-bit range") }
+            default:
+                throw .malformed(reason: "integer (object \(index)) has an invalid size code \(info)")
+            }
+        case Format.realKind:
+            guard info == 2 || info == 3 else { throw .malformed(reason: "real (object \(index)) has an invalid size code \(info)") }
+            try fits(at: offset + 1, width: 1 << Int(info), index: index)
+        case Format.dateMarker >> 4:
+            guard marker == Format.dateMarker else { throw unknownMarker(marker, index: index) }
+            try fits(at: offset + 1, width: 8, index: index)
+        case Format.dataKind:
+            _ = try length(info: info, at: offset, index: index, unitSize: 1)
+        case Format.asciiStringKind:
+            let (count, start) = try length(info: info, at: offset, index: index, unitSize: 1)
+            guard RawBytes.isASCII(bytes.baseAddress! + start, count: count) else {
+                throw .malformed(reason: "ASCII string (object \(index)) contains a byte above 0x7F")
+            }
+        case Format.utf16StringKind:
+            let (count, start) = try length(info: info, at: offset, index: index, unitSize: 2)
+            guard BinaryPropertyListUTF16.isValid(bytes.baseAddress! + start, count: count) else {
+                throw .malformed(reason: "UTF-16 string (object \(index)) has an unpaired surrogate")
+            }
+        case 0x8: throw .unsupportedValue(path: "", type: "UID")
+        case 0xB, 0xC: throw .unsupportedValue(path: "", type: "set")
+        case Format.arrayKind:
             counts[index] = -1
-            for position in 0..<count {
-                guard let child = reference(start, position) else { return nil }
-                let known = counts[child]
-                guard let childCount = known > 0 ? Int(known) : isLeaf(child) ? 1 : expandedCount(of: child, depth: depth + 1)
-                else { return nil }
-                total &+= childCount  // both at most the maximum value count
-                guard total <= Format.maximumValueCount else { return nil }
-            }
-        case Marker.dictionaryKind:
-            let refSize = reader.objectRefSize
-            guard depth < Self.maximumDepth, let (count, keysStart) = reader.length(at: offset, unitSize: 2 * refSize) else { return nil }
+            total = try array(info: info, at: offset, index: index, depth: depth + 1)
+        case Format.dictionaryKind:
             counts[index] = -1
-            // The keys first: strings, never containers, so visiting them before the values
-            // leaves the decoder's order of containers (and so its depths) unchanged.
-            if count == 0 || Int(lastKeys[1]) != count || !sameBytes(Int(lastKeys[0]), keysStart, count &* refSize) {
-                let stamp = Int32(index + 1)
-                for position in 0..<count {
-                    guard let key = reference(keysStart, position) else { return nil }
-                    let known = canonicalKeys[key]
-                    guard let canonical = known > 0 ? Int(known &- 1) : canonicalKey(key), lastDictionary[canonical] != stamp
-                    else { return nil }
-                    lastDictionary[canonical] = stamp
-                }
-                lastKeys[0] = Int32(keysStart)  // inside the file, below its 2^28-byte limit
-                lastKeys[1] = Int32(count)
-            }
-            total += count
-            let valuesStart = keysStart &+ count &* refSize  // inside the object table: checked by length(at:unitSize:)
-            for position in 0..<count {
-                guard let value = reference(valuesStart, position) else { return nil }
-                let known = counts[value]  // a shared value already checked: no call
-                guard let valueCount = known > 0 ? Int(known) : isLeaf(value) ? 1 : expandedCount(of: value, depth: depth + 1)
-                else { return nil }
-                total &+= valueCount  // both at most the maximum value count
-                guard total <= Format.maximumValueCount else { return nil }
-            }
+            total = try dictionary(info: info, at: offset, index: index, depth: depth + 1)
         default:
-            return nil  // null, UID, set, unknown markers
+            throw unknownMarker(marker, index: index)
         }
         counts[index] = Int32(total)
         return total
     }
 
-    /// Whether object `index` (not yet visited) is a well-formed boolean, 1–8 byte integer,
-    /// 4/8-byte real, date or ASCII string, checked here without a call (then marked as
-    /// counting 1); `false` for anything else, which ``expandedCount(of:depth:)`` then checks.
-    @inline(__always) private func isLeaf(_ index: Int) -> Bool {
-        guard let offset = offset(ofReferenced: index) else { return false }
-        let marker = bytes[offset], info = marker & 0x0F
-        switch marker >> 4 {
-        case 0x0:
-            guard marker == Marker.falseMarker || marker == Marker.trueMarker else { return false }
-        case Marker.integerKind:
-            guard info <= 3, 1 << Int(info) < reader.objectTableEnd - offset else { return false }
-        case Marker.realKind:
-            guard info == 2 || info == 3, 1 << Int(info) < reader.objectTableEnd - offset else { return false }
-        case Marker.dateMarker >> 4:
-            guard marker == Marker.dateMarker, 8 < reader.objectTableEnd - offset else { return false }
-        case Marker.asciiStringKind:
-            guard let (count, start) = reader.length(at: offset, unitSize: 1),
-                BinaryPropertyListReader.isASCII(UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]))
-            else { return false }
-        default:
-            return false
+    private func array(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+        guard depth <= Format.maximumDepth else { throw tooDeep() }
+        let refSize = trailer.objectRefSize
+        let (count, start) = try length(info: info, at: offset, index: index, unitSize: refSize)
+        var total = 1
+        for position in 0..<count {
+            let child = try reference(at: start &+ position &* refSize, from: index)
+            let childCount: Int
+            do { childCount = try self.count(of: child, depth: depth) } catch { throw error.nested(under: .index(position)) }
+            total &+= childCount  // both at most the maximum value count
+            guard total <= Format.maximumValueCount else { throw tooManyValues() }
         }
-        counts[index] = 1
-        return true
+        return total
     }
 
-    /// The object index stored at reference `position` of the container whose references start
-    /// at `start` (``BinaryPropertyListReader/length(at:unitSize:)`` checked that they all lie
-    /// in the object table), or `nil` when it is not below the object count.
-    @inline(__always) private func reference(_ start: Int, _ position: Int) -> Int? {
-        let at = base + start
-        let raw: UInt64
-        switch reader.objectRefSize {
-        case 1: raw = UInt64(at[position])
-        case 2: raw = UInt64(at[position &<< 1]) &<< 8 | UInt64(at[position &<< 1 &+ 1])
-        default: raw = BinaryPropertyListReader.bigEndian(reader.bytes, at: start &+ position &* reader.objectRefSize, width: reader.objectRefSize)
+    private func dictionary(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+        guard depth <= Format.maximumDepth else { throw tooDeep() }
+        let refSize = trailer.objectRefSize
+        let (count, keysStart) = try length(info: info, at: offset, index: index, unitSize: 2 * refSize)
+        let valuesStart = keysStart &+ count &* refSize
+        let keysKnown = count > 0 && Int(lastKeys[1]) == count && RawBytes.equal(file.bytes + Int(lastKeys[0]), file.bytes + keysStart, count: count &* refSize)
+        // Keys told apart by their bytes while every key so far is ASCII; from the first UTF-16
+        // key on, as Swift strings (which also equate canonically equivalent texts).
+        var keyStrings: Set<String>?
+        var total = 1
+        for position in 0..<count {
+            let keyObject = try reference(at: keysStart &+ position &* refSize, from: index)
+            let valueObject = try reference(at: valuesStart &+ position &* refSize, from: index)
+            if !keysKnown {
+                total &+= try self.count(of: keyObject, depth: depth)
+                let keyMarker = bytes[file.offset(of: .init(index: keyObject))] >> 4
+                guard keyMarker == Format.asciiStringKind || keyMarker == Format.utf16StringKind else {
+                    throw .unsupportedValue(path: "", type: "dictionary key \(kindDescription(ofObject: keyObject))")
+                }
+            } else {
+                total &+= 1
+            }
+            let valueCount: Int
+            do { valueCount = try self.count(of: valueObject, depth: depth) } catch {
+                throw error.nested(under: .key(file.string(.init(index: keyObject)) ?? ""))
+            }
+            total &+= valueCount
+            guard total <= Format.maximumValueCount else { throw tooManyValues() }
+            if !keysKnown, !(try isFirstUse(ofKey: keyObject, position: position, keysStart: keysStart, dictionary: index, strings: &keyStrings)) {
+                let name = file.string(.init(index: keyObject)) ?? ""
+                throw .malformed(reason: "dictionary (object \(index)) has the key \(name.quotedForMessage) twice")
+            }
         }
-        guard raw < UInt64(reader.objectCount) else { return nil }
-        return Int(raw)
+        if !keysKnown, count > 0 {
+            lastKeys[0] = Int32(keysStart)  // inside the file, below its 2^28-byte limit
+            lastKeys[1] = Int32(count)
+        }
+        return total
     }
 
-    /// Whether the `count` bytes at `first` and at `second` (both inside the object table) are equal.
-    @inline(__always) private func sameBytes(_ first: Int, _ second: Int, _ count: Int) -> Bool {
-        let a = UnsafeRawPointer(base + first), b = UnsafeRawPointer(base + second)
-        var position = 0
-        while position &+ 8 <= count {
-            guard a.loadUnaligned(fromByteOffset: position, as: UInt64.self) == b.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-            else { return false }
-            position &+= 8
+    /// Whether no earlier key of dictionary `dictionary` equals the key object `key` (a string,
+    /// already checked) at `position`.
+    private func isFirstUse(
+        ofKey key: Int, position: Int, keysStart: Int, dictionary: Int, strings: inout Set<String>?
+    ) throws(PropertyListError) -> Bool {
+        let object = AcceptedBinaryPropertyList.Object(index: key)
+        if strings == nil {
+            if let canonical = canonicalKey(key) {
+                let stamp = Int32(dictionary + 1)
+                guard lastDictionary[canonical] != stamp else { return false }
+                lastDictionary[canonical] = stamp
+                return true
+            }
+            // The first UTF-16 key: the keys before it (all ASCII, all distinct) as strings.
+            var earlier = Set<String>(minimumCapacity: position + 1)
+            for before in 0..<position {
+                let earlierKey = file.reference(at: keysStart &+ before &* trailer.objectRefSize)
+                earlier.insert(file.string(earlierKey) ?? "")
+            }
+            strings = earlier
         }
-        while position < count {
-            guard a.load(fromByteOffset: position, as: UInt8.self) == b.load(fromByteOffset: position, as: UInt8.self) else { return false }
-            position &+= 1
-        }
-        return true
+        return strings!.insert(file.string(object) ?? "").inserted
     }
 
-    /// Where object `index` (a reference already found below the object count) starts,
-    /// checked to lie in the object table.
-    @inline(__always) private func offset(ofReferenced index: Int) -> Int? {
-        let entry = base + (reader.objectTableEnd &+ index &* reader.offsetIntSize)
-        let offset: Int
-        switch reader.offsetIntSize {
-        case 1: offset = Int(entry[0])
-        case 2: offset = Int(entry[0]) &<< 8 | Int(entry[1])
-        default: return reader.offset(ofIndex: index)
-        }
-        guard offset >= Marker.headerSize, offset < reader.objectTableEnd else { return nil }
-        return offset
-    }
-
-    /// The index of the first key object with the same bytes as key object `index`, or `nil`
-    /// if `index` is not an ASCII string (the decoder would refuse it, or this walk is not sure).
-    /// Distinct ASCII byte strings are distinct Swift strings, so equal canonical keys are
-    /// exactly the keys the decoder finds equal.
+    /// The index of the first key object with the same bytes as the ASCII string `index`, or
+    /// `nil` when `index` is a UTF-16 string. Distinct ASCII byte strings are distinct Swift
+    /// strings, so equal canonical keys are exactly the keys that are equal strings.
     private func canonicalKey(_ index: Int) -> Int? {
         let known = canonicalKeys[index]
         if known > 0 { return Int(known - 1) }
-        guard let keyBytes = reader.asciiBytes(BinaryPropertyListReader.Object(index: index)) else { return nil }
-        var slot = Self.hash(keyBytes) & keyTableMask
+        guard let keyBytes = file.asciiBytes(.init(index: index)) else { return nil }
+        var slot = RawBytes.hash(keyBytes) & keyTableMask
         while true {
             let occupant = keyTable[slot]
             if occupant == 0 {
@@ -212,8 +243,8 @@ struct BinaryPropertyListWalk {
                 return index
             }
             let other = Int(occupant - 1)
-            if let otherBytes = reader.asciiBytes(BinaryPropertyListReader.Object(index: other)),
-                otherBytes.count == keyBytes.count, otherBytes.elementsEqual(keyBytes)
+            if let otherBytes = file.asciiBytes(.init(index: other)), otherBytes.count == keyBytes.count,
+                RawBytes.equal(otherBytes.baseAddress!, keyBytes.baseAddress!, count: keyBytes.count)
             {
                 canonicalKeys[index] = occupant
                 return other
@@ -222,26 +253,94 @@ struct BinaryPropertyListWalk {
         }
     }
 
-    /// FNV-1a over the key's bytes.
-    private static func hash(_ keyBytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in keyBytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash ^ hash >> 29)
+    /// What object `index` (already checked) is, in the words of an error message.
+    private func kindDescription(ofObject index: Int) -> String {
+        let marker = bytes[file.offset(of: .init(index: index))]
+        switch marker >> 4 {
+        case 0x0: return "boolean"
+        case Format.integerKind: return "integer"
+        case Format.realKind: return "real"
+        case Format.dateMarker >> 4: return "date"
+        case Format.dataKind: return "data"
+        case Format.asciiStringKind, Format.utf16StringKind: return "string"
+        case Format.arrayKind: return "array"
+        default: return "dictionary"
+        }
     }
 
-    /// No unpaired surrogate in `count` big-endian UTF-16 units from `start` (the decoder refuses them).
-    private func isValidUTF16(from start: Int, count: Int) -> Bool {
-        var position = start
-        let end = start + 2 * count
-        while position < end {
-            let unit = UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
-            position += 2
-            guard unit & 0xF800 == 0xD800 else { continue }
-            guard unit < 0xDC00, position < end else { return false }
-            let low = UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
-            guard low & 0xFC00 == 0xDC00 else { return false }
-            position += 2
+    // MARK: Layout
+
+    /// Where object `index` starts, checked to lie in the object table.
+    private func offset(ofObject index: Int) throws(PropertyListError) -> Int {
+        let entry = trailer.offsetTableOffset &+ index &* trailer.offsetIntSize
+        let offset: UInt64
+        switch trailer.offsetIntSize {  // the common widths without the loop
+        case 1: offset = UInt64(bytes[entry])
+        case 2: offset = UInt64(bytes[entry]) << 8 | UInt64(bytes[entry + 1])
+        default: offset = file.bigEndian(at: entry, width: trailer.offsetIntSize)
         }
-        return true
+        guard offset >= UInt64(Format.headerSize), offset < UInt64(objectTableEnd) else {
+            throw .malformed(reason: "object \(index) has offset \(offset) outside the object table \(Format.headerSize)..<\(objectTableEnd)")
+        }
+        return Int(offset)
+    }
+
+    /// The object reference at `position` inside container `container` (whose references
+    /// ``length(info:at:index:unitSize:)`` found inside the object table), checked to be in range.
+    @inline(__always) private func reference(at position: Int, from container: Int) throws(PropertyListError) -> Int {
+        let reference: UInt64
+        switch trailer.objectRefSize {  // the common widths without the loop
+        case 1: reference = UInt64(bytes[position])
+        case 2: reference = UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
+        default: reference = file.bigEndian(at: position, width: trailer.objectRefSize)
+        }
+        guard reference < UInt64(trailer.objectCount) else {
+            throw .malformed(reason: "object \(container) references object \(reference) but there are only \(trailer.objectCount)")
+        }
+        return Int(reference)
+    }
+
+    /// The element count of the object whose marker is at `offset` (the low nibble, or an
+    /// integer object after it when the nibble is 0xF) and where its payload starts; checked
+    /// so that `count * unitSize` payload bytes fit before the end of the object table.
+    private func length(info: UInt8, at offset: Int, index: Int, unitSize: Int) throws(PropertyListError) -> (count: Int, start: Int) {
+        var count = Int(info)
+        var start = offset + 1
+        if info == Format.lengthFollows {
+            guard start < objectTableEnd, bytes[start] >> 4 == Format.integerKind, bytes[start] & 0x0F <= 3 else {
+                throw .malformed(reason: "object \(index) has a length that is not an integer of 1, 2, 4 or 8 bytes")
+            }
+            let width = 1 << Int(bytes[start] & 0x0F)
+            try fits(at: start + 1, width: width, index: index)
+            let value = file.bigEndian(at: start + 1, width: width)
+            start += 1 + width
+            guard value <= UInt64(objectTableEnd) else { throw pastTheEnd(index) }
+            count = Int(value)
+        }
+        guard count <= (objectTableEnd - start) / unitSize else { throw pastTheEnd(index) }
+        return (count, start)
+    }
+
+    /// Checks that `width` bytes at `position` lie in the object table.
+    @inline(__always) private func fits(at position: Int, width: Int, index: Int) throws(PropertyListError) {
+        guard width <= objectTableEnd - position else { throw pastTheEnd(index) }
+    }
+
+    // MARK: Errors
+
+    private func pastTheEnd(_ index: Int) -> PropertyListError {
+        .malformed(reason: "object \(index) runs past the end of the object table")
+    }
+
+    private func unknownMarker(_ marker: UInt8, index: Int) -> PropertyListError {
+        .malformed(reason: "object \(index) has an unknown marker 0x\(String(marker, radix: 16, uppercase: true))")
+    }
+
+    private func tooDeep() -> PropertyListError {
+        .malformed(reason: "containers nest deeper than \(Format.maximumDepth) levels")
+    }
+
+    private func tooManyValues() -> PropertyListError {
+        .malformed(reason: "more than \(Format.maximumValueCount) values once shared references are expanded")
     }
 }

@@ -1,8 +1,10 @@
 /// Reads and writes property lists as bytes.
 ///
 /// Binary property lists (`bplist00`, what iOS writes for `UserDefaults`) go through a
-/// purpose-built codec that reads straight from the bytes (see `BinaryPropertyListDecoder` and
-/// `BinaryPropertyListEncoder`); so does XML (`XMLPropertyListDecoder`,
+/// purpose-built codec that reads straight from the bytes: one validating walk decides what is
+/// acceptable (`BinaryPropertyListWalk`), and the value tree is built from what it accepted
+/// (``AcceptedBinaryPropertyList``, which typed readers also read in place); the writer is
+/// `BinaryPropertyListEncoder`. So does XML (`XMLPropertyListDecoder`,
 /// `XMLPropertyListEncoder`). Neither needs libFoundation: Foundation's
 /// `PropertyListSerialization` is only the reference the tests compare against. Booleans are
 /// never read as the integers 0/1, whole-number reals stay `.real`, and integers outside `Int64`

@@ -1,4 +1,3 @@
-import Glibc
 import PropertyList
 import SystemShims
 
@@ -54,7 +53,7 @@ extension SharedDefaults {
         _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded,
         served: (Decoded) -> [String: PropertyListValue]
     ) throws(SharedDefaultsError) -> (result: ReloadResult, decoded: Decoded?) {
-        let current: (FileDescriptor, FileStatus)
+        let current: (SharedFileDescriptor, FileStatus)
         do {
             guard let found = try currentDirectory(&state) else {
                 state.becomeMissing()
@@ -72,13 +71,13 @@ extension SharedDefaults {
     /// ``refresh(_:decode:served:)`` in a directory already validated by the caller (a writer
     /// checks it once per update, under the file lock).
     func refresh<Decoded>(
-        _ state: inout State, in validated: (FileDescriptor, FileStatus), decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded,
+        _ state: inout State, in validated: (SharedFileDescriptor, FileStatus), decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded,
         served: (Decoded) -> [String: PropertyListValue]
     ) throws(SharedDefaultsError) -> (result: ReloadResult, decoded: Decoded?) {
         let (directory, directoryStatus) = validated
         let identity: FileIdentity
         do {
-            identity = FileIdentity(directory: directoryStatus, file: try directory.status(ofEntry: fileName))
+            identity = FileIdentity(directory: directoryStatus, file: try directory.descriptor.status(ofEntry: fileName))
         } catch .noSuchFileOrDirectory {
             state.becomeMissing()
             return (.missing, nil)
@@ -105,8 +104,8 @@ extension SharedDefaults {
     /// The directory `checked` earlier in the same writer call, without a system call, if the
     /// state still holds that descriptor with that status (no getter replaced it meanwhile);
     /// otherwise ``currentDirectory(_:)``.
-    func directory(_ state: inout State, checkedEarlier checked: (FileDescriptor, FileStatus)) throws(SharedDefaultsError) -> (FileDescriptor, FileStatus)? {
-        if state.directory == checked.0, state.directoryStatus == checked.1 { return checked }
+    func directory(_ state: inout State, checkedEarlier checked: (SharedFileDescriptor, FileStatus)) throws(SharedDefaultsError) -> (SharedFileDescriptor, FileStatus)? {
+        if state.directory === checked.0, state.directoryStatus == checked.1 { return checked }
         return try currentDirectory(&state)
     }
 
@@ -135,11 +134,11 @@ extension SharedDefaults {
     /// not world-writable), one `lstat` of ``directoryPath`` tells the two apart: the path still
     /// names this directory, so the kept descriptor is kept (no re-open, no decode); anything
     /// else re-validates through the path as above.
-    func currentDirectory(_ state: inout State) throws(SharedDefaultsError) -> (FileDescriptor, FileStatus)? {
+    func currentDirectory(_ state: inout State) throws(SharedDefaultsError) -> (SharedFileDescriptor, FileStatus)? {
         let now = Self.coarseMonotonicNanoseconds()
         if let kept = state.directory, let known = state.directoryStatus,
             now &- state.directoryValidatedAt < Self.directoryRevalidationInterval,
-            let status = try? kept.fstat()
+            let status = try? kept.descriptor.fstat()
         {
             if status == known { return (kept, known) }
             if Self.isSameSafeDirectory(status, as: known),
@@ -163,7 +162,7 @@ extension SharedDefaults {
     /// the next call re-validates it through the path.
     func noteOwnWrite(in state: inout State) {
         guard let directory = state.directory, let known = state.directoryStatus else { return }
-        guard let fresh = try? directory.fstat(), Self.isSameSafeDirectory(fresh, as: known) else {
+        guard let fresh = try? directory.descriptor.fstat(), Self.isSameSafeDirectory(fresh, as: known) else {
             state.directoryStatus = nil
             return
         }
@@ -178,11 +177,7 @@ extension SharedDefaults {
             && status.inode == known.inode && status.mode == known.mode && status.userID == known.userID
     }
 
-    static func coarseMonotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
-        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-    }
+    static func coarseMonotonicNanoseconds() -> UInt64 { Clocks.coarseMonotonicNanoseconds }
 
     private func record(_ error: SharedDefaultsError, in state: inout State, identity: FileIdentity?) -> SharedDefaultsError {
         state.lastError = error
@@ -192,14 +187,14 @@ extension SharedDefaults {
 
     /// Opens (relative to `directory`), validates the file and hands its bytes to `decode`.
     /// Returns `nil` when it does not exist, else what `decode` made of it, the file's `fstat`
-    /// and its still-open descriptor (the caller owns it). System calls: `openat`, `fstat`, one
+    /// and its still-open descriptor. System calls: `openat`, `fstat`, one
     /// `read` of the size `fstat` gave (plus one more only if the file grew meanwhile).
     private func readValidatedFile<Decoded>(
-        in directory: FileDescriptor, _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded
-    ) throws(SharedDefaultsError) -> (Decoded, FileStatus, FileDescriptor)? {
+        in directory: SharedFileDescriptor, _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded
+    ) throws(SharedDefaultsError) -> (Decoded, FileStatus, SharedFileDescriptor)? {
         let file: FileDescriptor
         do {
-            file = try FileDescriptor.open(fileName, relativeTo: directory, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
+            file = try FileDescriptor.open(fileName, relativeTo: directory.descriptor, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
         } catch .noSuchFileOrDirectory {
             return nil
         } catch .tooManySymbolicLinkLevels {
@@ -222,21 +217,18 @@ extension SharedDefaults {
                 throw SharedDefaultsError.system(path: path, operation: "read", errno: errno)
             }
             state.decodeCount += 1
-            return (try decode(bytes), status, file)
+            return (try decode(bytes), status, SharedFileDescriptor(file))
         } catch let error as SharedDefaultsError {
-            try? file.close()
             throw error
         } catch {
-            try? file.close()
             throw .system(path: path, operation: "read", errno: .ioError)
         }
     }
 
     /// Opens the preferences directory without following a symlink and checks what it is: a
     /// directory, owned by an allowed user (``Options/allowsDirectoryOwner(_:)``), not
-    /// world-writable. Returns `nil` when it does not exist; the caller owns (closes) the
-    /// returned descriptor.
-    func openValidatedDirectory() throws(SharedDefaultsError) -> (FileDescriptor, FileStatus)? {
+    /// world-writable. Returns `nil` when it does not exist.
+    func openValidatedDirectory() throws(SharedDefaultsError) -> (SharedFileDescriptor, FileStatus)? {
         let directory: FileDescriptor
         do {
             directory = try FileDescriptor.open(directoryPath, .readOnly, options: [.directory, .noFollow, .closeOnExec])
@@ -260,12 +252,10 @@ extension SharedDefaults {
                 throw SharedDefaultsError.foreignOwner(path: directoryPath, owner: status.userID)
             }
             guard !status.isWorldWritable else { throw SharedDefaultsError.directoryWorldWritable(path: directoryPath) }
-            return (directory, status)
+            return (SharedFileDescriptor(directory), status)
         } catch let error as SharedDefaultsError {
-            try? directory.close()
             throw error
         } catch {
-            try? directory.close()
             throw .system(path: directoryPath, operation: "fstat", errno: .ioError)
         }
     }
@@ -279,11 +269,5 @@ extension SharedDefaults {
         guard options.allowedOwners.contains(status.userID) else { throw .foreignOwner(path: path, owner: status.userID) }
         guard !status.isWorldWritable else { throw .fileWorldWritable(path: path) }
         guard status.size <= Int64(options.maxFileSize) else { throw .tooLarge(path: path, size: status.size, limit: options.maxFileSize) }
-    }
-}
-
-extension SharedDefaultsError {
-    static func system(path: String, operation: String, errno: Errno) -> SharedDefaultsError {
-        .system(path: path, operation: operation, errno: errno.rawValue, message: errno.description)
     }
 }

@@ -32,19 +32,18 @@ extension SharedDefaults {
         var lastError: SharedDefaultsError?
         /// The last good file, kept open so that its inode cannot be reused by a new file that
         /// would then compare equal to `goodIdentity`.
-        var pinnedFile: FileDescriptor?
+        var pinnedFile: SharedFileDescriptor?
         var decodeCount = 0
         /// The preferences directory, opened through ``SharedDefaults/directoryPath`` without
         /// following a symlink and validated; every file operation goes through it.
-        var directory: FileDescriptor?
+        var directory: SharedFileDescriptor?
         /// `fstat` of `directory` when it was last validated (or after this instance's own write).
         var directoryStatus: FileStatus?
         /// `CLOCK_MONOTONIC_COARSE` nanoseconds of the last validation through the path.
         var directoryValidatedAt: UInt64 = 0
 
         /// Adopts a newly read good file.
-        mutating func accept(_ dictionary: [String: PropertyListValue], identity: FileIdentity, descriptor: FileDescriptor) {
-            if let pinnedFile { try? pinnedFile.close() }
+        mutating func accept(_ dictionary: [String: PropertyListValue], identity: FileIdentity, descriptor: SharedFileDescriptor) {
             pinnedFile = descriptor
             contents = dictionary
             goodIdentity = identity
@@ -60,23 +59,20 @@ extension SharedDefaults {
 
         /// Keeps `descriptor` (already validated, with `status`) as the directory, closing the
         /// previous one.
-        mutating func adoptDirectory(_ descriptor: FileDescriptor, status: FileStatus, at now: UInt64) {
-            if let directory, directory != descriptor { try? directory.close() }
+        mutating func adoptDirectory(_ descriptor: SharedFileDescriptor, status: FileStatus, at now: UInt64) {
             directory = descriptor
             directoryStatus = status
             directoryValidatedAt = now
         }
 
-        /// Closes the kept directory descriptor.
+        /// Lets go of the kept directory descriptor (closed once no caller still uses it).
         mutating func forgetDirectory() {
-            if let directory { try? directory.close() }
             directory = nil
             directoryStatus = nil
         }
 
-        /// Drops everything tied to the current file and closes the pinned descriptor.
+        /// Drops everything tied to the current file and lets go of the pinned descriptor.
         mutating func forgetFile() {
-            if let pinnedFile { try? pinnedFile.close() }
             pinnedFile = nil
             goodIdentity = nil
             rejectedIdentity = nil

@@ -72,14 +72,14 @@ extension SharedDefaults {
     /// directory, mode 0750 with parents, if it is missing) and kept open while the directory
     /// stays the same one, with the directory as validated for this update. Called with the
     /// writer mutex held.
-    private func lockFile(_ writer: inout Writer) throws(SharedDefaultsError) -> (FileLock, (FileDescriptor, FileStatus)) {
+    private func lockFile(_ writer: inout Writer) throws(SharedDefaultsError) -> (FileLock, (SharedFileDescriptor, FileStatus)) {
         for attempt in 0..<2 {
-            let locked = try state.withLock { state throws(SharedDefaultsError) -> (FileLock, (FileDescriptor, FileStatus))? in
+            let locked = try state.withLock { state throws(SharedDefaultsError) -> (FileLock, (SharedFileDescriptor, FileStatus))? in
                 guard let (directory, status) = try currentDirectory(&state) else { return nil }
                 let key = Writer.DirectoryKey(device: status.device, inode: status.inode)
                 if let lock = writer.lock, writer.lockDirectory == key { return (lock, (directory, status)) }
                 let lock: FileLock
-                do throws(Errno) { lock = try FileLock(name: lockFileName, relativeTo: directory, permissions: 0o640) } catch {
+                do throws(Errno) { lock = try FileLock(name: lockFileName, relativeTo: directory.descriptor, permissions: 0o640) } catch {
                     throw .system(path: lockFilePath, operation: "open lock file", errno: error)
                 }
                 writer.lock = lock
@@ -99,7 +99,7 @@ extension SharedDefaults {
     /// (the dictionary, the new file's identity after the rename, its descriptor), so the next
     /// read or write by this instance finds it unchanged and decodes nothing.
     private func replaceFile(
-        with bytes: [UInt8], contents: [String: PropertyListValue], in checked: (FileDescriptor, FileStatus)
+        with bytes: [UInt8], contents: [String: PropertyListValue], in checked: (SharedFileDescriptor, FileStatus)
     ) throws(SharedDefaultsError) {
         try state.withLock { state throws(SharedDefaultsError) in
             guard let (directory, _) = try directory(&state, checkedEarlier: checked) else {
@@ -107,25 +107,25 @@ extension SharedDefaults {
             }
             let replaced: AtomicFile.Replaced
             do throws(Errno) {
-                replaced = try AtomicFile.replace(in: directory, name: fileName, bytes: bytes, mode: 0o640, durable: options.durable)
+                replaced = try AtomicFile.replace(in: directory.descriptor, name: fileName, bytes: bytes, mode: 0o640, durable: options.durable)
             } catch {
                 throw .system(path: path, operation: "atomic replace", errno: error)
             }
             noteOwnWrite(in: &state)
             guard let directoryStatus = state.directoryStatus else {
                 // The directory changed under us: forget the cache, the next look re-reads.
-                try? replaced.descriptor.close()
                 state.forgetFile()
                 return
             }
-            state.accept(contents, identity: FileIdentity(directory: directoryStatus, file: replaced.status), descriptor: replaced.descriptor)
+            let identity = FileIdentity(directory: directoryStatus, file: replaced.status)
+            state.accept(contents, identity: identity, descriptor: SharedFileDescriptor(replaced.takeDescriptor()))
         }
     }
 
     /// The dictionary a write starts from: the validated current file, empty when it is missing
     /// or merely undecodable. Called with the file lock held.
     private func currentContentsForWriting(
-        in checked: (FileDescriptor, FileStatus)
+        in checked: (SharedFileDescriptor, FileStatus)
     ) throws(SharedDefaultsError) -> [String: PropertyListValue] {
         let path = path
         return try state.withLock { state throws(SharedDefaultsError) in

@@ -1,3 +1,5 @@
+import SystemShims
+
 /// Why a suite file was not read or not written. Every case names the path it is about, and
 /// ``description`` is one line: `<path>: <problem>`.
 public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -24,8 +26,8 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
     case undecodable(path: String, reason: String)
     /// The property list's root is not a dictionary.
     case rootNotDictionary(path: String, type: String)
-    /// A system call failed; `operation` names it, `errno` and `message` say how.
-    case system(path: String, operation: String, errno: Int32, message: String)
+    /// A system call failed; `operation` names it, `errno` says how.
+    case system(path: String, operation: String, errno: Errno)
     /// The new contents could not be encoded.
     case encodingFailed(path: String, reason: String)
     /// The body passed to ``SharedDefaults/update(_:)`` threw; nothing was written.
@@ -37,7 +39,7 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
         case .directoryIsSymlink(let path), .notADirectory(let path, _), .directoryWorldWritable(let path),
             .fileIsSymlink(let path), .notRegularFile(let path, _), .foreignOwner(let path, _),
             .fileWorldWritable(let path), .tooLarge(let path, _, _), .undecodable(let path, _),
-            .rootNotDictionary(let path, _), .system(let path, _, _, _), .encodingFailed(let path, _),
+            .rootNotDictionary(let path, _), .system(let path, _, _), .encodingFailed(let path, _),
             .updateFailed(let path, _):
             path
         }
@@ -77,7 +79,7 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
         case .tooLarge(let path, let size, let limit): "\(path): \(size) bytes exceeds the limit of \(limit) bytes"
         case .undecodable(let path, let reason): "\(path): not a property list: \(reason)"
         case .rootNotDictionary(let path, let type): "\(path): property list root is \(type), not a dictionary"
-        case .system(let path, let operation, _, let message): "\(path): \(operation) failed: \(message)"
+        case .system(let path, let operation, let errno): "\(path): \(operation) failed: \(errno)"
         case .encodingFailed(let path, let reason): "\(path): cannot encode the new contents: \(reason)"
         case .updateFailed(let path, let reason): "\(path): update aborted, nothing written: \(reason)"
         }

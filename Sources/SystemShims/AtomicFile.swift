@@ -10,27 +10,31 @@ package enum AtomicFile {
         directory: String, name: String, bytes: [UInt8], mode: UInt32, durable: Bool
     ) throws(Errno) {
         let directoryFD = try FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec])
-        try directoryFD.closeAfter { () throws(Errno) in
+        try directoryFD.closeAfter { directoryFD throws(Errno) in
             let replaced = try replace(in: directoryFD, name: name, bytes: bytes, mode: mode, durable: durable)
             try replaced.descriptor.close()
         }
     }
 
     /// What ``replace(in:name:bytes:mode:durable:)`` put in place.
-    package struct Replaced {
-        /// The new file, still open (write-only); the caller must close it (keeping it open pins
-        /// its inode, so no later file can reuse the number while the caller remembers it).
+    package struct Replaced: ~Copyable {
+        /// The new file, still open (write-only), now the caller's (keeping it open pins its
+        /// inode, so no later file can reuse the number while the caller remembers it).
         package var descriptor: FileDescriptor
         /// `fstat` of the new file **after** the rename (a rename changes the file's ctime), so
         /// it equals what `lstat`/`fstatat` of the name shows until someone changes the file.
         package var status: FileStatus
+
+        /// Hands over the new file's descriptor.
+        package consuming func takeDescriptor() -> FileDescriptor { descriptor }
     }
 
     /// Writes `bytes` to `name` inside the open directory `directory` by rename.
     ///
     /// A temporary file `.<name>.tmp-<pid>-<random>` is created in the same directory
     /// (`openat` with `O_CREAT|O_EXCL|O_CLOEXEC|O_WRONLY|O_NOFOLLOW` and `mode`), given exactly
-    /// `mode` with `fchmod` when the process umask would have removed bits of it, filled,
+    /// `mode` with `fchmod` when the process umask would have removed bits of it, filled (short
+    /// writes are continued, `EINTR` retried),
     /// `fsync`ed when `durable`, renamed over `name` (`renameat` on the same descriptor), then the
     /// directory is `fsync`ed when `durable`, so the rename itself survives a crash. On any
     /// failure the temporary file is unlinked and the destination is untouched. Without `durable`
@@ -42,32 +46,33 @@ package enum AtomicFile {
     ///
     /// - Throws: the `errno` of the first failing call.
     package static func replace(
-        in directory: FileDescriptor, name: String, bytes: [UInt8], mode: UInt32, durable: Bool
+        in directory: borrowing FileDescriptor, name: String, bytes: [UInt8], mode: UInt32, durable: Bool
     ) throws(Errno) -> Replaced {
         let temporaryName = ".\(name).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let file = try FileDescriptor.open(
             temporaryName, relativeTo: directory, .writeOnly,
             options: [.create, .exclusiveCreate, .closeOnExec, .noFollow], permissions: mode)
         var renamed = false
+        let status: FileStatus
         do throws(Errno) {
             if ProcessUmask.masks(mode) { try file.changeMode(mode) }
             try file.writeAll(bytes)
             if durable { try file.fsync() }
-            _ = try valueOrErrno { renameat(directory.rawValue, temporaryName, directory.rawValue, name) }
+            try directory.rename(temporaryName, to: name)
             renamed = true
-            var status = try file.fstat()
-            if status.permissions != mode {
+            var renamedStatus = try file.fstat()
+            if renamedStatus.permissions != mode {
                 // The umask changed after it was cached: set the mode now, before anyone relies on it.
                 try file.changeMode(mode)
                 ProcessUmask.forget()
-                status = try file.fstat()
+                renamedStatus = try file.fstat()
             }
             if durable { try directory.fsync() }
-            return Replaced(descriptor: file, status: status)
+            status = renamedStatus
         } catch {
-            try? file.close()
-            if !renamed { _ = unlinkat(directory.rawValue, temporaryName, 0) }
+            if !renamed { try? directory.removeEntry(temporaryName) }
             throw error
         }
+        return Replaced(descriptor: file, status: status)
     }
 }

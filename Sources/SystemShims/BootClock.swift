@@ -48,9 +48,7 @@ package enum BootClock {
     }
 
     private static func readSmallFile(_ path: String) -> String? {
-        let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) } catch { return nil }
-        defer { try? fd.close() }
+        guard let fd = try? FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) else { return nil }
         guard let bytes = try? fd.readAll(limit: 4096) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -5,36 +5,38 @@ import Glibc
 /// `description` is the C library's `strerror` text followed by the symbolic name when this type
 /// knows it (`No such file or directory (ENOENT)`). Match a specific number with `catch
 /// Errno.noSuchFileOrDirectory` (see the `~=` overload) or by comparing values.
-package struct Errno: Error, Hashable, Sendable, RawRepresentable, CustomStringConvertible {
-    package var rawValue: CInt
+public struct Errno: Error, Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    public var rawValue: CInt
 
-    package init(rawValue: CInt) { self.rawValue = rawValue }
+    public init(rawValue: CInt) { self.rawValue = rawValue }
 
     /// The calling thread's current `errno`. Read it immediately after the failing call.
     package static var current: Errno { Errno(rawValue: errno) }
 
-    package static let notPermitted = Errno(rawValue: EPERM)
-    package static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
-    package static let interrupted = Errno(rawValue: EINTR)
-    package static let ioError = Errno(rawValue: EIO)
-    package static let badFileDescriptor = Errno(rawValue: EBADF)
-    package static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
-    package static let permissionDenied = Errno(rawValue: EACCES)
-    package static let exists = Errno(rawValue: EEXIST)
-    package static let notDirectory = Errno(rawValue: ENOTDIR)
-    package static let isDirectory = Errno(rawValue: EISDIR)
-    package static let invalidArgument = Errno(rawValue: EINVAL)
-    package static let tooManyOpenFiles = Errno(rawValue: EMFILE)
-    package static let fileTooLarge = Errno(rawValue: EFBIG)
-    package static let noSpace = Errno(rawValue: ENOSPC)
-    package static let readOnlyFileSystem = Errno(rawValue: EROFS)
-    package static let tooManySymbolicLinkLevels = Errno(rawValue: ELOOP)
-    package static let notEmpty = Errno(rawValue: ENOTEMPTY)
-    package static let crossDevice = Errno(rawValue: EXDEV)
-    package static let noDevice = Errno(rawValue: ENXIO)
+    public static let notPermitted = Errno(rawValue: EPERM)
+    public static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
+    public static let interrupted = Errno(rawValue: EINTR)
+    public static let ioError = Errno(rawValue: EIO)
+    public static let badFileDescriptor = Errno(rawValue: EBADF)
+    public static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
+    public static let permissionDenied = Errno(rawValue: EACCES)
+    public static let exists = Errno(rawValue: EEXIST)
+    public static let notDirectory = Errno(rawValue: ENOTDIR)
+    public static let isDirectory = Errno(rawValue: EISDIR)
+    public static let invalidArgument = Errno(rawValue: EINVAL)
+    public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+    public static let fileTooLarge = Errno(rawValue: EFBIG)
+    public static let noSpace = Errno(rawValue: ENOSPC)
+    public static let readOnlyFileSystem = Errno(rawValue: EROFS)
+    public static let tooManySymbolicLinkLevels = Errno(rawValue: ELOOP)
+    public static let notEmpty = Errno(rawValue: ENOTEMPTY)
+    public static let crossDevice = Errno(rawValue: EXDEV)
+    public static let noDevice = Errno(rawValue: ENXIO)
+    public static let notImplemented = Errno(rawValue: ENOSYS)
+    public static let noSuchProcess = Errno(rawValue: ESRCH)
 
     /// The symbolic name of the common numbers (`ENOENT`), or `nil`.
-    package var name: String? {
+    public var name: String? {
         switch rawValue {
         case EPERM: "EPERM"
         case ENOENT: "ENOENT"
@@ -55,17 +57,24 @@ package struct Errno: Error, Hashable, Sendable, RawRepresentable, CustomStringC
         case ENOTEMPTY: "ENOTEMPTY"
         case EXDEV: "EXDEV"
         case ENXIO: "ENXIO"
+        case ENOSYS: "ENOSYS"
+        case ESRCH: "ESRCH"
         default: nil
         }
     }
 
-    package var description: String {
-        let text = strerror(rawValue).map { String(cString: $0) } ?? "error \(rawValue)"
+    /// The C library's text for this number alone (`strerror`): `No such file or directory`.
+    public var message: String {
+        strerror(rawValue).map { String(cString: $0) } ?? "error \(rawValue)"
+    }
+
+    public var description: String {
+        let text = message
         return name.map { "\(text) (\($0))" } ?? "\(text) (errno \(rawValue))"
     }
 
     /// Lets `catch Errno.wouldBlock` match a thrown `Errno`.
-    package static func ~= (pattern: Errno, value: any Error) -> Bool {
+    public static func ~= (pattern: Errno, value: any Error) -> Bool {
         (value as? Errno) == pattern
     }
 }

@@ -17,26 +17,32 @@ package enum ReadAllError: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension FileDescriptor {
     /// Runs `body` with this descriptor, then closes it. A close error is thrown only if `body`
-    /// succeeded; if `body` threw, its error wins and the close error is dropped.
-    package func closeAfter<R>(_ body: () throws(Errno) -> R) throws(Errno) -> R {
-        let result: R
-        do {
-            result = try body()
-        } catch {
-            try? close()
-            throw error
-        }
+    /// succeeded; if `body` threw, its error wins and the descriptor is closed quietly.
+    package consuming func closeAfter<R>(_ body: (borrowing FileDescriptor) throws(Errno) -> R) throws(Errno) -> R {
+        let result = try body(self)
         try close()
         return result
     }
 
-    /// Writes every byte, looping over short writes.
+    /// Writes some of `bytes` (one `write(2)`) and returns how many were written; see ``writeAll(_:)``.
+    package func write(_ bytes: [UInt8], retryOnInterrupt: Bool = true) throws(Errno) -> Int {
+        try bytes.withUnsafeBytes { all in
+            Result { () throws(Errno) in try write(all, retryOnInterrupt: retryOnInterrupt) }
+        }.get()
+    }
+
+    /// Writes every byte, looping over short writes (each retried on `EINTR`). A write that
+    /// fails after others succeeded throws, leaving the bytes before it written.
     package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
         let array = Array(bytes)
-        var offset = 0
-        while offset < array.count {
-            offset += try write(array[offset...])
-        }
+        try array.withUnsafeBytes { all in
+            Result { () throws(Errno) in
+                var offset = 0
+                while offset < all.count {
+                    offset += try write(UnsafeRawBufferPointer(rebasing: all[offset...]))
+                }
+            }
+        }.get()
     }
 
     /// Reads from the current offset to end of file.

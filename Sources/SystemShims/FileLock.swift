@@ -4,7 +4,7 @@ import Glibc
 ///
 /// The lock belongs to this object's open file description: two `FileLock`s on the same path
 /// exclude each other even inside one process, while two threads sharing one `FileLock` do not.
-/// Closing (in `deinit`) releases it. The lock is **never** to be held across an `await`: it
+/// Its descriptor closes with the object (in `deinit`), which releases the lock. The lock is **never** to be held across an `await`: it
 /// blocks a thread, and a suspended task could hold it indefinitely; use it only in synchronous
 /// code.
 package final class FileLock: Sendable {
@@ -24,39 +24,32 @@ package final class FileLock: Sendable {
 
     /// Like ``init(path:permissions:)`` for the file `name` inside the open directory
     /// `directory` (`openat`), so the directory cannot be swapped between its check and the open.
-    package convenience init(name: String, relativeTo directory: FileDescriptor, permissions: UInt32 = 0o640) throws(Errno) {
+    package convenience init(name: String, relativeTo directory: borrowing FileDescriptor, permissions: UInt32 = 0o640) throws(Errno) {
         let fd = try FileDescriptor.open(
             name, relativeTo: directory, .writeOnly, options: [.create, .closeOnExec, .noFollow], permissions: permissions)
         try self.init(adopting: fd, path: name, permissions: permissions)
     }
 
-    private init(adopting fd: FileDescriptor, path: String, permissions: UInt32) throws(Errno) {
+    private init(adopting fd: consuming FileDescriptor, path: String, permissions: UInt32) throws(Errno) {
         self.path = path
-        do {
-            let status = try fd.fstat()
-            if status.userID == geteuid() && status.permissions != permissions {
-                try fd.changeMode(permissions)
-            }
-        } catch {
-            try? fd.close()
-            throw error
+        let status = try fd.fstat()
+        if status.userID == geteuid() && status.permissions != permissions {
+            try fd.changeMode(permissions)
         }
         descriptor = fd
     }
 
-    deinit { try? descriptor.close() }
-
     /// Waits (blocking the thread) until the lock is held.
     package func lock(_ kind: Kind = .exclusive) throws(Errno) {
         let operation = kind == .shared ? LOCK_SH : LOCK_EX
-        _ = try valueOrErrno { flock(descriptor.rawValue, operation) }
+        _ = try valueOrErrno { system_flock(descriptor.rawValue, operation) }
     }
 
     /// Takes the lock if it is free. Returns `false` when another holder has it (`EWOULDBLOCK`).
     package func tryLock(_ kind: Kind = .exclusive) throws(Errno) -> Bool {
         let operation = (kind == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB
         do {
-            _ = try valueOrErrno { flock(descriptor.rawValue, operation) }
+            _ = try valueOrErrno { system_flock(descriptor.rawValue, operation) }
             return true
         } catch .wouldBlock {
             return false
@@ -67,9 +60,17 @@ package final class FileLock: Sendable {
     /// file removed or replaced no longer excludes anyone who opens the path afresh).
     package func status() throws(Errno) -> FileStatus { try descriptor.fstat() }
 
+    /// Replaces the lock file's contents with `bytes` (truncate, then write from the start), for
+    /// a holder that records who it is. The lock itself is unaffected.
+    package func replaceContents(with bytes: [UInt8]) throws(Errno) {
+        try descriptor.truncate(to: 0)
+        try descriptor.seek(toOffset: 0)
+        try descriptor.writeAll(bytes)
+    }
+
     /// Releases the lock.
     package func unlock() throws(Errno) {
-        _ = try valueOrErrno { flock(descriptor.rawValue, LOCK_UN) }
+        _ = try valueOrErrno { system_flock(descriptor.rawValue, LOCK_UN) }
     }
 
     /// Holds the lock for the duration of `body` (synchronous by design) and releases it after,

@@ -69,6 +69,23 @@ package enum FileSystem {
     }
 }
 
+extension FileSystem {
+    /// The names in the directory `path` (`opendir`/`readdir`, one pass, no per-entry `stat`),
+    /// in the order the file system gives them, without `.` and `..`.
+    package static func entries(ofDirectory path: String) throws(Errno) -> [String] {
+        guard let stream = opendir(path) else { throw Errno.current }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
 /// `stat`/`lstat` as a free function; see ``FileSystem/status(atPath:followSymlinks:)``.
 package func fileStatus(atPath path: String, followSymlinks: Bool = true) throws(Errno) -> FileStatus {
     try FileSystem.status(atPath: path, followSymlinks: followSymlinks)

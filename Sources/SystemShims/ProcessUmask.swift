@@ -30,9 +30,7 @@ package enum ProcessUmask {
     }
 
     private static func readFromProc() -> UInt32? {
-        let fd: FileDescriptor
-        do { fd = try FileDescriptor.open("/proc/self/status", .readOnly) } catch { return nil }
-        defer { try? fd.close() }
+        guard let fd = try? FileDescriptor.open("/proc/self/status", .readOnly) else { return nil }
         guard let bytes = try? fd.readAll(limit: 64 * 1024) else { return nil }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Umask:") {
             return UInt32(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8)

@@ -65,7 +65,6 @@ import Testing
         for snapshot in [stamped, Self.snapshot(issuedIn: nil)] {
             let bytes = try PropertyListCodec.encode(.dictionary([EntitlementSnapshot.defaultsKey: snapshot.propertyList]), format: .binary)
             #expect(try EntitlementSnapshot.decode(fromSuiteBytes: bytes) == snapshot)
-            #expect(EntitlementSnapshot.decodeInPlace(fromSuiteBytes: bytes) == snapshot)
             #expect(try EntitlementSnapshot.decodeThroughValues(fromSuiteBytes: bytes) == snapshot)
         }
         // The JSON names both, null when absent.

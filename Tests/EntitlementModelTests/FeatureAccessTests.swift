@@ -3,8 +3,8 @@ import Testing
 @testable import EntitlementModel
 
 /// The prepared access (``FeatureGate/prepared(for:)`` + ``FeatureHandle``) answers exactly what
-/// ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)`` answers, and `check` still
-/// decides what it decided before it stopped copying rules (``referenceCheck``).
+/// ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)`` answers, and `check` gives
+/// the decisions the gate's rule spells out (``expectedDecisions``).
 @Suite struct FeatureAccessTests {
     static let issuedAt = Date(timeIntervalSinceReferenceDate: 800_000_000)
     static let end = issuedAt.addingTimeInterval(86_400)
@@ -17,6 +17,8 @@ import Testing
         gate.rules["free"] = FeatureRule(entitlement: nil, paywall: copy)
         gate.rules["elsewhere"] = FeatureRule(entitlement: "pro", freeCount: 1, paywall: copy)
         gate.rules["both"] = FeatureRule(entitlement: "plus", freeCount: 2, freeDays: 7, paywall: copy)
+        // A catalog may give an allowance of 0 (`"freeLimit": {"count": 0}`).
+        gate.rules["none"] = FeatureRule(entitlement: "plus", freeCount: 0, paywall: copy)
         return gate
     }
 
@@ -65,13 +67,11 @@ import Testing
                     for count in Self.counts {
                         for daysAgo in Self.days {
                             let decision = gate.check(feature, snapshot: snapshot, wallClock: clock, currentCount: count, daysAgo: daysAgo)
-                            let reference = Self.referenceCheck(
-                                gate, feature, snapshot: snapshot, wallClock: clock, currentCount: count, daysAgo: daysAgo)
                             let byHandle = access.isUnlocked(handle, at: clock, currentCount: count, daysAgo: daysAgo)
                             let byName = access.isUnlocked(feature, at: clock, currentCount: count, daysAgo: daysAgo)
-                            if decision != reference || byHandle != decision.isUnlocked || byName != decision.isUnlocked {
+                            if byHandle != decision.isUnlocked || byName != decision.isUnlocked {
                                 Issue.record(
-                                    "\(feature) at \(clock.timeIntervalSinceReferenceDate) count \(String(describing: count)) days \(String(describing: daysAgo)) snapshot \(String(describing: snapshot)): check \(decision), reference \(reference), handle \(byHandle), name \(byName)")
+                                    "\(feature) at \(clock.timeIntervalSinceReferenceDate) count \(String(describing: count)) days \(String(describing: daysAgo)) snapshot \(String(describing: snapshot)): check \(decision), handle \(byHandle), name \(byName)")
                                 return
                             }
                             compared += 1
@@ -119,36 +119,67 @@ import Testing
         #expect(access.isUnlocked(try Self.gate().handle("widgets"), at: Self.issuedAt))
     }
 
-    /// `FeatureGate.check` as it was before it read rules in place (e4631f4), verbatim.
-    static func referenceCheck(
-        _ gate: FeatureGate, _ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil, daysAgo: Int? = nil
-    ) -> GateDecision {
-        func isEntitled(_ entitlement: String) -> Bool {
-            guard let snapshot else { return false }
-            return snapshot.status(of: entitlement).isActive(at: snapshot.effectiveNow(wallClock: wallClock))
+    /// A negative count (a caller's bug) counts as none everywhere: with an allowance of 0 the
+    /// feature stays locked, for `check`, the prepared access and the limits alike.
+    @Test func negativeCountsDoNotOpenAnEmptyAllowance() throws {
+        let gate = try Self.gate()
+        let snapshot = EntitlementSnapshot(generation: 1, issuedAt: Self.issuedAt, nextTransition: nil, entitlements: [:])
+        for count in [-1, Int.min] {
+            #expect(!gate.check("none", snapshot: snapshot, wallClock: Self.issuedAt, currentCount: count).isUnlocked)
+            #expect(!gate.prepared(for: snapshot).isUnlocked(gate.handle("none"), at: Self.issuedAt, currentCount: count))
+            #expect(!gate.prepared(for: nil).isUnlocked("none", at: Self.issuedAt, currentCount: count))
+            #expect(gate.wouldExceed("none", snapshot: snapshot, wallClock: Self.issuedAt, currentCount: count))
         }
-        func reason(_ rule: FeatureRule, _ entitlement: String) -> PaywallReason {
-            guard let snapshot else { return .noSnapshot }
-            if rule.freeCount != nil { return .limitReached }
-            switch snapshot.status(of: entitlement).state {
-            case .notPurchased: return .notEntitled
-            case .revoked: return .revoked
-            default: return .expired
-            }
+    }
+
+    /// `check`'s decisions, spelt out: who holds the feature, each allowance at and past its
+    /// edge, and the reason for every kind of lock.
+    @Test func expectedDecisions() throws {
+        let copy = PaywallCopy(title: "t", message: "m", callToAction: "c")
+        let gate = FeatureGate(rules: [
+            "paid": FeatureRule(entitlement: "plus", paywall: copy),
+            "counted": FeatureRule(entitlement: "plus", freeCount: 2, paywall: copy),
+            "windowed": FeatureRule(entitlement: "plus", freeDays: 7, paywall: copy),
+            "free": FeatureRule(entitlement: nil, paywall: copy),
+        ])
+        func snapshot(_ status: EntitlementStatus?) -> EntitlementSnapshot {
+            EntitlementSnapshot(generation: 1, issuedAt: Self.issuedAt, nextTransition: nil, entitlements: status.map { ["plus": $0] } ?? [:])
         }
-        guard let rule = gate.rules[feature] else {
-            return .locked(Paywall(feature: feature, reason: .unknownFeature, copy: FeatureGate.fallbackCopy))
+        let active = snapshot(EntitlementStatus(active: true, state: .subscribed, expiresAt: Self.end))
+        let never = snapshot(nil)
+        let expired = snapshot(EntitlementStatus(active: false, state: .expired))
+        let revoked = snapshot(EntitlementStatus(active: false, state: .revoked))
+        let inGrace = snapshot(EntitlementStatus(active: true, state: .inGracePeriod, expiresAt: Self.end))
+        func locked(_ feature: String, _ reason: PaywallReason) -> GateDecision {
+            .locked(Paywall(feature: feature, reason: reason, copy: feature == "unknown" ? FeatureGate.fallbackCopy : copy))
         }
-        guard let entitlement = rule.entitlement else { return .unlocked(remaining: nil) }
-        if isEntitled(entitlement) { return .unlocked(remaining: nil) }
-        // As `check` now does: a negative count counts as none (the original overflowed near Int.min).
-        if let limit = rule.freeCount, let count = currentCount.map({ max(0, $0) }), count < limit {
-            return .unlocked(remaining: limit - count)
+        let now = Self.issuedAt, late = Self.end
+        let rows: [(String, EntitlementSnapshot?, Date, Int?, Int?, GateDecision)] = [
+            ("unknown", active, now, nil, nil, locked("unknown", .unknownFeature)),
+            ("free", nil, now, nil, nil, .unlocked(remaining: nil)),
+            ("paid", active, now, nil, nil, .unlocked(remaining: nil)),
+            ("paid", active, late, nil, nil, locked("paid", .expired)),
+            ("paid", inGrace, late, nil, nil, locked("paid", .expired)),
+            ("paid", never, now, nil, nil, locked("paid", .notEntitled)),
+            ("paid", expired, now, nil, nil, locked("paid", .expired)),
+            ("paid", revoked, now, nil, nil, locked("paid", .revoked)),
+            ("paid", nil, now, nil, nil, locked("paid", .noSnapshot)),
+            ("counted", active, now, 5, nil, .unlocked(remaining: nil)),
+            ("counted", never, now, 1, nil, .unlocked(remaining: 1)),
+            ("counted", never, now, -5, nil, .unlocked(remaining: 2)),
+            ("counted", never, now, 2, nil, locked("counted", .limitReached)),
+            ("counted", revoked, now, nil, nil, locked("counted", .limitReached)),
+            ("counted", nil, now, 0, nil, .unlocked(remaining: 2)),
+            ("counted", nil, now, 2, nil, locked("counted", .noSnapshot)),
+            ("windowed", never, now, nil, 7, .unlocked(remaining: nil)),
+            ("windowed", never, now, nil, 8, locked("windowed", .limitReached)),
+            ("windowed", nil, now, nil, 8, locked("windowed", .noSnapshot)),
+            ("windowed", never, now, nil, nil, locked("windowed", .notEntitled)),
+            ("windowed", revoked, now, nil, nil, locked("windowed", .revoked)),
+        ]
+        for (feature, snapshot, clock, count, days, expected) in rows {
+            let decision = gate.check(feature, snapshot: snapshot, wallClock: clock, currentCount: count, daysAgo: days)
+            #expect(decision == expected, "\(feature) count \(String(describing: count)) days \(String(describing: days))")
         }
-        if let window = rule.freeDays, let daysAgo {
-            if daysAgo <= window { return .unlocked(remaining: nil) }
-            return .locked(Paywall(feature: feature, reason: snapshot == nil ? .noSnapshot : .limitReached, copy: rule.paywall))
-        }
-        return .locked(Paywall(feature: feature, reason: reason(rule, entitlement), copy: rule.paywall))
     }
 }

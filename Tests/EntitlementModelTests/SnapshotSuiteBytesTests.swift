@@ -3,10 +3,10 @@ import PropertyList
 import Testing
 @testable import EntitlementModel
 
-/// ``EntitlementSnapshot/decode(fromSuiteBytes:)`` (the in-place walk, falling back to the
-/// general path) accepts and refuses exactly what the general path does — decode every value,
-/// then ``EntitlementSnapshot/init(propertyList:)`` — with equal snapshots and equal errors, on
-/// valid suite files and on many corrupted ones.
+/// ``EntitlementSnapshot/decode(fromSuiteBytes:)`` (the schema read in place from the file the
+/// property-list walk accepted) accepts and refuses exactly what the schema read from the
+/// decoded tree does — decode every value, then ``EntitlementSnapshot/init(propertyList:)`` —
+/// with equal snapshots and equal errors, on valid suite files and on many corrupted ones.
 @Suite(.timeLimit(.minutes(1))) struct SnapshotSuiteBytesTests {
     typealias Outcome = Result<EntitlementSnapshot, SnapshotFileDecodingError>
 
@@ -63,9 +63,8 @@ import Testing
             let snapshot = Self.random(count, seed: seed &* 31 &+ UInt64(count))
             for others in [false, true] {
                 let bytes = try Self.suiteBytes(snapshot.propertyList, others: others)
-                // The in-place walk handles these itself (no fallback) and agrees with the snapshot.
-                #expect(EntitlementSnapshot.decodeInPlace(fromSuiteBytes: bytes) == snapshot)
                 #expect(try EntitlementSnapshot.decode(fromSuiteBytes: bytes) == snapshot)
+                #expect(try EntitlementSnapshot.decodeThroughValues(fromSuiteBytes: bytes) == snapshot)
             }
         }
     }
@@ -82,7 +81,7 @@ import Testing
         }
         let snapshot = EntitlementSnapshot(generation: 3, issuedAt: base, nextTransition: nil, entitlements: statuses)
         let bytes = try Self.suiteBytes(snapshot.propertyList, others: true)
-        #expect(EntitlementSnapshot.decodeInPlace(fromSuiteBytes: bytes) == snapshot)
+        #expect(try EntitlementSnapshot.decode(fromSuiteBytes: bytes) == snapshot)
     }
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
@@ -183,7 +182,6 @@ import Testing
                 continue
             }
             patched.replaceSubrange(start..<(start + needle.count), with: Array(to.utf8))
-            #expect(EntitlementSnapshot.decodeInPlace(fromSuiteBytes: patched) == nil)
             #expect(throws: SnapshotFileDecodingError.self) { try EntitlementSnapshot.decode(fromSuiteBytes: patched) }
             Self.expectSameOutcome(patched, "\(from) -> \(to)")
         }

@@ -249,7 +249,7 @@ struct DirectoryWatchTests {
             let descriptorsBefore = ProcessResources.openDescriptorCount
             var iterator = DirectoryWatch(directory: directory, names: nil).makeAsyncIterator()
             let error = await #expect(throws: FileWatchError.self) { _ = try await iterator.next() }
-            #expect(error?.errno == ELOOP)
+            #expect(error?.errno.rawValue == ELOOP)
             #expect(error?.operation == .addWatch)
             #expect(error?.path == directory)
             #expect(ProcessResources.openDescriptorCount == descriptorsBefore, "closed before throwing")

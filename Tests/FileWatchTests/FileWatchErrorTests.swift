@@ -1,4 +1,5 @@
 import FileWatch
+import SystemShims
 import Glibc
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
         (.createInstance, EMFILE, "/proc/sys/fs/inotify/max_user_instances"),
     ])
     func limitErrorsNameTheKernelLimit(operation: FileWatchError.Operation, code: Int32, limit: String) {
-        let error = FileWatchError(errno: code, path: "/tmp/x", operation: operation)
+        let error = FileWatchError(errno: Errno(rawValue: code), path: "/tmp/x", operation: operation)
         #expect(error.description.contains(limit), "\(error)")
         #expect(error.description.contains("/tmp/x"))
         #expect(error.description.contains(operation.rawValue))
@@ -16,7 +17,7 @@ import Testing
     }
 
     @Test func otherErrorsNameNoLimit() {
-        let error = FileWatchError(errno: EACCES, path: "/root/secret", operation: .addWatch)
+        let error = FileWatchError(errno: Errno(rawValue: EACCES), path: "/root/secret", operation: .addWatch)
         #expect(!error.description.contains("/proc/sys"), "\(error)")
         #expect(error.description.contains("Permission denied"))
     }

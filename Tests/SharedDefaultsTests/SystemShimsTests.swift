@@ -128,7 +128,7 @@ import Testing
         try withTemporaryDirectory { directory in
             let path = directory + "/data"
             let writer = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec], permissions: 0o600)
-            try writer.closeAfter { () throws(Errno) in
+            try writer.closeAfter { writer throws(Errno) in
                 try writer.writeAll([UInt8](repeating: 7, count: 100_000))
                 try writer.fsync()
             }
@@ -141,7 +141,7 @@ import Testing
             #expect(throws: ReadAllError.exceedsLimit(limit: 99_999)) { try limited.readAll(limit: 99_999) }
             try limited.close()
             #expect(throws: Errno.exists) {
-                try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate])
+                _ = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate]).release()
             }
             #expect(Errno.noSuchFileOrDirectory.description == "No such file or directory (ENOENT)")
         }

@@ -1,0 +1,116 @@
+import FileWatch
+import FoundationEssentials
+import ServiceRuntime
+import SystemShims
+
+/// What ``EntitlementDaemon`` does on each event of its ``ServiceLoop``, on the loop's thread:
+/// check the lock, drain and publish (``RetryingWork``), reload the catalog, follow the watch
+/// link, and tell systemd.
+struct DaemonService: ServiceLoopHandler {
+    enum Source: Sendable {
+        /// Something arrived in (or left) the inbox.
+        case inbox
+        /// Something changed in `Library/Broker`: the lock file or the watch link.
+        case broker(FileWatchEvent)
+        /// A directory watch failed and fell back to polling; the line to log.
+        case watchFailed(String)
+    }
+
+    /// Longest the daemon waits between evaluations, in seconds, so a wall clock that jumps
+    /// forward is noticed within this long.
+    static let maximumSleep: Double = 60
+
+    private let configuration: DaemonConfiguration
+    private let lock: FileLock
+    private let core: DaemonCore
+    private var work: RetryingWork
+    private let systemd: SystemdNotifier
+    /// Whether READY=1 was sent: after the first successful publish.
+    private var ready = false
+    /// Why the daemon stopped on its own: its lock file is gone or replaced.
+    private var lockLost: BrokerError?
+
+    /// Prepares the container, takes its lock, loads the catalog and replays the journal.
+    /// - Throws: ``BrokerError/busy(_:)`` when another daemon holds the container, or what
+    ///   loading refused; the lock is released again if it was taken.
+    init(configuration: DaemonConfiguration) throws(BrokerError) {
+        self.configuration = configuration
+        let layout = configuration.layout
+        try ContainerDirectories.prepare(layout)
+        lock = try DaemonLock.acquire(path: layout.daemonLockPath, container: layout.container)
+        do {
+            core = try DaemonCore(configuration: configuration)
+        } catch {
+            try? lock.unlock()
+            throw error
+        }
+        work = RetryingWork(core: core, log: configuration.log)
+        systemd = SystemdNotifier(log: configuration.log)
+    }
+
+    mutating func handle(_ event: ServiceLoopEvent<Source>) -> ServiceLoopStep {
+        let layout = configuration.layout
+        if case .start = event {
+            // The start-up publish and the drain of what was queued while no daemon ran: a
+            // failure here (a full disk) is retried like any other, and READY=1 waits for the
+            // first publish.
+            work.run()
+            core.watchLinkChanged()
+            reportReadiness(reloaded: false)
+            return next()
+        }
+        if let lost = DaemonLock.loss(of: lock, path: layout.daemonLockPath, container: layout.container) {
+            lockLost = lost
+            systemd.stopping()
+            return .stop
+        }
+        // A reload is reported done (READY=1) after the work below, whether it succeeded or not.
+        var reloaded = false
+        switch event {
+        case .start, .deadline:
+            break
+        case .source(.inbox):
+            work.inboxChanged()
+        case .source(.broker(let change)):
+            if case .changed(let names) = change, !names.contains(ContainerLayout.watchLinkName) { break }
+            core.watchLinkChanged()
+        case .source(.watchFailed(let message)):
+            configuration.log(message)
+        case .signal:
+            systemd.reloading()
+            reloaded = true
+            core.reloadCatalog()
+        case .stop(let signal):
+            configuration.log("\(signal): stopping")
+            systemd.stopping()
+            return .stop
+        }
+        work.run()
+        reportReadiness(reloaded: reloaded)
+        return next()
+    }
+
+    /// READY=1 after the first successful publish, and after each reload once ready.
+    private mutating func reportReadiness(reloaded: Bool) {
+        if reloaded && ready { systemd.ready() }
+        if !ready && work.hasPublished {
+            ready = true
+            systemd.ready()
+        }
+    }
+
+    /// Wait for the next event, or until the retry or transition is due (just after it), or at
+    /// most ``maximumSleep``.
+    private func next() -> ServiceLoopStep {
+        let delay = min(Self.maximumSleep, max(0, (work.secondsUntilDue ?? Self.maximumSleep) + 0.001))
+        return .wait(until: Date().addingTimeInterval(delay))
+    }
+
+    /// Releases the lock, then throws ``BrokerError/lockLost(_:)`` if that ended the loop, or
+    /// logs that the daemon stopped.
+    func finish() throws(BrokerError) {
+        try? lock.unlock()
+        if let lockLost { throw lockLost }
+        configuration.log("stopped")
+    }
+}

@@ -1,0 +1,107 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PropertyList
+
+/// A binary file the validating walk accepted, as ``SnapshotSchema`` reads it, in place: no
+/// ``PropertyListValue`` is built.
+///
+/// A writer stores each key string and each enumeration value once and every entry references
+/// it, so what a string object means (which entry field, which state…) is worked out once per
+/// object and remembered in a per-object table, not compared again for every entry; a product
+/// id shared by several entries becomes one `String`.
+struct SnapshotInPlace: SnapshotPropertyList {
+    typealias Object = AcceptedBinaryPropertyList.Object
+    private let file: AcceptedBinaryPropertyList
+    /// Per object, ``columns`` bytes: one per ``SnapshotName/rememberedIn`` column (0 not yet
+    /// resolved, ``unknown`` not one of that name's texts, else the case's position + 1), then
+    /// the string's position + 1 in ``interned`` (0 if not there yet).
+    private let resolved: UnsafeMutablePointer<UInt8>
+    private let interned: UnsafeMutablePointer<[String]>
+
+    private static let unknown: UInt8 = 0xFF
+    private static let columns = 5
+    private static let internedColumn = 4
+
+    /// Runs `body` with a reader over `file`, its memory freed afterwards.
+    static func withReader<Result>(_ file: AcceptedBinaryPropertyList, _ body: (SnapshotInPlace) -> Result) -> Result {
+        var interned: [String] = []
+        return withUnsafeMutablePointer(to: &interned) { interned in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: columns * file.objectCount + 1) { storage in
+                let base = storage.baseAddress!  // capacity is at least 1
+                base.initialize(repeating: 0, count: storage.count)
+                return body(SnapshotInPlace(file: file, resolved: base, interned: interned))
+            }
+        }
+    }
+
+    func forEachField<Name: SnapshotName>(of object: Object, _ body: (Name, Object) -> Void) -> Bool {
+        guard let dictionary = file.dictionary(object) else { return false }
+        for position in 0..<dictionary.count {
+            if let name: Name = name(file.key(position, of: dictionary)) { body(name, file.value(position, of: dictionary)) }
+        }
+        return true
+    }
+
+    func forEachEntry(
+        of object: Object, count: (Int) -> Void, _ body: (String, Object) throws(SnapshotDecodingError) -> Void
+    ) throws(SnapshotDecodingError) -> Bool {
+        guard let dictionary = file.dictionary(object) else { return false }
+        count(dictionary.count)
+        for position in 0..<dictionary.count {
+            try body(file.string(file.key(position, of: dictionary)) ?? "", file.value(position, of: dictionary))  // keys are strings: checked
+        }
+        return true
+    }
+
+    @inline(__always) func name<Name: SnapshotName>(_ object: Object) -> Name? {
+        guard let column = Name.rememberedIn else { return Self.resolve(object, in: file) }
+        let slot = resolved + (Self.columns &* object.index &+ column)
+        switch slot.pointee {
+        case 0:
+            let name: Name? = Self.resolve(object, in: file)
+            slot.pointee = name.flatMap { name in Name.allCases.firstIndex(of: name).map { UInt8($0 + 1) } } ?? Self.unknown
+            return name
+        case Self.unknown: return nil
+        case let known: return Name.allCases[Int(known) - 1]
+        }
+    }
+
+    /// The case of `Name` whose text the string `object` holds: an ASCII string compared byte
+    /// for byte (for ASCII texts the same as comparing strings), any other through `String`.
+    private static func resolve<Name: SnapshotName>(_ object: Object, in file: AcceptedBinaryPropertyList) -> Name? {
+        guard let ascii = file.asciiBytes(object) else { return file.string(object).flatMap(Name.init(rawValue:)) }
+        for candidate in Name.allCases {
+            var text = candidate.rawValue
+            if text.withUTF8({ $0.count == ascii.count && $0.elementsEqual(ascii) }) { return candidate }
+        }
+        return nil
+    }
+
+    @inline(__always) func boolean(_ object: Object) -> Bool? { file.boolean(object) }
+    @inline(__always) func integer(_ object: Object) -> Int64? { file.integer(object) }
+    func real(_ object: Object) -> Double? { file.real(object) }
+    @inline(__always) func date(_ object: Object) -> Date? { file.date(object) }
+
+    /// The string `object`, made once per string object: values sharing a string share the
+    /// `String` (up to 254 distinct ones; later ones are made per use).
+    func string(_ object: Object) -> String? {
+        let slot = resolved + (Self.columns &* object.index &+ Self.internedColumn)
+        let known = slot.pointee
+        if known != 0 && known != Self.unknown { return interned.pointee[Int(known) - 1] }
+        guard let string = file.string(object) else { return nil }
+        if known == 0 {
+            if interned.pointee.count < Int(Self.unknown) - 1 {
+                interned.pointee.append(string)
+                slot.pointee = UInt8(interned.pointee.count)
+            } else {
+                slot.pointee = Self.unknown
+            }
+        }
+        return string
+    }
+
+    func kindInWords(_ object: Object) -> String { file.value(object).kindInWords }
+}

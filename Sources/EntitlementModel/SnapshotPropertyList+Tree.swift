@@ -1,0 +1,35 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PropertyList
+
+/// A decoded ``PropertyListValue`` tree, as ``SnapshotSchema`` reads it: what
+/// ``EntitlementSnapshot/init(propertyList:)`` and XML suite files go through.
+struct SnapshotTree: SnapshotPropertyList {
+    func forEachField<Name: SnapshotName>(of object: PropertyListValue, _ body: (Name, PropertyListValue) -> Void) -> Bool {
+        guard case .dictionary(let entries) = object else { return false }
+        for name in Name.allCases {
+            if let value = entries[name.rawValue] { body(name, value) }
+        }
+        return true
+    }
+
+    func forEachEntry(
+        of object: PropertyListValue, count: (Int) -> Void, _ body: (String, PropertyListValue) throws(SnapshotDecodingError) -> Void
+    ) throws(SnapshotDecodingError) -> Bool {
+        guard case .dictionary(let entries) = object else { return false }
+        count(entries.count)
+        for (key, value) in entries { try body(key, value) }
+        return true
+    }
+
+    func name<Name: SnapshotName>(_ object: PropertyListValue) -> Name? { object.stringValue.flatMap(Name.init(rawValue:)) }
+    func boolean(_ object: PropertyListValue) -> Bool? { object.boolValue }
+    func integer(_ object: PropertyListValue) -> Int64? { if case .integer(let value) = object { value } else { nil } }
+    func real(_ object: PropertyListValue) -> Double? { if case .real(let value) = object { value } else { nil } }
+    func date(_ object: PropertyListValue) -> Date? { object.dateValue }
+    func string(_ object: PropertyListValue) -> String? { object.stringValue }
+    func kindInWords(_ object: PropertyListValue) -> String { object.kindInWords }
+}

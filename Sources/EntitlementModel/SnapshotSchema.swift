@@ -1,0 +1,237 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PropertyList
+
+/// The one description of the snapshot as a property list: its field names (``RootField``,
+/// ``EntryField``, and the suite key ``SuiteField``), which are required, what each must hold,
+/// and the error each refusal gives. ``EntitlementSnapshot/propertyList`` writes these fields and
+/// ``EntitlementSnapshot/init(propertyList:)`` and ``EntitlementSnapshot/decode(fromSuiteBytes:)``
+/// read them through here, from a decoded tree or in place from an accepted binary file
+/// (``SnapshotPropertyList`` is what a form has to offer).
+///
+/// Anything unexpected is an error, never a default: an unknown schema version, a missing
+/// field, an unknown state, a negative generation, a date that is not finite or outside
+/// ``dateRange``, or half a boot reading. Keys other than these names are ignored.
+enum SnapshotSchema {
+    /// The suite file's key for the snapshot; other keys belong to other writers.
+    enum SuiteField: String, SnapshotName {
+        case snapshot = "entitlementSnapshot"
+        static var rememberedIn: Int? { nil }
+    }
+
+    /// The snapshot dictionary's fields. `bootId` and `bootTimeNanoseconds` (the boot id and
+    /// `CLOCK_BOOTTIME` at issue) are both present or both absent.
+    enum RootField: String, SnapshotName {
+        case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements
+        static var rememberedIn: Int? { nil }  // read once per file
+    }
+
+    /// An entitlement entry's fields; `expiresAt` and `productId` are optional.
+    enum EntryField: String, SnapshotName {
+        case active, state, periodType, ownership, willRenew, expiresAt, productId
+        static var rememberedIn: Int? { 0 }
+    }
+
+    /// Earliest and latest instants a snapshot may name: the App Store did not exist before
+    /// 2008, and the engine never computes a date past 2300 from events capped at 2200. Anything
+    /// outside is corrupt or forged (and would trap date formatting far enough out).
+    static let dateRange = Date(timeIntervalSince1970: 1_199_145_600)...Date(timeIntervalSince1970: 10_413_792_000)
+
+    /// The snapshot stored under ``SuiteField/snapshot`` in a suite file's root.
+    static func snapshot<Source: SnapshotPropertyList>(
+        inSuiteRoot root: Source.Object, of source: Source
+    ) -> Result<EntitlementSnapshot, SnapshotFileDecodingError> {
+        var stored: Source.Object?
+        guard source.forEachField(of: root, { (_: SuiteField, value) in stored = value }) else {
+            return .failure(.rootNotDictionary(kind: source.kindInWords(root)))
+        }
+        guard let stored else { return .failure(.snapshot(.missing)) }
+        do throws(SnapshotDecodingError) { return .success(try snapshot(stored, in: source)) } catch { return .failure(.snapshot(error)) }
+    }
+
+    /// The snapshot in the dictionary `object`, checked field by field in a fixed order (so a
+    /// snapshot with several problems is refused for the same one whatever its form).
+    static func snapshot<Source: SnapshotPropertyList>(_ object: Source.Object, in source: Source) throws(SnapshotDecodingError) -> EntitlementSnapshot {
+        var schemaVersion: Source.Object?, generation: Source.Object?, issuedAt: Source.Object?, nextTransition: Source.Object?
+        var bootId: Source.Object?, bootTime: Source.Object?, table: Source.Object?
+        let isDictionary = source.forEachField(of: object) { (field: RootField, value) in
+            switch field {
+            case .schemaVersion: schemaVersion = value
+            case .generation: generation = value
+            case .issuedAt: issuedAt = value
+            case .nextTransition: nextTransition = value
+            case .bootId: bootId = value
+            case .bootTimeNanoseconds: bootTime = value
+            case .entitlements: table = value
+            }
+        }
+        guard isDictionary else { throw .invalidField(path: "", problem: "is not a dictionary") }
+        // Any integral number (1.0 included), as `PropertyListValue.integerValue` reads it.
+        guard let versionObject = schemaVersion,
+            let version = source.integer(versionObject) ?? source.real(versionObject).flatMap({ PropertyListValue.real($0).integerValue })
+        else {
+            throw .invalidField(path: "schemaVersion", problem: "is missing or not an integer")
+        }
+        guard version == Int64(EntitlementSnapshot.currentSchemaVersion) else { throw .unknownSchemaVersion(version) }
+        // Strictly an integer: a real such as 8.0 is a wrong type, not a generation.
+        guard let generation = generation.flatMap(source.integer), generation >= 0 else {
+            throw .invalidField(path: "generation", problem: "is missing or not a non-negative integer")
+        }
+        let issued = try rootDate(issuedAt, .issuedAt, source)
+        let next = try nextTransition.map { object throws(SnapshotDecodingError) in try rootDate(object, .nextTransition, source) }
+        let issuedIn = try bootInstant(bootID: bootId, bootTime: bootTime, source)
+        var entitlements: [String: EntitlementStatus] = [:]
+        let isTable = try table.map { table throws(SnapshotDecodingError) in
+            try source.forEachEntry(of: table, count: { entitlements = .init(minimumCapacity: $0) }) { id, entry throws(SnapshotDecodingError) in
+                // The field path ("entitlements.<id>.<field>") is built only when an entry is refused.
+                do throws(EntryRefusal) {
+                    entitlements[id] = try status(entry, source)
+                } catch {
+                    let path = error.field.map { "entitlements.\(id).\($0.rawValue)" } ?? "entitlements.\(id)"
+                    throw .invalidField(path: path, problem: error.problem)
+                }
+            }
+        }
+        guard isTable == true else { throw .invalidField(path: "entitlements", problem: "is missing or not a dictionary") }
+        return EntitlementSnapshot(
+            schemaVersion: Int(version), generation: generation, issuedAt: issued, nextTransition: next,
+            entitlements: entitlements, issuedIn: issuedIn)
+    }
+
+    /// The boot reading: `nil` when both fields are absent; refused when only one is there or
+    /// either is not what ``BootInstant`` accepts.
+    private static func bootInstant<Source: SnapshotPropertyList>(
+        bootID: Source.Object?, bootTime: Source.Object?, _ source: Source
+    ) throws(SnapshotDecodingError) -> BootInstant? {
+        if bootID == nil, bootTime == nil { return nil }
+        guard let id = bootID.flatMap(source.string), BootInstant.isValid(bootID: id) else {
+            throw .invalidField(
+                path: RootField.bootId.rawValue, problem: "is missing or not 1 to \(BootInstant.maximumBootIDLength) printable ASCII characters")
+        }
+        // Strictly an integer, like `generation`.
+        guard let nanoseconds = bootTime.flatMap(source.integer), let instant = BootInstant(bootID: id, nanosecondsSinceBoot: nanoseconds) else {
+            throw .invalidField(path: RootField.bootTimeNanoseconds.rawValue, problem: "is missing or not a non-negative integer")
+        }
+        return instant
+    }
+
+    /// A refused entry field (`nil` for the entry itself) and what is wrong with it.
+    private struct EntryRefusal: Error {
+        var field: EntryField?
+        var problem: String
+    }
+
+    private static func status<Source: SnapshotPropertyList>(_ object: Source.Object, _ source: Source) throws(EntryRefusal) -> EntitlementStatus {
+        var active: Source.Object?, state: Source.Object?, periodType: Source.Object?, ownership: Source.Object?
+        var willRenew: Source.Object?, expiresAt: Source.Object?, productId: Source.Object?
+        let isDictionary = source.forEachField(of: object) { (field: EntryField, value) in
+            switch field {
+            case .active: active = value
+            case .state: state = value
+            case .periodType: periodType = value
+            case .ownership: ownership = value
+            case .willRenew: willRenew = value
+            case .expiresAt: expiresAt = value
+            case .productId: productId = value
+            }
+        }
+        guard isDictionary else { throw EntryRefusal(field: nil, problem: "is not a dictionary") }
+        guard let active = active.flatMap(source.boolean) else { throw EntryRefusal(field: .active, problem: "is missing or not a boolean") }
+        let stateValue: EntitlementState = try enumeration(state, .state, source)
+        let periodTypeValue: PeriodType = try enumeration(periodType, .periodType, source)
+        let ownershipValue: Ownership = try enumeration(ownership, .ownership, source)
+        guard let willRenew = willRenew.flatMap(source.boolean) else {
+            throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean")
+        }
+        var expiry: Date?
+        if let expiresAt {
+            do throws(DateRefusal) { expiry = try checkedDate(expiresAt, source) } catch {
+                throw EntryRefusal(field: .expiresAt, problem: error.problem)
+            }
+        }
+        var product: String?
+        if let productId {
+            guard let string = source.string(productId) else { throw EntryRefusal(field: .productId, problem: "is not a string") }
+            product = string
+        }
+        return EntitlementStatus(
+            active: active, state: stateValue, periodType: periodTypeValue, expiresAt: expiry, productId: product, willRenew: willRenew,
+            ownership: ownershipValue)
+    }
+
+    private static func enumeration<Value: SnapshotName, Source: SnapshotPropertyList>(
+        _ object: Source.Object?, _ field: EntryField, _ source: Source
+    ) throws(EntryRefusal) -> Value {
+        guard let object, let raw = source.string(object) else { throw EntryRefusal(field: field, problem: "is missing or not a string") }
+        guard let value: Value = source.name(object) else { throw EntryRefusal(field: field, problem: "has unknown value '\(raw)'") }
+        return value
+    }
+
+    private static func rootDate<Source: SnapshotPropertyList>(
+        _ object: Source.Object?, _ field: RootField, _ source: Source
+    ) throws(SnapshotDecodingError) -> Date {
+        do throws(DateRefusal) { return try checkedDate(object, source) } catch {
+            throw .invalidField(path: field.rawValue, problem: error.problem)
+        }
+    }
+
+    /// What is wrong with a date field, in the words of the field's error message.
+    private struct DateRefusal: Error {
+        let problem: String
+    }
+
+    /// The date in `object` if it is a finite date within ``dateRange``.
+    private static func checkedDate<Source: SnapshotPropertyList>(_ object: Source.Object?, _ source: Source) throws(DateRefusal) -> Date {
+        guard let date = object.flatMap(source.date), date.timeIntervalSince1970.isFinite else {
+            throw DateRefusal(problem: "is missing or not a date")
+        }
+        guard dateRange.contains(date) else {
+            throw DateRefusal(problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
+        }
+        return date
+    }
+}
+
+/// A fixed set of texts the schema reads (field names, enumeration values), as a
+/// `String`-backed enumeration.
+protocol SnapshotName: RawRepresentable, CaseIterable, Equatable where RawValue == String, AllCases == [Self] {
+    /// The column of the in-place reader's per-object table that remembers which case a string
+    /// object names, for names met once per entry; `nil` for names read once per file.
+    static var rememberedIn: Int? { get }
+}
+
+extension EntitlementState: SnapshotName { static var rememberedIn: Int? { 1 } }
+extension PeriodType: SnapshotName { static var rememberedIn: Int? { 2 } }
+extension Ownership: SnapshotName { static var rememberedIn: Int? { 3 } }
+
+/// What ``SnapshotSchema`` reads from a property list, whatever its form: a decoded
+/// ``PropertyListValue`` tree, or a binary file read in place. Every answer follows the
+/// value's meaning, not its encoding (a key is the same name in ASCII or UTF-16).
+protocol SnapshotPropertyList {
+    associatedtype Object
+
+    /// Calls `body` with each entry of the dictionary `object` whose key is one of `Name`'s
+    /// texts (compared as Swift strings compare); `false`, without calling it, when `object`
+    /// is not a dictionary.
+    func forEachField<Name: SnapshotName>(of object: Object, _ body: (Name, Object) -> Void) -> Bool
+
+    /// Calls `count` with the dictionary `object`'s entry count and then `body` with each of
+    /// its entries; `false`, without calling either, when `object` is not a dictionary.
+    func forEachEntry(
+        of object: Object, count: (Int) -> Void, _ body: (String, Object) throws(SnapshotDecodingError) -> Void
+    ) throws(SnapshotDecodingError) -> Bool
+
+    /// The case of `Name` whose text the string `object` holds; `nil` for another text or kind.
+    func name<Name: SnapshotName>(_ object: Object) -> Name?
+    func boolean(_ object: Object) -> Bool?
+    /// Strictly an integer (a real is not one).
+    func integer(_ object: Object) -> Int64?
+    func real(_ object: Object) -> Double?
+    func date(_ object: Object) -> Date?
+    func string(_ object: Object) -> String?
+    /// What `object` is, for an error message ("an array").
+    func kindInWords(_ object: Object) -> String
+}

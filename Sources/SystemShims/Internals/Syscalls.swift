@@ -1,0 +1,156 @@
+import Glibc
+
+// The system calls that tests can fail on purpose. Each forwards to the C library; in builds
+// with `ENABLE_MOCKING` (debug) it first asks the current task's ``SyscallFaults``. Release builds
+// compile to the bare C call.
+
+#if ENABLE_MOCKING
+/// Applies the current task's fault for `call`, if any: `-1` with `errno` set for a failure,
+/// `nil` to run the call (with ``SyscallFaults/Fault/shortTransfer(maximumBytes:)`` applied to
+/// `count`).
+@inline(never)
+private func forcedResult(_ call: SyscallFaults.Call, count: inout Int) -> Int? {
+    guard let faults = SyscallFaults.current, let fault = faults.fault(for: call) else { return nil }
+    switch fault {
+    case .fail(let error):
+        errno = error.rawValue
+        return -1
+    case .shortTransfer(let maximum):
+        count = min(count, maximum)
+        return nil
+    }
+}
+
+@inline(__always)
+private func forcedFailure(_ call: SyscallFaults.Call) -> CInt? {
+    var ignored = 0
+    return forcedResult(call, count: &ignored).map { CInt($0) }
+}
+#endif
+
+@inline(__always)
+func system_openat(_ directory: CInt, _ path: String, _ flags: CInt, _ mode: mode_t) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.open) { return forced }
+    #endif
+    return Glibc.openat(directory, path, flags, mode)
+}
+
+@inline(__always)
+func system_read(_ fd: CInt, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    var count = count
+    #if ENABLE_MOCKING
+    if let forced = forcedResult(.read, count: &count) { return forced }
+    #endif
+    return Glibc.read(fd, buffer, count)
+}
+
+@inline(__always)
+func system_write(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    var count = count
+    #if ENABLE_MOCKING
+    if let forced = forcedResult(.write, count: &count) { return forced }
+    #endif
+    return Glibc.write(fd, buffer, count)
+}
+
+@inline(__always)
+func system_close(_ fd: CInt) -> CInt {
+    Glibc.close(fd)
+}
+
+@inline(__always)
+func system_fsync(_ fd: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.fsync) { return forced }
+    #endif
+    return Glibc.fsync(fd)
+}
+
+@inline(__always)
+func system_ftruncate(_ fd: CInt, _ length: off_t) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.ftruncate) { return forced }
+    #endif
+    return Glibc.ftruncate(fd, length)
+}
+
+@inline(__always)
+func system_lseek(_ fd: CInt, _ offset: off_t, _ whence: CInt) -> off_t {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.lseek) { return off_t(forced) }
+    #endif
+    return Glibc.lseek(fd, offset, whence)
+}
+
+@inline(__always)
+func system_fchmod(_ fd: CInt, _ mode: mode_t) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.fchmod) { return forced }
+    #endif
+    return Glibc.fchmod(fd, mode)
+}
+
+@inline(__always)
+func system_fstat(_ fd: CInt, _ buffer: inout stat) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.fstat) { return forced }
+    #endif
+    return Glibc.fstat(fd, &buffer)
+}
+
+@inline(__always)
+func system_fstatat(_ fd: CInt, _ name: String, _ buffer: inout stat, _ flags: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.fstatat) { return forced }
+    #endif
+    return Glibc.fstatat(fd, name, &buffer, flags)
+}
+
+@inline(__always)
+func system_renameat(_ fromDirectory: CInt, _ from: String, _ toDirectory: CInt, _ to: String) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.renameat) { return forced }
+    #endif
+    return Glibc.renameat(fromDirectory, from, toDirectory, to)
+}
+
+@inline(__always)
+func system_unlinkat(_ directory: CInt, _ name: String, _ flags: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.unlinkat) { return forced }
+    #endif
+    return Glibc.unlinkat(directory, name, flags)
+}
+
+@inline(__always)
+func system_flock(_ fd: CInt, _ operation: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.flock) { return forced }
+    #endif
+    return flock(fd, operation) as CInt
+}
+
+@inline(__always)
+func system_poll(_ descriptors: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeout: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.poll) { return forced }
+    #endif
+    return Glibc.poll(descriptors, count, timeout)
+}
+
+@inline(__always)
+func system_inotify_init1(_ flags: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.inotifyInit) { return forced }
+    #endif
+    return Glibc.inotify_init1(flags)
+}
+
+@inline(__always)
+func system_inotify_add_watch(_ fd: CInt, _ path: String, _ mask: UInt32) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.inotifyAddWatch) { return forced }
+    #endif
+    return Glibc.inotify_add_watch(fd, path, mask)
+}
