@@ -31,7 +31,7 @@ public struct ContainerLayout: Sendable, Hashable {
     public var sharedFileName: String { group + ".plist" }
     /// The shared file readers read and the daemon replaces atomically.
     public var sharedFilePath: String { preferencesDirectory + "/" + sharedFileName }
-    /// `<container>/Library/Broker`: the daemon's own files, readable by its group only.
+    /// `<container>/Library/Broker`: the daemon's own files, readable by its user and group only.
     public var brokerDirectory: String { container + "/Library/Broker" }
     /// The lock file held by the one running daemon; removing it stops the daemon.
     public var daemonLockPath: String { brokerDirectory + "/" + Self.daemonLockName }

@@ -62,8 +62,8 @@ public struct StoreTransaction: Sendable, Hashable {
     /// The kind of offer this transaction was bought with (introductory, promotional, offer code,
     /// win-back); `nil` when it was bought at the regular price.
     public var offerType: OfferType?
-    /// The promotional offer's or offer code's identifier; `nil` for introductory offers and
-    /// regular prices.
+    /// The identifier of the promotional offer, offer code or win-back offer; `nil` for
+    /// introductory offers and regular prices.
     public var offerIdentifier: String?
     /// How the offer is paid: free trial, pay as you go or pay up front. `nil` when there is no
     /// offer, or in payloads that predate the field; for an introductory offer the catalog's

@@ -33,7 +33,7 @@ import Testing
     ]
 
     @Test(arguments: sampleLimits)
-    func freeUserGetsTheSeedAllowance(_ row: Limit) throws {
+    func freeUserGetsTheCatalogAllowance(_ row: Limit) throws {
         let gate = try Fixtures.catalog().featureGate
         let snapshot = try Self.snapshot(Self.free)
         #expect(gate.limit(row.feature, snapshot: snapshot, wallClock: Self.now) == row.limit)
