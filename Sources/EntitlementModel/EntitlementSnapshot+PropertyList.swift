@@ -17,7 +17,7 @@ extension EntitlementSnapshot {
     /// The key of ``issuedIn``'s boot clock reading (see ``bootIDKey``).
     public static let bootTimeKey = SnapshotSchema.RootField.bootTimeNanoseconds.rawValue
 
-    /// The snapshot as a property-list dictionary, with the fields ``SnapshotSchema`` names.
+    /// The snapshot as a property-list dictionary, with the fields `SnapshotSchema` names.
     /// `nextTransition`, `issuedIn` and each `expiresAt` / `productId` are omitted when absent
     /// (a property list has no null).
     public var propertyList: PropertyListValue {
@@ -39,7 +39,7 @@ extension EntitlementSnapshot {
         return .dictionary(root)
     }
 
-    /// Decodes and validates a snapshot as ``SnapshotSchema`` describes it. Anything unexpected
+    /// Decodes and validates a snapshot as `SnapshotSchema` describes it. Anything unexpected
     /// is an error, never a default: an unknown schema version, a missing field, an unknown
     /// state, a negative generation, a date that is not finite, or half a boot reading (one of
     /// ``bootIDKey`` and ``bootTimeKey`` without the other, or either out of range).
@@ -49,7 +49,7 @@ extension EntitlementSnapshot {
 }
 
 extension EntitlementStatus {
-    /// The entry as a property-list dictionary, with the fields ``SnapshotSchema`` names.
+    /// The entry as a property-list dictionary, with the fields `SnapshotSchema` names.
     var propertyList: PropertyListValue {
         var entry = [String: PropertyListValue](minimumCapacity: SnapshotSchema.EntryField.allCases.count)
         for field in SnapshotSchema.EntryField.allCases {

@@ -29,7 +29,7 @@ extension EntitlementSnapshot {
     ///
     /// The whole file is checked as `PropertyListCodec/decode(_:)` checks it (it throws the
     /// same errors), its root must be a dictionary, and the key's value is read as
-    /// ``init(propertyList:)`` reads it (``SnapshotSchema``). A binary file is read in place
+    /// ``init(propertyList:)`` reads it (`SnapshotSchema`). A binary file is read in place
     /// once the property-list walk has accepted it; an XML file is decoded to values first.
     ///
     /// - Throws: ``SnapshotFileDecodingError``; `.snapshot(.missing)` when nothing is published.
