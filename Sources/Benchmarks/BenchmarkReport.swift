@@ -113,6 +113,11 @@ struct BenchmarkReport {
                 name: "verified durable ingest, \(results.verifiedIngest.map { "\($0.events) " } ?? "")JWS transactions (ES256, cached chain)",
                 target: "≥ 5,000/s", measured: results.verifiedIngest.map { String(format: "%.0f/s", $0.eventsPerSecond) } ?? "not measured",
                 met: (results.verifiedIngest?.eventsPerSecond ?? 0) >= Self.targets.verifiedIngestPerSecond, key: "verified_ingest_per_s"))
+        if let verified = results.verifiedIngest {
+            // What the row costs the daemon, all threads: the figure to compare on a loaded machine.
+            rows.append(
+                Row(name: "verified ingest: daemon CPU per event (all threads)", target: "", measured: Self.microseconds(verified.daemonMicrosecondsPerEvent)))
+        }
         rows.append(
             Row(
                 name: "daemon idle RSS (\(results.daemonTool))", target: "< 16 MiB", measured: Self.format(results.daemonMemory, unit: "MiB"),

@@ -32,6 +32,9 @@ enum RestartBenchmark {
         var events: Int
         var journalMiB: Double
         var restartMilliseconds: Double
+        /// CPU time (user + system) the daemon used until its first publish: what the restart
+        /// costs whatever else the machine runs.
+        var cpuMilliseconds: Double
         var memoryMiB: Double
         var target: String
     }
@@ -78,7 +81,10 @@ enum RestartBenchmark {
 
         var rows: [Row] = []
         let floor = try measure(container: workspace + "/empty", catalogPath: catalogPath)
-        rows.append(Row(shape: "empty container (floor)", events: 0, journalMiB: 0, restartMilliseconds: floor.milliseconds, memoryMiB: floor.memory, target: ""))
+        rows.append(
+            Row(
+                shape: "empty container (floor)", events: 0, journalMiB: 0, restartMilliseconds: floor.milliseconds,
+                cpuMilliseconds: floor.cpuMilliseconds, memoryMiB: floor.memory, target: ""))
         report(rows.last!)
         for shape in shapes(quick: quick) {
             for size in shape.sizes {
@@ -95,7 +101,7 @@ enum RestartBenchmark {
                 rows.append(
                     Row(
                         shape: shape.name, events: size, journalMiB: Double(journalBytes) / 1_048_576, restartMilliseconds: measured.milliseconds,
-                        memoryMiB: measured.memory, target: target))
+                        cpuMilliseconds: measured.cpuMilliseconds, memoryMiB: measured.memory, target: target))
                 report(rows.last!)
                 try? FileManager.default.removeItem(atPath: container)
             }
@@ -125,33 +131,45 @@ enum RestartBenchmark {
     }
 
     /// Median over three starts of `entitlementd` on `container` (durable, as shipped) of the wall
-    /// time to its first published snapshot, and its resident memory right after.
-    static func measure(container: String, catalogPath: String) throws(BenchmarkError) -> (milliseconds: Double, memory: Double) {
-        var times: [Double] = [], memories: [Double] = []
+    /// time to its first published snapshot, the CPU time it used until then, and its resident
+    /// memory right after.
+    static func measure(container: String, catalogPath: String) throws(BenchmarkError) -> (milliseconds: Double, cpuMilliseconds: Double, memory: Double) {
+        var times: [Double] = [], cpu: [Double] = [], memories: [Double] = []
         let reader = SnapshotReader(suiteName: DaemonBenchmarks.group, container: container)
         for _ in 0..<3 {
             let before = reader.refresh().snapshot?.generation ?? 0
             let start = MonotonicClock.now()
             let daemon = try DaemonBenchmarks.startDaemon(container: container, catalogPath: catalogPath, after: before)
             times.append(Double(MonotonicClock.now() - start) / 1e6)
+            cpu.append(cpuMilliseconds(pid: daemon.pid))
             memories.append(try DaemonBenchmarks.residentMemory(pid: daemon.pid))
             daemon.stop(grace: 30)
         }
-        return (median(times), median(memories))
+        return (median(times), median(cpu), median(memories))
+    }
+
+    /// User plus system CPU time of process `pid` so far (ms), from `/proc/PID/stat`; 0 when unreadable.
+    static func cpuMilliseconds(pid: pid_t) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return 0 }
+        // Fields after the command name: state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     static func report(_ row: Row) {
         StandardStreams.writeError(
-            "restart: \(row.shape), \(row.events) events: \(format(row.restartMilliseconds)) ms, \(format(row.memoryMiB)) MiB\n")
+            "restart: \(row.shape), \(row.events) events: \(format(row.restartMilliseconds)) ms (CPU \(format(row.cpuMilliseconds)) ms), \(format(row.memoryMiB)) MiB\n")
     }
 
     static func table(_ rows: [Row], directory: String) -> String {
         var text = "entitlementd restart after a history (median of 3 starts; container in \(directory))\n"
         text += pad("shape", 30) + pad("events", 10, right: true) + pad("journal MiB", 13, right: true)
-            + pad("restart ms", 12, right: true) + pad("RSS MiB", 10, right: true) + "  target\n"
+            + pad("restart ms", 12, right: true) + pad("CPU ms", 10, right: true) + pad("RSS MiB", 10, right: true) + "  target\n"
         for row in rows {
             text += pad(row.shape, 30) + pad(String(row.events), 10, right: true) + pad(format(row.journalMiB), 13, right: true)
-                + pad(format(row.restartMilliseconds), 12, right: true) + pad(format(row.memoryMiB), 10, right: true)
+                + pad(format(row.restartMilliseconds), 12, right: true) + pad(format(row.cpuMilliseconds), 10, right: true)
+                + pad(format(row.memoryMiB), 10, right: true)
                 + (row.target.isEmpty ? "" : "  " + row.target) + "\n"
         }
         return text

@@ -70,7 +70,7 @@ enum JournalFactCodec {
         mutating func text() -> String? {
             guard let word = next() else { return nil }
             if word.allSatisfy({ $0 != 0x25 }) { return String(decoding: word, as: UTF8.self) }
-            guard let value = JournalWords.unescape(String(decoding: word, as: UTF8.self)) else { failed = true; return nil }
+            guard let value = JournalWords.unescape(word) else { failed = true; return nil }
             return value
         }
 

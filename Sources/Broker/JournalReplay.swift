@@ -21,6 +21,7 @@ package enum JournalReplay {
     /// - Throws: ``BrokerError/badInput(_:)`` naming the record, for an unreadable record.
     package static func replay(_ records: [JournalRecord], format: JournalScan.Format, path: String, catalog: Catalog) throws(BrokerError) -> Outcome {
         var outcome = Outcome()
+        outcome.facts.reserveCapacity(transactions: records.count(where: { $0.kind == .transaction || $0.kind == .event }))
         func damaged(_ record: JournalRecord, _ problem: String) -> BrokerError {
             .badInput(Journal.damageMessage(path: path, JournalDamage(index: record.index, offset: record.offset, problem: problem, bytes: Array(record.payload)), more: 0))
         }

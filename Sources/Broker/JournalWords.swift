@@ -15,17 +15,30 @@ enum JournalWords {
         return out.isEmpty ? "%" : out
     }
 
-    static func unescape(_ word: String) -> String? {
-        if word == "%" { return "" }
+    static func unescape(_ word: String) -> String? { unescape(word.utf8) }
+
+    /// The text of an escaped word; `nil` when an escape is not `%` and two hex digits, or the
+    /// bytes are not UTF-8.
+    static func unescape(_ word: some Collection<UInt8>) -> String? {
+        if word.count == 1, word.first == 0x25 { return "" }
         var bytes: [UInt8] = []
-        var utf8 = word.utf8.makeIterator()
+        bytes.reserveCapacity(word.count)
+        var utf8 = word.makeIterator()
         while let byte = utf8.next() {
             guard byte == 0x25 else { bytes.append(byte); continue }
-            guard let high = utf8.next(), let low = utf8.next(), let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
-            bytes.append(value)
+            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x61...0x66: byte - 0x61 + 10
+        case 0x41...0x46: byte - 0x41 + 10
+        default: nil
+        }
     }
 
     static func split(_ payload: [UInt8]) -> [String] {

@@ -112,7 +112,7 @@ struct EntitlementChoices {
         latestInactive = Array(repeating: nil, count: entitlements)
     }
 
-    mutating func offer(_ claim: Claim, to entitlement: Int, transactionIds transactions: UnsafeBufferPointer<StoreTransaction>) {
+    mutating func offer(_ claim: Claim, to entitlement: Int, facts transactions: FactStore) {
         if claim.active {
             if claim.group >= 0 {
                 let slot = entitlement * groups + claim.group
@@ -131,22 +131,21 @@ struct EntitlementChoices {
     }
 
     /// The status of `entitlement`: the best active claim, else the one that ended last, else not purchased.
-    func status(of entitlement: Int, transactions storage: [StoreTransaction]) -> EntitlementStatus {
-        storage.withUnsafeBufferPointer { transactions in
-            var best = bestOutsideGroups[entitlement]
-            for group in 0..<groups {
-                guard let candidate = bestInGroup[entitlement * groups + group] else { continue }
-                if best.map({ Self.isBetter(candidate, than: $0, compareLevels: false, transactions) }) ?? true { best = candidate }
-            }
-            guard let chosen = best ?? latestInactive[entitlement] else { return .notPurchased }
-            return EntitlementStatus(
-                active: chosen.active, state: chosen.state, periodType: chosen.periodType, expiresAt: chosen.expiresAt,
-                productId: transactions[chosen.position].productId, willRenew: chosen.willRenew, ownership: chosen.ownership)
+    func status(of entitlement: Int, facts transactions: FactStore) -> EntitlementStatus {
+        var best = bestOutsideGroups[entitlement]
+        for group in 0..<groups {
+            guard let candidate = bestInGroup[entitlement * groups + group] else { continue }
+            if best.map({ Self.isBetter(candidate, than: $0, compareLevels: false, transactions) }) ?? true { best = candidate }
         }
+        guard let chosen = best ?? latestInactive[entitlement] else { return .notPurchased }
+        return EntitlementStatus(
+            active: chosen.active, state: chosen.state, periodType: chosen.periodType, expiresAt: chosen.expiresAt,
+            productId: transactions.productIds[Int(transactions.storedTransactions[chosen.position].product)], willRenew: chosen.willRenew,
+            ownership: chosen.ownership)
     }
 
     private static func isBetter(
-        _ a: Claim, than b: Claim, compareLevels: Bool, _ transactions: UnsafeBufferPointer<StoreTransaction>
+        _ a: Claim, than b: Claim, compareLevels: Bool, _ transactions: FactStore
     ) -> Bool {
         let aLifetime = a.expiresAt == nil, bLifetime = b.expiresAt == nil
         if aLifetime != bLifetime { return aLifetime }
@@ -156,10 +155,10 @@ struct EntitlementChoices {
         let aEnd = a.expiresAt ?? .distantFuture, bEnd = b.expiresAt ?? .distantFuture
         if aEnd != bEnd { return aEnd > bEnd }
         if a.ownership != b.ownership { return a.ownership == .purchased }
-        return transactions[a.position].transactionId > transactions[b.position].transactionId
+        return transactions.transactionId(at: a.position) > transactions.transactionId(at: b.position)
     }
 
-    private static func endedLater(_ a: Claim, than b: Claim, _ transactions: UnsafeBufferPointer<StoreTransaction>) -> Bool {
+    private static func endedLater(_ a: Claim, than b: Claim, _ transactions: FactStore) -> Bool {
         if a.ended != b.ended { return a.ended > b.ended }
         let rank: (EntitlementState) -> Int = { state in
             switch state {
@@ -170,6 +169,6 @@ struct EntitlementChoices {
             }
         }
         if rank(a.state) != rank(b.state) { return rank(a.state) > rank(b.state) }
-        return transactions[a.position].transactionId > transactions[b.position].transactionId
+        return transactions.transactionId(at: a.position) > transactions.transactionId(at: b.position)
     }
 }

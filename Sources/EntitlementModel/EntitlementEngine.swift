@@ -51,23 +51,21 @@ public struct EntitlementEngine: Sendable {
 
         let plan = EvaluationPlan(catalog: catalog, productIds: facts.productIds)
         var choices = EntitlementChoices(entitlements: plan.entitlementIds.count, groups: plan.groupCount)
-        facts.transactionStorage.withUnsafeBufferPointer { transactions in
+        facts.storedTransactions.withUnsafeBufferPointer { transactions in
             guard let transactionBase = transactions.baseAddress else { return }
             plan.products.withUnsafeBufferPointer { products in
                 plan.entitlementPositions.withUnsafeBufferPointer { entitlementPositions in
-                    facts.transactionProducts.withUnsafeBufferPointer { transactionProducts in
-                        facts.subscriptions.withUnsafeBufferPointer { subscriptions in
-                            for subscription in subscriptions.indices {
-                                guard let latest = subscriptions[subscription].latest, !subscriptions[subscription].isWithheld else { continue }
-                                let product = products[transactionProducts[latest]]
-                                guard product.entitlementCount > 0,
-                                    let claim = Self.claim(
-                                        for: transactionBase + latest, at: latest, product: product,
-                                        renewal: subscriptions[subscription].renewal, now: effectiveNow)
-                                else { continue }
-                                for index in product.entitlementStart..<(product.entitlementStart + product.entitlementCount) {
-                                    choices.offer(claim, to: entitlementPositions[index], transactionIds: transactions)
-                                }
+                    facts.subscriptions.withUnsafeBufferPointer { subscriptions in
+                        for subscription in subscriptions.indices {
+                            guard let latest = subscriptions[subscription].latest, !subscriptions[subscription].isWithheld else { continue }
+                            let product = products[Int(transactions[latest].product)]
+                            guard product.entitlementCount > 0,
+                                let claim = Self.claim(
+                                    for: transactionBase + latest, at: latest, product: product,
+                                    renewal: facts.renewal(ofSubscription: subscription), now: effectiveNow)
+                            else { continue }
+                            for index in product.entitlementStart..<(product.entitlementStart + product.entitlementCount) {
+                                choices.offer(claim, to: entitlementPositions[index], facts: facts)
                             }
                         }
                     }
@@ -79,7 +77,7 @@ public struct EntitlementEngine: Sendable {
         statuses.reserveCapacity(plan.entitlementIds.count)
         var nextTransition: Date?
         for (position, id) in plan.entitlementIds.enumerated() {
-            let status = choices.status(of: position, transactions: facts.transactionStorage)
+            let status = choices.status(of: position, facts: facts)
             statuses[id] = status
             if status.active, let end = status.expiresAt, end > effectiveNow, nextTransition.map({ end < $0 }) ?? true {
                 nextTransition = end
@@ -116,14 +114,14 @@ public struct EntitlementEngine: Sendable {
     /// One transaction's claim on its entitlements at `now`, or `nil` when it grants nothing
     /// (rules 2 and 3). Reads the transaction in place: nothing is copied.
     private static func claim(
-        for transaction: UnsafePointer<StoreTransaction>, at position: Int, product: EvaluationPlan.Product,
+        for transaction: UnsafePointer<StoredTransaction>, at position: Int, product: EvaluationPlan.Product,
         renewal: FactStore.RenewalFacts?, now: Date
     ) -> Claim? {
-        if transaction.pointee.isUpgraded { return nil }
+        if transaction.pointee.flags.contains(.upgraded) { return nil }
         let kind: EvaluationPlan.Kind
         if let catalogKind = product.kind {
             kind = catalogKind
-        } else if transaction.pointee.type == .nonConsumable {
+        } else if transaction.pointee.flags.contains(.nonConsumable) {
             kind = .nonConsumable
         } else {
             return nil  // a consumable, or a subscription without the catalog's group, level or duration
@@ -132,7 +130,7 @@ public struct EntitlementEngine: Sendable {
         // The group and level come with the catalog's kind only (the fallback kind has none).
         var claim = Claim(
             active: false, state: .expired, periodType: .normal, expiresAt: nil, willRenew: false,
-            ownership: transaction.pointee.inAppOwnershipType == .familyShared ? .familyShared : .purchased,
+            ownership: transaction.pointee.flags.contains(.familyShared) ? .familyShared : .purchased,
             group: product.kind == nil ? -1 : product.group, level: product.kind == nil ? nil : product.level,
             ended: transaction.pointee.purchaseDate, position: position)
 
@@ -145,9 +143,9 @@ public struct EntitlementEngine: Sendable {
         }
 
         let periodType: PeriodType
-        if case .autoRenewable = kind, let offer = transaction.pointee.offerType {
+        if case .autoRenewable = kind, let offer = transaction.pointee.flags.offer {
             periodType = PeriodType.of(
-                offer: offer, discount: transaction.pointee.offerDiscountType,
+                introductoryOffer: offer.introductory, discountIsFreeTrial: offer.discountIsFreeTrial,
                 catalogIntroductoryOfferIsFreeTrial: product.introductoryOfferIsFreeTrial)
         } else {
             periodType = .normal

@@ -149,20 +149,30 @@ public enum EventDecoder {
         let jws: JWSCompact
         let text = try cursor.string()
         do throws(JWSFailure) { jws = try JWSCompact(text) } catch { throw cursor.fail(error.description) }
-        let header = try jwsHeader(jws, at: cursor)
+        let header = try preparedHeader(jws, at: cursor)
         let payload = try? JSONInput.parse(jws.payload)
         var signedDate: Double?
         if case .object(let members) = payload, case .number(let text) = members["signedDate"], let milliseconds = Double(text) {
             signedDate = milliseconds / 1000
         }
         do throws(JWSFailure) {
-            let trust = try signatures.verifier.verify(jws, algorithm: header.algorithm, chain: header.chain, signedDate: signedDate)
+            let trust = try signatures.verifier.verify(jws, header: header, signedDate: signedDate)
             if case .untrusted(let reason) = trust, signatures.requirement == .required { throw reason }
         } catch {
             throw cursor.fail(error.description)
         }
         guard let payload, case .object = payload else { throw cursor.fail("JWS payload is not a JSON object") }
         return JSONCursor(payload, path: cursor.path, rootLabel: cursor.path.isEmpty ? cursor.rootLabel : cursor.path)
+    }
+
+    /// The JWS's protected header, from ``JWSHeaderCache`` when the same header text was read
+    /// before, else read now (and cached when it is readable).
+    private static func preparedHeader(_ jws: JWSCompact, at cursor: JSONCursor) throws(JSONPathError) -> JWSProtectedHeader {
+        if let known = JWSHeaderCache.shared.header(encoded: jws.encodedHeader) { return known }
+        let (algorithm, chain) = try jwsHeader(jws, at: cursor)
+        let header = JWSProtectedHeader(encoded: Array(jws.encodedHeader), algorithm: algorithm, chain: chain)
+        JWSHeaderCache.shared.insert(header)
+        return header
     }
 
     /// The protected header's `alg` and `x5c` (each `nil` when absent; any other type refused).

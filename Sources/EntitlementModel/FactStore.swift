@@ -22,18 +22,22 @@ public struct FactStore: Sendable {
     /// One `originalTransactionId`: a subscription, or a single purchase.
     struct Subscription: Sendable {
         var originalTransactionId: String
-        /// Positions in ``transactionStorage`` whose current version names this original.
-        var members: [Int] = []
-        /// The member that counts (rule 1), `nil` while only renewal info is known.
-        var latest: Int?
-        var renewalInfo: RenewalInfo?
-        /// What the engine reads of ``renewalInfo``, without its Strings.
-        var renewal: RenewalFacts?
+        /// The first of its transactions (linked through ``StoredTransaction/nextMember``), -1 for none.
+        var firstMember: Int32 = -1
+        /// The member that counts (rule 1), -1 while only renewal info is known.
+        var latestMember: Int32 = -1
+        /// Position in ``FactStore/renewalInfos`` of its renewal info, -1 for none.
+        var renewalPosition: Int32 = -1
         /// Set when a journal record about this subscription was lost: it grants nothing until
         /// a fact signed after this instant arrives (see ``FactStore/withhold(transactionIds:originalTransactionIds:everything:since:)``).
         var withheldSince: Date?
         /// The newest `signedDate` of any fact inserted for this subscription.
         var newestSignedDate: Date?
+
+        init(originalTransactionId: String) { self.originalTransactionId = originalTransactionId }
+
+        /// The member that counts (rule 1), `nil` while only renewal info is known.
+        var latest: Int? { latestMember < 0 ? nil : Int(latestMember) }
 
         /// Whether the engine must skip this subscription.
         var isWithheld: Bool {
@@ -59,16 +63,21 @@ public struct FactStore: Sendable {
         var introductoryOffers = 0
     }
 
-    /// Current version of each transaction, in first-seen order.
-    private(set) var transactionStorage: [StoreTransaction] = []
-    /// Position in ``productIds`` of each transaction's product, parallel to ``transactionStorage``.
-    private(set) var transactionProducts: [Int] = []
-    private var transactionPositions: [String: Int] = [:]
+    /// Current version of each transaction, in first-seen order: what the engine reads. The
+    /// other fields are in ``coldBytes``; ``transaction(at:)`` puts a whole transaction together.
+    private(set) var storedTransactions: [StoredTransaction] = []
+    /// ``TransactionColdFields`` records; a replaced version's record stays until ``compact()``.
+    private var coldBytes: [UInt8] = []
+    private var strings = InternedStrings()
+    private var transactionPositions: [String: Int32] = [:]
     private(set) var subscriptions: [Subscription] = []
-    private var subscriptionPositions: [String: Int] = [:]
+    private var subscriptionPositions: [String: Int32] = [:]
+    /// Current renewal info of the subscriptions that have one, and what the engine reads of it.
+    private var renewalInfos: [RenewalInfo] = []
+    private(set) var renewalFacts: [RenewalFacts] = []
     /// Every product id any transaction version ever named, in first-seen order.
-    private(set) var productIds: [String] = []
-    private var productPositions: [String: Int] = [:]
+    private var products = InternedStrings()
+    var productIds: [String] { products.values }
     /// Parallel to ``productIds``.
     private(set) var productUses: [ProductUse] = []
 
@@ -77,6 +86,15 @@ public struct FactStore: Sendable {
 
     /// An empty store: evaluating it grants nothing.
     public init() {}
+
+    /// Makes room for about `transactions` transactions (and as many subscriptions), so that
+    /// replaying a journal of that many facts does not grow its indexes step by step.
+    package mutating func reserveCapacity(transactions: Int) {
+        storedTransactions.reserveCapacity(transactions)
+        transactionPositions.reserveCapacity(transactions)
+        subscriptions.reserveCapacity(transactions)
+        subscriptionPositions.reserveCapacity(transactions)
+    }
 
     /// A store holding `events`, inserted in order.
     public init(_ events: some Sequence<StoreEvent>) {
@@ -87,30 +105,61 @@ public struct FactStore: Sendable {
     /// call (O(n), hence a function): use ``transaction(id:)`` for one. A property with this cost
     /// once made every ingested event O(facts held).
     public func transactionsByID() -> [String: StoreTransaction] {
-        Dictionary(uniqueKeysWithValues: transactionStorage.map { ($0.transactionId, $0) })
+        Dictionary(uniqueKeysWithValues: storedTransactions.indices.map { position in
+            let transaction = transaction(at: position)
+            return (transaction.transactionId, transaction)
+        })
     }
 
     /// Current renewal info of each subscription, by `originalTransactionId`. Builds a new
     /// dictionary on every call (O(n)): use ``renewalInfo(original:)`` for one.
     public func renewalInfosByOriginalID() -> [String: RenewalInfo] {
         var infos: [String: RenewalInfo] = [:]
-        for subscription in subscriptions {
-            if let info = subscription.renewalInfo { infos[subscription.originalTransactionId] = info }
+        for subscription in subscriptions where subscription.renewalPosition >= 0 {
+            infos[subscription.originalTransactionId] = renewalInfos[Int(subscription.renewalPosition)]
         }
         return infos
     }
 
     /// How many transactions (current versions) the store holds.
-    public var transactionCount: Int { transactionStorage.count }
+    public var transactionCount: Int { storedTransactions.count }
 
     /// The current version of transaction `id`, if known.
     public func transaction(id: String) -> StoreTransaction? {
-        transactionPositions[id].map { transactionStorage[$0] }
+        transactionPositions[id].map { transaction(at: Int($0)) }
     }
 
     /// The current renewal info of the subscription whose `originalTransactionId` is `original`.
     public func renewalInfo(original: String) -> RenewalInfo? {
-        subscriptionPositions[original].flatMap { subscriptions[$0].renewalInfo }
+        subscriptionPositions[original].flatMap { renewalInfo(ofSubscription: Int($0)) }
+    }
+
+    func renewalInfo(ofSubscription position: Int) -> RenewalInfo? {
+        let renewal = subscriptions[position].renewalPosition
+        return renewal < 0 ? nil : renewalInfos[Int(renewal)]
+    }
+
+    /// What the engine reads of a subscription's renewal info.
+    func renewal(ofSubscription position: Int) -> RenewalFacts? {
+        let renewal = subscriptions[position].renewalPosition
+        return renewal < 0 ? nil : renewalFacts[Int(renewal)]
+    }
+
+    /// The whole transaction at `position` in ``storedTransactions``.
+    func transaction(at position: Int) -> StoreTransaction {
+        let stored = storedTransactions[position]
+        var transaction = StoreTransaction(
+            transactionId: "", originalTransactionId: subscriptions[Int(stored.subscription)].originalTransactionId,
+            productId: productIds[Int(stored.product)], purchaseDate: stored.purchaseDate, expiresDate: stored.expiresDate,
+            type: .autoRenewable, signedDate: stored.signedDate, revocationDate: stored.revocationDate,
+            isUpgraded: stored.flags.contains(.upgraded))
+        coldBytes.withUnsafeBufferPointer { TransactionColdFields.read($0, at: stored.cold, into: &transaction, strings: strings) }
+        return transaction
+    }
+
+    /// The `transactionId` of the transaction at `position` in ``storedTransactions``.
+    func transactionId(at position: Int) -> String {
+        coldBytes.withUnsafeBufferPointer { TransactionColdFields.transactionId($0, at: storedTransactions[position].cold) }
     }
 
     /// Inserts one fact.
@@ -123,14 +172,22 @@ public struct FactStore: Sendable {
             guard insert(transaction) else { return false }
         case .renewalInfo(let info):
             let position = subscriptionPosition(for: info.originalTransactionId)
-            if let existing = subscriptions[position].renewalInfo, !Self.isNewer(info.signedDate, than: existing.signedDate) {
+            if let existing = renewalInfo(ofSubscription: position), !Self.isNewer(info.signedDate, than: existing.signedDate) {
                 return false
             }
-            subscriptions[position].renewalInfo = info
-            subscriptions[position].saw(info.signedDate)
-            subscriptions[position].renewal = RenewalFacts(
+            let facts = RenewalFacts(
                 autoRenewStatus: info.autoRenewStatus, isInBillingRetryPeriod: info.isInBillingRetryPeriod,
                 gracePeriodExpiresDate: info.gracePeriodExpiresDate)
+            let renewal = subscriptions[position].renewalPosition
+            if renewal < 0 {
+                subscriptions[position].renewalPosition = Int32(renewalInfos.count)
+                renewalInfos.append(info)
+                renewalFacts.append(facts)
+            } else {
+                renewalInfos[Int(renewal)] = info
+                renewalFacts[Int(renewal)] = facts
+            }
+            subscriptions[position].saw(info.signedDate)
         }
         if let signed = event.signedDate, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
         return true
@@ -153,9 +210,7 @@ public struct FactStore: Sendable {
         var positions = Set<Int>()
         if everything { positions.formUnion(subscriptions.indices) }
         for id in transactionIds {
-            if let position = transactionPositions[id], let original = subscriptionPositions[transactionStorage[position].originalTransactionId] {
-                positions.insert(original)
-            }
+            if let position = transactionPositions[id] { positions.insert(Int(storedTransactions[Int(position)].subscription)) }
         }
         for original in originalTransactionIds { positions.insert(subscriptionPosition(for: original)) }
         for position in positions where subscriptions[position].withheldSince.map({ since > $0 }) ?? true {
@@ -186,26 +241,31 @@ public struct FactStore: Sendable {
     /// version of the latest that moved its `purchaseDate` back would be compared with the
     /// latest alone, not with the dropped ones.
     package mutating func compact() {
-        var storage: [StoreTransaction] = []
-        var products: [Int] = []
-        var positions: [String: Int] = [:]
-        storage.reserveCapacity(subscriptions.count)
-        products.reserveCapacity(subscriptions.count)
+        var stored: [StoredTransaction] = []
+        var cold: [UInt8] = []
+        var positions: [String: Int32] = [:]
+        stored.reserveCapacity(subscriptions.count)
         positions.reserveCapacity(subscriptions.count)
         for index in subscriptions.indices {
             guard let latest = subscriptions[index].latest else {
-                subscriptions[index].members = []
+                subscriptions[index].firstMember = -1
                 continue
             }
-            let position = storage.count
-            storage.append(transactionStorage[latest])
-            products.append(transactionProducts[latest])
-            positions[transactionStorage[latest].transactionId] = position
-            subscriptions[index].members = [position]
-            subscriptions[index].latest = position
+            let position = Int32(stored.count)
+            var kept = storedTransactions[latest]
+            kept.nextMember = -1
+            kept.cold = cold.count
+            coldBytes.withUnsafeBufferPointer { bytes in
+                let start = storedTransactions[latest].cold
+                cold.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<TransactionColdFields.end(bytes, at: start)]))
+            }
+            stored.append(kept)
+            positions[transactionId(at: latest)] = position
+            subscriptions[index].firstMember = position
+            subscriptions[index].latestMember = position
         }
-        transactionStorage = storage
-        transactionProducts = products
+        storedTransactions = stored
+        coldBytes = cold
         transactionPositions = positions
     }
 
@@ -248,7 +308,8 @@ public struct FactStore: Sendable {
 
     /// The facts a checkpoint holds: every transaction held and every renewal info, in order.
     package var checkpointEvents: [StoreEvent] {
-        transactionStorage.map(StoreEvent.transaction) + subscriptions.compactMap { $0.renewalInfo.map(StoreEvent.renewalInfo) }
+        storedTransactions.indices.map { .transaction(transaction(at: $0)) }
+            + subscriptions.indices.compactMap { renewalInfo(ofSubscription: $0).map(StoreEvent.renewalInfo) }
     }
 
     /// See ``Summary``.
@@ -285,39 +346,72 @@ public struct FactStore: Sendable {
     private mutating func insert(_ transaction: StoreTransaction) -> Bool {
         let product = productPosition(for: transaction.productId)
         let introductory = transaction.offerType == .introductory
-        guard let position = transactionPositions[transaction.transactionId] else {
-            let position = transactionStorage.count
-            transactionStorage.append(transaction)
-            transactionProducts.append(product)
-            transactionPositions[transaction.transactionId] = position
-            use(product, introductory: introductory, by: 1)
+        guard let held = transactionPositions[transaction.transactionId].map(Int.init) else {
+            let position = storedTransactions.count
             let subscription = subscriptionPosition(for: transaction.originalTransactionId)
-            subscriptions[subscription].members.append(position)
+            storedTransactions.append(stored(transaction, product: product, subscription: subscription))
+            transactionPositions[transaction.transactionId] = Int32(position)
+            use(product, introductory: introductory, by: 1)
+            link(position, into: subscription)
             subscriptions[subscription].saw(transaction.signedDate)
             consider(position, in: subscription)
             return true
         }
-        let old = transactionStorage[position]
+        let position = held
+        let old = storedTransactions[position]
         guard Self.isNewer(transaction.signedDate, than: old.signedDate) else { return false }
-        use(transactionProducts[position], introductory: old.offerType == .introductory, by: -1)
+        use(Int(old.product), introductory: old.flags.contains(.introductoryOffer), by: -1)
         use(product, introductory: introductory, by: 1)
-        transactionStorage[position] = transaction
-        transactionProducts[position] = product
         let subscription = subscriptionPosition(for: transaction.originalTransactionId)
+        let previous = Int(old.subscription)
+        if previous != subscription { unlink(position, from: previous) }
+        var replacement = stored(transaction, product: product, subscription: subscription)
+        replacement.nextMember = storedTransactions[position].nextMember
+        storedTransactions[position] = replacement
         subscriptions[subscription].saw(transaction.signedDate)
-        if old.originalTransactionId != transaction.originalTransactionId {
-            if let previous = subscriptionPositions[old.originalTransactionId] {
-                subscriptions[previous].members.removeAll { $0 == position }
-                if subscriptions[previous].latest == position { recomputeLatest(of: previous) }
-            }
-            subscriptions[subscription].members.append(position)
+        if previous != subscription {
+            if subscriptions[previous].latestMember == Int32(position) { recomputeLatest(of: previous) }
+            link(position, into: subscription)
             consider(position, in: subscription)
-        } else if subscriptions[subscription].latest == position {
+        } else if subscriptions[subscription].latestMember == Int32(position) {
             recomputeLatest(of: subscription)  // its dates may have moved back
         } else {
             consider(position, in: subscription)
         }
         return true
+    }
+
+    /// `transaction` as the store keeps it; appends its cold fields.
+    private mutating func stored(_ transaction: StoreTransaction, product: Int, subscription: Int) -> StoredTransaction {
+        let cold = coldBytes.count
+        TransactionColdFields.append(transaction, to: &coldBytes, strings: &strings)
+        return StoredTransaction(
+            purchaseDate: transaction.purchaseDate, expiresDate: transaction.expiresDate, signedDate: transaction.signedDate,
+            revocationDate: transaction.revocationDate, cold: cold, product: Int32(product), subscription: Int32(subscription),
+            flags: StoredTransaction.Flags(transaction))
+    }
+
+    private mutating func link(_ position: Int, into subscription: Int) {
+        storedTransactions[position].nextMember = subscriptions[subscription].firstMember
+        subscriptions[subscription].firstMember = Int32(position)
+    }
+
+    private mutating func unlink(_ position: Int, from subscription: Int) {
+        let target = Int32(position)
+        if subscriptions[subscription].firstMember == target {
+            subscriptions[subscription].firstMember = storedTransactions[position].nextMember
+        } else {
+            var member = subscriptions[subscription].firstMember
+            while member >= 0 {
+                let next = storedTransactions[Int(member)].nextMember
+                if next == target {
+                    storedTransactions[Int(member)].nextMember = storedTransactions[position].nextMember
+                    break
+                }
+                member = next
+            }
+        }
+        storedTransactions[position].nextMember = -1
     }
 
     private mutating func use(_ product: Int, introductory: Bool, by delta: Int) {
@@ -326,40 +420,39 @@ public struct FactStore: Sendable {
     }
 
     private mutating func productPosition(for productId: String) -> Int {
-        if let position = productPositions[productId] { return position }
-        productIds.append(productId)
-        productUses.append(ProductUse())
-        productPositions[productId] = productIds.count - 1
-        return productIds.count - 1
+        let position = products.position(of: productId)
+        if position == productUses.count { productUses.append(ProductUse()) }
+        return position
     }
 
     private mutating func subscriptionPosition(for original: String) -> Int {
-        if let position = subscriptionPositions[original] { return position }
+        if let position = subscriptionPositions[original] { return Int(position) }
         subscriptions.append(Subscription(originalTransactionId: original))
-        subscriptionPositions[original] = subscriptions.count - 1
+        subscriptionPositions[original] = Int32(subscriptions.count - 1)
         return subscriptions.count - 1
     }
 
     private mutating func consider(_ position: Int, in subscription: Int) {
-        if let latest = subscriptions[subscription].latest,
-            !Self.isLater(transactionStorage[position], than: transactionStorage[latest])
-        {
-            return
-        }
-        subscriptions[subscription].latest = position
+        if let latest = subscriptions[subscription].latest, !isLater(position, than: latest) { return }
+        subscriptions[subscription].latestMember = Int32(position)
     }
 
     private mutating func recomputeLatest(of subscription: Int) {
-        subscriptions[subscription].latest = nil
-        for member in subscriptions[subscription].members { consider(member, in: subscription) }
+        subscriptions[subscription].latestMember = -1
+        var member = subscriptions[subscription].firstMember
+        while member >= 0 {
+            consider(Int(member), in: subscription)
+            member = storedTransactions[Int(member)].nextMember
+        }
     }
 
-    /// Rule 1 of ``EntitlementEngine``: a strict total order on distinct transactions.
-    static func isLater(_ a: StoreTransaction, than b: StoreTransaction) -> Bool {
-        if a.purchaseDate != b.purchaseDate { return a.purchaseDate > b.purchaseDate }
-        let aSigned = a.signedDate ?? .distantPast, bSigned = b.signedDate ?? .distantPast
+    /// Rule 1 of ``EntitlementEngine`` on two held transactions.
+    private func isLater(_ a: Int, than b: Int) -> Bool {
+        let first = storedTransactions[a], second = storedTransactions[b]
+        if first.purchaseDate != second.purchaseDate { return first.purchaseDate > second.purchaseDate }
+        let aSigned = first.signedDate ?? .distantPast, bSigned = second.signedDate ?? .distantPast
         if aSigned != bSigned { return aSigned > bSigned }
-        return a.transactionId > b.transactionId
+        return transactionId(at: a) > transactionId(at: b)
     }
 
     /// Whether `candidate` replaces `held`, the version already kept for the same transaction

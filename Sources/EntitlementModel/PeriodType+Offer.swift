@@ -10,8 +10,16 @@ extension PeriodType {
     package static func of(
         offer: OfferType, discount: OfferDiscountType?, catalogIntroductoryOfferIsFreeTrial: Bool?
     ) -> PeriodType {
-        guard offer == .introductory else { return .intro }
-        if let discount { return discount == .freeTrial ? .trial : .intro }
+        of(
+            introductoryOffer: offer == .introductory, discountIsFreeTrial: discount.map { $0 == .freeTrial },
+            catalogIntroductoryOfferIsFreeTrial: catalogIntroductoryOfferIsFreeTrial)
+    }
+
+    /// The same rule, on what ``FactStore`` keeps of the offer: whether it is introductory, and
+    /// whether its discount type is `FREE_TRIAL` (`nil` when the payload has none).
+    static func of(introductoryOffer: Bool, discountIsFreeTrial: Bool?, catalogIntroductoryOfferIsFreeTrial: Bool?) -> PeriodType {
+        guard introductoryOffer else { return .intro }
+        if let discountIsFreeTrial { return discountIsFreeTrial ? .trial : .intro }
         return catalogIntroductoryOfferIsFreeTrial ?? true ? .trial : .intro
     }
 }

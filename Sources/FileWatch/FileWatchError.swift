@@ -2,7 +2,7 @@ import SystemShims
 
 /// A system call of the watcher failed.
 ///
-/// Carries the `Errno` (from the package's system layer) unchanged, the path involved and the operation, so callers can match on
+/// Carries the `Errno` unchanged, the path involved and the operation, so callers can match on
 /// ``errno`` (for example `error.errno == .noSpace`). The description names the kernel limit to raise when the
 /// failure is one of inotify's per-user limits.
 public struct FileWatchError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -4,6 +4,8 @@ import Synchronization
 struct VerifiedChain: Sendable {
     /// Leaf first.
     let certificates: [X509Certificate]
+    /// The leaf's key, prepared for the many payloads it signs.
+    let leafKey: ECDSAPublicKey
     /// SHA-256 of the last certificate's DER bytes.
     let rootFingerprint: [UInt8]
     /// Whether the last certificate verifies under its own key with its issuer equal to its subject.
@@ -55,7 +57,7 @@ final class ChainCache: Sendable {
         }
         let last = certificates[certificates.count - 1]
         return VerifiedChain(
-            certificates: certificates, rootFingerprint: SHA256.hash(last.der),
+            certificates: certificates, leafKey: certificates[0].publicKey.prepared(.manySignatures), rootFingerprint: SHA256.hash(last.der),
             lastIsSelfSigned: certificates.count == 1 && last.isSelfSigned)
     }
 }

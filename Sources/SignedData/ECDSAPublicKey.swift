@@ -13,18 +13,42 @@ public struct ECDSAPublicKey: Sendable, Hashable {
         case p384(ECDSAVerifier<P384>)
     }
 
+    /// How much a key precomputes, traded against the cost of each verification.
+    public enum Preparation: Sendable, Hashable {
+        /// Tables for a scalar split in two: about the cost of one verification to build. For a
+        /// key that verifies a few signatures (a certificate's issuer).
+        case standard
+        /// Tables for a scalar split in four: 192 doublings and four tables to build instead of
+        /// 128 and two (P-256), and each verification then takes half the doublings. For a key
+        /// kept to verify many signatures (the leaf of a cached chain).
+        case manySignatures
+
+        var parts: Int {
+            switch self {
+            case .standard: 2
+            case .manySignatures: 4
+            }
+        }
+    }
+
     /// A key from its X9.62 uncompressed form `0x04 || X || Y` (65 bytes on P-256, 97 on P-384,
     /// the form inside an X.509 SubjectPublicKeyInfo). Throws ``SignatureError`` when the form is
     /// wrong (compressed, infinity, wrong length), a coordinate is not below the field prime, or
     /// the point is not on `curve`.
-    public init(curve: EllipticCurve, x962Representation: some Collection<UInt8>) throws(SignatureError) {
+    public init(curve: EllipticCurve, x962Representation: some Collection<UInt8>, preparation: Preparation = .standard) throws(SignatureError) {
         let bytes = Array(x962Representation)
         self.curve = curve
         self.x962Representation = bytes
         switch curve {
-        case .p256: verifier = .p256(ECDSAVerifier(key: try ECDSAVerifier<P256>.decodePoint(bytes)))
-        case .p384: verifier = .p384(ECDSAVerifier(key: try ECDSAVerifier<P384>.decodePoint(bytes)))
+        case .p256: verifier = .p256(ECDSAVerifier(key: try ECDSAVerifier<P256>.decodePoint(bytes), parts: preparation.parts))
+        case .p384: verifier = .p384(ECDSAVerifier(key: try ECDSAVerifier<P384>.decodePoint(bytes), parts: preparation.parts))
         }
+    }
+
+    /// The same key prepared as `preparation` says.
+    public func prepared(_ preparation: Preparation) -> ECDSAPublicKey {
+        // The point was checked when this key was made.
+        try! ECDSAPublicKey(curve: curve, x962Representation: x962Representation, preparation: preparation)
     }
 
     /// Whether `signature`, in the raw form `r || s` of JWS (RFC 7515 §3.4: each exactly

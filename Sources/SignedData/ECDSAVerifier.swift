@@ -3,8 +3,9 @@ struct ECDSAVerifier<C: WeierstrassCurve>: Sendable {
     /// The key's odd multiples, built once so each verification only adds.
     let keyMultiples: SplitMultiples<C>
 
-    init(key: AffinePoint<C>) {
-        keyMultiples = SplitMultiples(of: key, window: SplitMultiples<C>.keyWindow)
+    /// `parts`: pieces the key's scalar is split into (see ``SplitMultiples``).
+    init(key: AffinePoint<C>, parts: Int) {
+        keyMultiples = SplitMultiples(of: key, window: SplitMultiples<C>.keyWindow, parts: parts)
     }
 
     /// The key point Q from `0x04 || X || Y`.

@@ -10,6 +10,9 @@ public struct JWSCompact: Sendable, Hashable {
     public let signature: [UInt8]
     /// What was signed: the ASCII bytes of `header.payload` as they appeared.
     public let signingInput: [UInt8]
+    /// The header as it appeared (base64url text): the start of ``signingInput``, up to the dot.
+    public var encodedHeader: ArraySlice<UInt8> { signingInput[..<encodedHeaderCount] }
+    private let encodedHeaderCount: Int
 
     /// Splits and decodes `text`.
     /// - Throws: ``JWSFailure/malformed(_:)`` naming the part that is wrong.
@@ -29,5 +32,6 @@ public struct JWSCompact: Sendable, Hashable {
         payload = decoded[1]
         signature = decoded[2]
         signingInput = Array(utf8[..<parts[1].endIndex])
+        encodedHeaderCount = parts[0].count
     }
 }

@@ -17,8 +17,9 @@
 /// - every certificate is valid at the payload's `signedDate`. Revocation (OCSP) is not checked:
 ///   that needs the network.
 ///
-/// Chains are verified once and kept (``ChainCache``): another payload signed by the same
-/// chain costs one SHA-256 and one P-256 verification.
+/// Chains are verified once and kept (``ChainCache``), and so is what a header gives
+/// (``JWSHeaderCache``): another payload signed under the same header costs the SHA-256 of its
+/// own part and one P-256 verification.
 public struct JWSVerifier: Sendable, Hashable {
     /// SHA-256 fingerprints of the trusted roots.
     public let rootFingerprints: Set<[UInt8]>
@@ -47,12 +48,23 @@ public struct JWSVerifier: Sendable, Hashable {
     /// - Returns: whether the intact JWS is trusted.
     /// - Throws: the ``JWSFailure`` (an integrity failure) that makes it not intact.
     public func verify(_ jws: JWSCompact, algorithm: String?, chain: [String]?, signedDate: Double?) throws(JWSFailure) -> Trust {
-        guard algorithm == "ES256" else { throw .algorithm(algorithm) }
-        guard let chain, !chain.isEmpty else { throw .malformed("JWS header has no x5c certificate chain") }
-        let verified = try ChainCache.shared.chain(chain)
-        let leaf = verified.certificates[0]
-        guard leaf.publicKey.curve == .p256,
-            leaf.publicKey.isValidSignature(raw: jws.signature, digest: SHA256.hash(jws.signingInput))
+        try verify(jws, header: JWSProtectedHeader(encoded: Array(jws.encodedHeader), algorithm: algorithm, chain: chain), signedDate: signedDate)
+    }
+
+    /// Checks `jws` with its header prepared in advance (see ``JWSHeaderCache``); `signedDate` is
+    /// the payload's, in seconds since 1970 (UTC).
+    /// - Returns: whether the intact JWS is trusted.
+    /// - Throws: the ``JWSFailure`` (an integrity failure) that makes it not intact;
+    ///   ``JWSFailure/malformed(_:)`` when `header` is not the header `jws` carries.
+    public func verify(_ jws: JWSCompact, header: JWSProtectedHeader, signedDate: Double?) throws(JWSFailure) -> Trust {
+        guard jws.encodedHeader.elementsEqual(header.encoded) else { throw .malformed("JWS header differs from the prepared one") }
+        guard header.algorithm == "ES256" else { throw .algorithm(header.algorithm) }
+        guard let verdict = header.verdict else { throw .malformed("JWS header has no x5c certificate chain") }
+        let verified = try verdict.get()
+        // The signing input begins with the header and its dot, whose whole blocks are hashed.
+        let rest = jws.signingInput[header.prefix.byteCount...]
+        guard verified.leafKey.curve == .p256,
+            verified.leafKey.isValidSignature(raw: jws.signature, digest: SHA256.hash(rest, after: header.prefix))
         else { throw .badSignature }
         if let failure = trustFailure(verified, signedDate: signedDate) { return .untrusted(failure) }
         return .trusted

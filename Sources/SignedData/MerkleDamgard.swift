@@ -3,18 +3,29 @@
 enum MerkleDamgard {
     /// Calls `compress` with each `blockSize`-byte block of the padded `bytes`, in order. The
     /// length field is `lengthFieldSize` bytes (8 for SHA-256, 16 for SHA-512); lengths here
-    /// are far below 2⁶⁴ bits, so its high part is zero.
-    static func process(_ bytes: some Collection<UInt8>, blockSize: Int, lengthFieldSize: Int, compress: (UnsafeRawBufferPointer) -> Void) {
+    /// are far below 2⁶⁴ bits, so its high part is zero. `precedingByteCount` (a multiple of
+    /// `blockSize`) bytes of the message were compressed before `bytes`: they count in the length.
+    static func process(
+        _ bytes: some Collection<UInt8>, blockSize: Int, lengthFieldSize: Int, precedingByteCount: Int = 0,
+        compress: (UnsafeRawBufferPointer) -> Void
+    ) {
         let handled: Int? = bytes.withContiguousStorageIfAvailable { buffer in
-            process(contiguous: UnsafeRawBufferPointer(buffer), blockSize: blockSize, lengthFieldSize: lengthFieldSize, compress: compress)
+            process(
+                contiguous: UnsafeRawBufferPointer(buffer), blockSize: blockSize, lengthFieldSize: lengthFieldSize,
+                precedingByteCount: precedingByteCount, compress: compress)
             return buffer.count
         }
         if handled == nil {
-            Array(bytes).withUnsafeBytes { process(contiguous: $0, blockSize: blockSize, lengthFieldSize: lengthFieldSize, compress: compress) }
+            Array(bytes).withUnsafeBytes {
+                process(contiguous: $0, blockSize: blockSize, lengthFieldSize: lengthFieldSize, precedingByteCount: precedingByteCount, compress: compress)
+            }
         }
     }
 
-    private static func process(contiguous bytes: UnsafeRawBufferPointer, blockSize: Int, lengthFieldSize: Int, compress: (UnsafeRawBufferPointer) -> Void) {
+    private static func process(
+        contiguous bytes: UnsafeRawBufferPointer, blockSize: Int, lengthFieldSize: Int, precedingByteCount: Int,
+        compress: (UnsafeRawBufferPointer) -> Void
+    ) {
         let whole = bytes.count / blockSize * blockSize
         var offset = 0
         while offset < whole {
@@ -28,7 +39,7 @@ enum MerkleDamgard {
             padded.initialize(repeating: 0)
             for index in 0..<tailCount { padded[index] = bytes[whole + index] }
             padded[tailCount] = 0x80
-            let bitLength = UInt64(bytes.count) &* 8
+            let bitLength = UInt64(precedingByteCount + bytes.count) &* 8
             for index in 0..<8 { padded[paddedCount - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * index)) }
             let raw = UnsafeRawBufferPointer(padded)
             compress(UnsafeRawBufferPointer(rebasing: raw[0..<blockSize]))

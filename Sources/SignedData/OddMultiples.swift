@@ -1,20 +1,49 @@
-/// P, 3P, 5P, …, (2^(window−1) − 1)P in affine form: the table a width-`window` NAF digit
-/// indexes (digit d picks entry |d|/2, negated when d < 0).
-struct OddMultiples<C: WeierstrassCurve>: Sendable {
+/// The odd multiples of a point P and of 2^h·P, 2^2h·P, …: a scalar split into `parts` pieces of
+/// h bits, k = Σ k_j·2^(jh), gives k·P = Σ k_j·(2^(jh)·P), which takes h doublings instead of
+/// the scalar's full bit length. Each piece's table holds P_j, 3P_j, 5P_j, …,
+/// (2^(window−1) − 1)P_j in affine form: the entries a width-`window` NAF digit indexes (digit d
+/// picks entry |d|/2, negated when d < 0).
+struct SplitMultiples<C: WeierstrassCurve>: Sendable {
+    /// The generator's tables are built once per process, so they can be wide and many.
+    static var generatorWindow: Int { 7 }
+    static var generatorParts: Int { 4 }
+    /// A public key's tables are built once per key.
+    static var keyWindow: Int { 5 }
+
     let window: Int
+    /// Pieces the scalar is split into.
+    let parts: Int
+    /// h: bits per piece (the last may be shorter).
+    let partBits: Int
+    /// Entries per piece: 2^(window−2).
+    let tableSize: Int
+    /// Piece j's table at `j·tableSize ..< (j + 1)·tableSize`.
     let points: [AffinePoint<C>]
 
-    /// The table of a finite point `base`. Every entry is finite: the curve's order is a prime
-    /// far larger than the multiples involved.
-    init(of base: JacobianPoint<C>, window: Int) {
+    /// The tables of a finite point. Every entry is finite: the curve's order is a prime far
+    /// larger than the multiples involved. Costs (parts − 1)·h doublings, the tables' additions,
+    /// and one field inversion for all of them.
+    init(of point: AffinePoint<C>, window: Int, parts: Int) {
         self.window = window
-        let count = 1 << (window - 2)
-        var jacobian: [JacobianPoint<C>] = [base]
-        jacobian.reserveCapacity(count)
-        let twice = base.doubled
-        while jacobian.count < count { jacobian.append(jacobian[jacobian.count - 1].adding(twice)) }
-        // One inversion for all of them (Montgomery's trick): prefix products of the Zs, invert
-        // the last, then walk back.
+        self.parts = parts
+        partBits = (C.scalarBitCount + parts - 1) / parts
+        tableSize = 1 << (window - 2)
+        var jacobian: [JacobianPoint<C>] = []
+        jacobian.reserveCapacity(parts * tableSize)
+        var base = JacobianPoint(point)
+        for part in 0..<parts {
+            if part > 0 { for _ in 0..<partBits { base = base.doubled } }
+            let twice = base.doubled
+            jacobian.append(base)
+            for _ in 1..<tableSize { jacobian.append(jacobian[jacobian.count - 1].adding(twice)) }
+        }
+        points = Self.affine(jacobian)
+    }
+
+    /// The affine forms of finite points, with one inversion for all of them (Montgomery's
+    /// trick): prefix products of the Zs, invert the last, then walk back.
+    private static func affine(_ jacobian: [JacobianPoint<C>]) -> [AffinePoint<C>] {
+        let count = jacobian.count
         var prefix: [Residue<C.Field>] = []
         prefix.reserveCapacity(count)
         var product = Residue<C.Field>.one
@@ -30,35 +59,7 @@ struct OddMultiples<C: WeierstrassCurve>: Sendable {
             let zInverse2 = zInverse.squared
             affine[index] = AffinePoint(x: jacobian[index].x * zInverse2, y: jacobian[index].y * zInverse2 * zInverse)
         }
-        points = affine
-    }
-
-    /// digit·P for an odd digit with |digit| < 2^(window−1).
-    @inline(__always)
-    func multiple(_ digit: Int32) -> AffinePoint<C> {
-        digit > 0 ? points[Int(digit >> 1)] : points[Int((-digit) >> 1)].negated
-    }
-}
-
-/// The odd multiples of P and of 2^h·P, h half the scalar's bits: k·P is then
-/// k_low·P + k_high·(2^h·P), which takes h doublings instead of 2h.
-struct SplitMultiples<C: WeierstrassCurve>: Sendable {
-    /// The generator's tables are built once per process, so they can be wide.
-    static var generatorWindow: Int { 7 }
-    /// A public key's tables are built once per key.
-    static var keyWindow: Int { 5 }
-    /// h: the bit where a scalar is split.
-    static var splitBit: Int { C.scalarBitCount / 2 }
-
-    let low: OddMultiples<C>
-    let high: OddMultiples<C>
-
-    /// The tables of a finite point (costs h doublings and two tables: about one verification).
-    init(of point: AffinePoint<C>, window: Int) {
-        low = OddMultiples(of: JacobianPoint(point), window: window)
-        var shifted = JacobianPoint(point)
-        for _ in 0..<Self.splitBit { shifted = shifted.doubled }
-        high = OddMultiples(of: shifted, window: window)
+        return affine
     }
 }
 
@@ -88,31 +89,42 @@ func writeNonAdjacentForm(of scalar: Limbs, bits start: Int, count: Int, window:
 }
 
 extension JacobianPoint {
-    /// u1·G + u2·Q by interleaving (Straus): one chain of h doublings, the digits of each half
-    /// of each scalar added from its table. `u1` and `u2` are below the group order.
+    /// u1·G + u2·Q by interleaving (Straus): one chain of doublings as long as the longer piece,
+    /// the digits of each piece of each scalar added from its table. `u1` and `u2` are below
+    /// the group order.
     static func combination(_ u1: Limbs, generator: SplitMultiples<C>, _ u2: Limbs, key: SplitMultiples<C>) -> JacobianPoint {
-        let split = SplitMultiples<C>.splitBit
-        let highCount = C.scalarBitCount - split
-        let length = max(split, highCount) + 1
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * length) { buffer in
-            func part(_ index: Int) -> UnsafeMutableBufferPointer<Int32> {
-                UnsafeMutableBufferPointer(rebasing: buffer[index * length..<(index + 1) * length])
+        let length = max(generator.partBits, key.partBits) + 1
+        let pieces = generator.parts + key.parts
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: pieces * length) { digits in
+            digits.initialize(repeating: 0)
+            /// Writes the NAF of each piece of `scalar` (its piece j in rows `first + j`).
+            func split(_ scalar: Limbs, _ tables: SplitMultiples<C>, first: Int) {
+                for part in 0..<tables.parts {
+                    let start = part * tables.partBits
+                    let count = min(tables.partBits, C.scalarBitCount - start)
+                    let row = UnsafeMutableBufferPointer(rebasing: digits[(first + part) * length..<(first + part) * length + count + 1])
+                    writeNonAdjacentForm(of: scalar, bits: start, count: count, window: tables.window, into: row)
+                }
             }
-            let (g0, g1, q0, q1) = (part(0), part(1), part(2), part(3))
-            for part in [g0, g1, q0, q1] { part.initialize(repeating: 0) }
-            writeNonAdjacentForm(of: u1, bits: 0, count: split, window: generator.low.window, into: g0)
-            writeNonAdjacentForm(of: u1, bits: split, count: highCount, window: generator.high.window, into: g1)
-            writeNonAdjacentForm(of: u2, bits: 0, count: split, window: key.low.window, into: q0)
-            writeNonAdjacentForm(of: u2, bits: split, count: highCount, window: key.high.window, into: q1)
-            var result = JacobianPoint.infinity
-            for index in stride(from: length - 1, through: 0, by: -1) {
-                if !result.isInfinity { result = result.doubled }
-                if g0[index] != 0 { result = result.adding(generator.low.multiple(g0[index])) }
-                if g1[index] != 0 { result = result.adding(generator.high.multiple(g1[index])) }
-                if q0[index] != 0 { result = result.adding(key.low.multiple(q0[index])) }
-                if q1[index] != 0 { result = result.adding(key.high.multiple(q1[index])) }
+            split(u1, generator, first: 0)
+            split(u2, key, first: generator.parts)
+            return generator.points.withUnsafeBufferPointer { generatorPoints in
+                key.points.withUnsafeBufferPointer { keyPoints in
+                    var result = JacobianPoint.infinity
+                    for index in stride(from: length - 1, through: 0, by: -1) {
+                        if !result.isInfinity { result = result.doubled }
+                        for piece in 0..<pieces {
+                            let digit = digits[piece * length + index]
+                            if digit == 0 { continue }
+                            let (table, part) = piece < generator.parts ? (generatorPoints, piece) : (keyPoints, piece - generator.parts)
+                            let tableSize = piece < generator.parts ? generator.tableSize : key.tableSize
+                            let entry = table[part * tableSize + Int(digit > 0 ? digit : -digit) >> 1]
+                            result = result.adding(digit > 0 ? entry : entry.negated)
+                        }
+                    }
+                    return result
+                }
             }
-            return result
         }
     }
 }

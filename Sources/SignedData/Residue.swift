@@ -50,26 +50,6 @@ struct Residue<M: MontgomeryModulus>: Equatable, Sendable {
 
     var negated: Residue { .zero - self }
 
-    /// self^(M − 2): the inverse when M is prime and self is not zero (zero gives zero).
-    var inverse: Residue {
-        // Fixed 4-bit windows over the exponent, most significant first.
-        var powers = [Residue](repeating: .one, count: 16)
-        for index in 1..<16 { powers[index] = powers[index - 1] * self }
-        var exponent = M.modulus
-        exponent[0] -= 2  // the modulus is odd and above 2: no borrow
-        var result = Residue.one
-        var started = false
-        for window in stride(from: M.wordCount * 16 - 1, through: 0, by: -1) {
-            if started { result = result.squared.squared.squared.squared }
-            let digit = Int((exponent[window >> 4] >> UInt64((window & 15) * 4)) & 15)
-            if digit != 0 {
-                result = started ? result * powers[digit] : powers[digit]
-                started = true
-            }
-        }
-        return result
-    }
-
     /// a·b·R⁻¹ mod M; a and b below the modulus.
     @inline(__always)
     static func montgomeryProduct(_ a: Limbs, _ b: Limbs) -> Limbs { M.montgomeryProduct(a, b) }

@@ -2,9 +2,47 @@
 public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
-        MerkleDamgard.process(bytes, blockSize: 64, lengthFieldSize: 8) { block in compress(&state, block) }
+        hash(bytes, after: Midstate(state: initialState, byteCount: 0))
+    }
+
+    typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    static let initialState: State = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+
+    /// The state after the whole 64-byte blocks that begin a message: messages sharing that
+    /// beginning (JWS signing inputs whose protected header is the same) are then hashed from
+    /// here, each paying only for its own bytes.
+    struct Midstate: Sendable {
+        var state: State
+        /// Bytes already hashed: a multiple of 64.
+        var byteCount: Int
+
+        /// The state after the longest whole-block prefix of `prefix` (fewer than 64 of its
+        /// bytes are left out).
+        init(prefix: some Collection<UInt8>) {
+            var state = SHA256.initialState
+            let whole = prefix.count / 64 * 64
+            let blocks = Array(prefix.prefix(whole))
+            blocks.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < whole {
+                    compress(&state, UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 64]))
+                    offset += 64
+                }
+            }
+            self.init(state: state, byteCount: whole)
+        }
+
+        init(state: State, byteCount: Int) {
+            self.state = state
+            self.byteCount = byteCount
+        }
+    }
+
+    /// The digest of a message whose first `midstate.byteCount` bytes `midstate` already hashed
+    /// and whose remaining bytes are `rest`.
+    static func hash(_ rest: some Collection<UInt8>, after midstate: Midstate) -> [UInt8] {
+        var state = midstate.state
+        MerkleDamgard.process(rest, blockSize: 64, lengthFieldSize: 8, precedingByteCount: midstate.byteCount) { block in compress(&state, block) }
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
         withUnsafeBytes(of: state) { raw in
@@ -25,7 +63,7 @@ public enum SHA256 {
     ]
 
     /// One 64-byte block into the state.
-    private static func compress(_ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ block: UnsafeRawBufferPointer) {
+    private static func compress(_ state: inout State, _ block: UnsafeRawBufferPointer) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
             for index in 0..<16 { schedule[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)) }
             for index in 16..<64 {

@@ -28,7 +28,8 @@ enum P256: WeierstrassCurve {
     static var b: Limbs { Limbs(0x3bce3c3e27d2604b, 0x651d06b0cc53b0f6, 0xb3ebbd55769886bc, 0x5ac635d8aa3a93e7) }
     static var generatorX: Limbs { Limbs(0xf4a13945d898c296, 0x77037d812deb33a0, 0xf8bce6e563a440f2, 0x6b17d1f2e12c4247) }
     static var generatorY: Limbs { Limbs(0xcbb6406837bf51f5, 0x2bce33576b315ece, 0x8ee7eb4a7c0f9e16, 0x4fe342e2fe1a7f9b) }
-    static let generatorMultiples = SplitMultiples<P256>(of: generator, window: SplitMultiples<P256>.generatorWindow)
+    static let generatorMultiples = SplitMultiples<P256>(
+        of: generator, window: SplitMultiples<P256>.generatorWindow, parts: SplitMultiples<P256>.generatorParts)
 }
 
 enum P384: WeierstrassCurve {
@@ -44,5 +45,6 @@ enum P384: WeierstrassCurve {
     static var generatorY: Limbs {
         Limbs(0x7a431d7c90ea0e5f, 0x0a60b1ce1d7e819d, 0xe9da3113b5f0b8c0, 0xf8f41dbd289a147c, 0x5d9e98bf9292dc29, 0x3617de4a96262c6f)
     }
-    static let generatorMultiples = SplitMultiples<P384>(of: generator, window: SplitMultiples<P384>.generatorWindow)
+    static let generatorMultiples = SplitMultiples<P384>(
+        of: generator, window: SplitMultiples<P384>.generatorWindow, parts: SplitMultiples<P384>.generatorParts)
 }

@@ -43,6 +43,33 @@ struct JournalFramingTests {
         #expect(CRC32C.checksum(Array("6789".utf8), continuing: CRC32C.checksum(Array("12345".utf8))) == 0xE306_9283)
     }
 
+    @Test("CRC-32C eight bytes at a time equals the bit-by-bit definition on every length, alignment and split")
+    func slicedMatchesDefinition() {
+        func bitwise(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+            }
+            return ~crc
+        }
+        var state: UInt32 = 12345
+        let bytes = (0..<200).map { _ -> UInt8 in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: state >> 16)
+        }
+        for length in 0...100 {
+            for start in 0..<3 {
+                let message = Array(bytes[start..<start + length])
+                #expect(CRC32C.checksum(message) == bitwise(message), "length \(length) from \(start)")
+                #expect(CRC32C.checksum(message[...]) == bitwise(message), "a slice, length \(length)")
+                #expect(CRC32C.checksum(message.lazy.map { $0 }) == bitwise(message), "a non-contiguous sequence, length \(length)")
+                let split = length / 3
+                #expect(CRC32C.checksum(message[split...], continuing: CRC32C.checksum(message[..<split])) == bitwise(message))
+            }
+        }
+    }
+
     @Test("An intact journal reads back every record")
     func intact() {
         let scan = JournalScan(Self.framed())

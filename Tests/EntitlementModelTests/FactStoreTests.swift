@@ -23,6 +23,51 @@ import Testing
         #expect(store.newestSignedDate == F.date("2023-10-19T02:00:00Z"))
     }
 
+    /// The store keeps a transaction as a fixed-width record plus its other fields as bytes
+    /// (repeating strings interned): every field of every version must read back exactly.
+    @Test func everyFieldReadsBackExactly() {
+        let full = StoreTransaction(
+            transactionId: "2000000123456789", originalTransactionId: "2000000000000001", webOrderLineItemId: "2000000099999999",
+            bundleId: "com.irenews.geko", productId: "com.irenews.geko.plus.monthly", subscriptionGroupIdentifier: "21482456",
+            purchaseDate: Date(timeIntervalSince1970: 1_767_225_600.125), originalPurchaseDate: Date(timeIntervalSince1970: 1_700_000_000.001),
+            expiresDate: Date(timeIntervalSince1970: 1_769_904_000.5), quantity: 3, type: .autoRenewable,
+            appAccountToken: "7E3F1C2A-0000-4000-8000-00000000ÄÖ", inAppOwnershipType: .familyShared,
+            signedDate: Date(timeIntervalSince1970: 1_767_225_601.875), revocationReason: RevocationReason(rawValue: 1),
+            revocationDate: Date(timeIntervalSince1970: 1_767_300_000), revocationType: RevocationType(rawValue: "REFUND_FULL"),
+            isUpgraded: true, offerType: OfferType(rawValue: 1), offerIdentifier: "launch offer", offerDiscountType: .freeTrial,
+            offerPeriod: "P1W", environment: .unknown("Staging"), storefront: "CHE", storefrontId: "143459",
+            transactionReason: TransactionReason(rawValue: "RENEWAL"), price: -Int64.max, currency: "CHF")
+        let minimal = StoreTransaction(
+            transactionId: "", originalTransactionId: "-", productId: "", purchaseDate: Date(timeIntervalSinceReferenceDate: 0),
+            type: StoreProductType(rawValue: ""), inAppOwnershipType: OwnershipType(rawValue: "SOMETHING_NEW"))
+        // More distinct repeating values than the interned table compares in turn.
+        let many = (0..<40).map { index in
+            StoreTransaction(
+                transactionId: "many-\(index)", originalTransactionId: "many-\(index % 7)", bundleId: "bundle-\(index % 20)",
+                productId: "product-\(index)", purchaseDate: Date(timeIntervalSince1970: 1_767_225_600 + Double(index)),
+                type: .nonConsumable, storefront: "S\(index)", price: Int64(index) << 40, currency: index.isMultiple(of: 2) ? "EUR" : nil)
+        }
+        var store = FactStore()
+        for transaction in [full, minimal] + many { store.insert(.transaction(transaction)) }
+        #expect(store.transaction(id: full.transactionId) == full)
+        #expect(store.transaction(id: minimal.transactionId) == minimal)
+        for transaction in many { #expect(store.transaction(id: transaction.transactionId) == transaction) }
+        // A newer version replaces every field; compaction keeps the latest of each subscription whole.
+        var newer = full
+        newer.signedDate = Date(timeIntervalSince1970: 1_767_400_000)
+        newer.revocationDate = nil
+        newer.storefront = nil
+        newer.productId = "com.irenews.geko.plus.annual"
+        let replaced = store.insert(.transaction(newer))
+        #expect(replaced)
+        #expect(store.transaction(id: full.transactionId) == newer)
+        store.compact()
+        #expect(store.transaction(id: full.transactionId) == newer)
+        #expect(store.transaction(id: minimal.transactionId) == minimal)
+        #expect(store.transactionCount == 2 + 7)
+        for transaction in many.suffix(7) { #expect(store.transaction(id: transaction.transactionId) == transaction) }
+    }
+
     @Test func newestSignedDateWinsPerTransaction() throws {
         let older = try F.events([F.transaction(id: "1", purchased: "2025-01-01T00:00:00Z", expires: "2025-02-01T00:00:00Z")])[0]
         let newer = try F.events([F.transaction(id: "1", purchased: "2025-01-01T00:00:00Z", expires: "2025-02-01T00:00:00Z",

@@ -4,7 +4,7 @@ import Testing
 
 /// Every vector of Project Wycheproof's ECDSA verification files for P-256 / SHA-256 and
 /// P-384 / SHA-384, in both signature encodings (see Vectors/README.md), gives its expected
-/// result.
+/// result, with the key prepared either way (its scalar split in two or in four).
 ///
 /// "acceptable" vectors (legal but dubious encodings such as BER lengths, or weak parameters)
 /// are refused: a signature is accepted in exactly one spelling, so these must verify false.
@@ -50,8 +50,8 @@ import Testing
         var result: String
     }
 
-    @Test(arguments: files)
-    func everyVectorGivesItsExpectedResult(file: VectorFile) throws {
+    @Test(arguments: files, [ECDSAPublicKey.Preparation.standard, .manySignatures])
+    func everyVectorGivesItsExpectedResult(file: VectorFile, preparation: ECDSAPublicKey.Preparation) throws {
         let data = try Data(contentsOf: Self.directory.appendingPathComponent(file.name))
         let document = try JSONDecoder().decode(Document.self, from: data)
         var checked = 0
@@ -62,7 +62,8 @@ import Testing
             let hash: ([UInt8]) -> [UInt8] = group.sha == "SHA-256" ? { SHA256.hash($0) } : { SHA384.hash($0) }
             #expect(group.sha == (file.curve == .p256 ? "SHA-256" : "SHA-384"))
             // Every group's key is a valid point; a key the decoder refused would fail each valid vector below.
-            let key = try? ECDSAPublicKey(curve: file.curve, x962Representation: hexBytes(group.publicKey.uncompressed))
+            let key = try? ECDSAPublicKey(
+                curve: file.curve, x962Representation: hexBytes(group.publicKey.uncompressed), preparation: preparation)
             for vector in group.tests {
                 checked += 1
                 counts[vector.result, default: 0] += 1

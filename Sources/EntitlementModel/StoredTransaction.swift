@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One transaction as ``FactStore`` holds it: the fields the engine decides with, fixed-width and
+/// free of Strings, and where the rest of the transaction is kept (``TransactionColdFields``).
+/// About a tenth of a ``StoreTransaction``'s footprint, so a store of 200,000 distinct
+/// transactions fits in a few tens of MiB.
+struct StoredTransaction: Sendable {
+    var purchaseDate: Date
+    var expiresDate: Date?
+    var signedDate: Date?
+    var revocationDate: Date?
+    /// Byte offset in ``FactStore``'s cold bytes of the other fields.
+    var cold: Int
+    /// Position in ``FactStore/productIds``.
+    var product: Int32
+    /// Position in ``FactStore``'s subscriptions.
+    var subscription: Int32
+    /// The next transaction of the same subscription, -1 after the last.
+    var nextMember: Int32 = -1
+    var flags: Flags
+
+    /// What the engine reads of the enumerations, as bits.
+    struct Flags: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let upgraded = Flags(rawValue: 1 << 0)
+        static let familyShared = Flags(rawValue: 1 << 1)
+        static let nonConsumable = Flags(rawValue: 1 << 2)
+        /// `offerType` 1.
+        static let introductoryOffer = Flags(rawValue: 1 << 3)
+        /// Any other `offerType`.
+        static let otherOffer = Flags(rawValue: 1 << 4)
+        /// `offerDiscountType` `FREE_TRIAL`.
+        static let freeTrialDiscount = Flags(rawValue: 1 << 5)
+        /// Any other `offerDiscountType`.
+        static let otherDiscount = Flags(rawValue: 1 << 6)
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        init(_ transaction: StoreTransaction) {
+            var flags: Flags = []
+            if transaction.isUpgraded { flags.insert(.upgraded) }
+            if transaction.inAppOwnershipType == .familyShared { flags.insert(.familyShared) }
+            if transaction.type == .nonConsumable { flags.insert(.nonConsumable) }
+            if let offer = transaction.offerType { flags.insert(offer == .introductory ? .introductoryOffer : .otherOffer) }
+            if let discount = transaction.offerDiscountType { flags.insert(discount == .freeTrial ? .freeTrialDiscount : .otherDiscount) }
+            self = flags
+        }
+
+        /// Whether the transaction redeemed an offer, and whether it was introductory.
+        var offer: (introductory: Bool, discountIsFreeTrial: Bool?)? {
+            guard contains(.introductoryOffer) || contains(.otherOffer) else { return nil }
+            let discount: Bool? = contains(.freeTrialDiscount) ? true : contains(.otherDiscount) ? false : nil
+            return (contains(.introductoryOffer), discount)
+        }
+    }
+}
