@@ -13,7 +13,7 @@ let mockableSyscalls: [SwiftSetting] = strict + [.define("ENABLE_MOCKING", .when
 
 // The tools that ship to a device link the Swift runtime statically in release builds: a
 // long-lived daemon then maps only the parts of the standard library and FoundationEssentials it
-// uses (idle daemon 16.2 → 13.1 MiB resident), and a one-shot renderer resolves no Swift
+// uses (a smaller resident set for a process that runs for days), and a one-shot renderer resolves no Swift
 // libraries at start-up. FoundationEssentials' static archive needs its two support archives
 // named. Debug builds and the test tools stay dynamic, which links faster.
 let shippedTool: [LinkerSetting] = [

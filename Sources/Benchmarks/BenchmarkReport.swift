@@ -200,8 +200,8 @@ struct BenchmarkReport {
     }
 
     /// Ours against `openssl speed` measured in the same run: P-256 at least half its
-    /// (assembly) rate, P-384 at least equal; fixed floors (6,500/s and 800/s, this machine's
-    /// OpenSSL 3.0 figures scaled so) when openssl is not installed.
+    /// (assembly) rate, P-384 at least equal; fixed floors of 6,500/s and 800/s when openssl is
+    /// not installed.
     var signatureRows: [Row] {
         let outcome = results.signatures
         let openssl = outcome?.openssl

@@ -6,7 +6,7 @@ import SignedData
 /// in the same run. Both count operations per second of CPU time: `openssl speed` divides by
 /// the user time it used (unless given `-elapsed`), and these rows divide by the measuring
 /// thread's CPU time, so a loaded machine slows both alike instead of only the side that ran
-/// while the other engineers' builds did.
+/// while other work on the machine did.
 enum SignatureBenchmarks {
     struct Outcome {
         var p256VerificationsPerSecond: Double

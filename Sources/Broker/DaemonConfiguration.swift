@@ -1,5 +1,6 @@
 /// How to run ``EntitlementDaemon``.
 public struct DaemonConfiguration: Sendable {
+    /// The container the daemon serves.
     public var layout: ContainerLayout
     /// Path of the catalog JSON (reloaded on SIGHUP).
     public var catalogPath: String
@@ -10,6 +11,7 @@ public struct DaemonConfiguration: Sendable {
     /// Where one-line log messages go (the daemon passes stderr).
     public var log: @Sendable (String) -> Void
 
+    /// A configuration; `durable` defaults to on and no watch container.
     public init(
         layout: ContainerLayout, catalogPath: String, durable: Bool = true, watchContainer: String? = nil,
         log: @escaping @Sendable (String) -> Void

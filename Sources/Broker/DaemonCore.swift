@@ -189,7 +189,7 @@ final class DaemonCore {
                 step.done.append(name)
             }
             try journal.append(step.accepted, durable: configuration.durable)
-            // One line per step, not per event: a write(2) per event was a tenth of a drain.
+            // One log line per step, not per event, so logging (a write(2) each) stays a small part of a drain.
             if !step.done.isEmpty {
                 log(
                     "accepted \(step.eventCount) events from \(step.done.count) inbox files"

@@ -19,13 +19,17 @@ import SystemShims
 /// and exits 75;
 /// what was in hand stays queued for the next start.
 public struct EntitlementDaemon: Sendable {
+    /// What the daemon serves and where it logs.
     public let configuration: DaemonConfiguration
 
+    /// A daemon for `configuration`. Nothing is opened until ``run()``.
     public init(configuration: DaemonConfiguration) { self.configuration = configuration }
 
     /// How long a stop may take before the process exits without finishing it.
     public static let shutdownDeadline: Duration = .seconds(30)
 
+    /// Serves the container until SIGTERM or SIGINT (see the type's discussion for what it throws).
+    /// At most one daemon per container runs: a second one throws ``BrokerError/busy(_:)`` at once.
     public func run() async throws(BrokerError) {
         let configuration = configuration
         let layout = configuration.layout

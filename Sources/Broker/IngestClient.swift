@@ -8,9 +8,12 @@ import SystemShims
 /// What `entitlementctl ingest` does: validate every line, queue them durably as one inbox file,
 /// and optionally wait until the daemon has published a generation that includes them.
 public struct IngestClient: Sendable {
+    /// The container whose inbox events are queued into.
     public let layout: ContainerLayout
+    /// The catalog lines are validated against (environment, bundle id, signatures), as the daemon does.
     public let catalog: Catalog
 
+    /// A client for `layout`'s inbox. Nothing is opened until ``enqueue(_:source:)``.
     public init(layout: ContainerLayout, catalog: Catalog) {
         self.layout = layout
         self.catalog = catalog

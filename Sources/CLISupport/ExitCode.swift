@@ -1,4 +1,4 @@
-/// A process exit status, with the codes the public contract names (DESIGN.md, "Exit codes").
+/// A process exit status, with the codes the public contract names (docs/contract.md, "Exit codes").
 public struct ExitCode: Error, RawRepresentable, Hashable, Sendable {
     public var rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }

@@ -7,7 +7,7 @@ extension SharedDefaults {
     /// every other key in the suite as it is.
     ///
     /// The caller is responsible for `generation` increasing; readers refuse a lower one.
-    public func publish(_ snapshot: EntitlementSnapshot) throws(SharedDefaultsError) {
+    package func publish(_ snapshot: EntitlementSnapshot) throws(SharedDefaultsError) {
         let value = snapshot.propertyList
         try update { dictionary in dictionary[EntitlementSnapshot.defaultsKey] = value }
     }

@@ -16,7 +16,7 @@ public enum SnapshotReadOutcome: Sendable, Hashable {
     case missing(lastGood: EntitlementSnapshot?)
 }
 
-/// Reads the entitlement snapshot that `SharedDefaults/publish(_:)` writes, failing closed.
+/// Reads the entitlement snapshot the daemon publishes into the suite, failing closed.
 ///
 /// The reader remembers the last good snapshot and never gives it up for a worse one: a file
 /// refused by `SharedDefaults` validation, a snapshot that does not decode, an unknown

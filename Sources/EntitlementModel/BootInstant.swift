@@ -15,6 +15,7 @@ public struct BootInstant: Sendable, Hashable {
     /// Nanoseconds since that boot started, ≥ 0.
     public let nanosecondsSinceBoot: Int64
 
+    /// The longest boot id accepted, in bytes; the kernel's is a 36-character UUID.
     public static let maximumBootIDLength = 64
 
     /// `nil` when `bootID` is empty, longer than ``maximumBootIDLength`` or not printable ASCII,

@@ -2,14 +2,23 @@
 public struct CatalogProduct: Sendable, Hashable {
     /// The App Store product identifier (`productID` in the `.storekit` file).
     public var id: String
+    /// The product's type (`type` in the `.storekit` file), with its subscription group or duration.
     public var kind: ProductKind
+    /// Whether Family Sharing members get the product too (`familyShareable` in the `.storekit`
+    /// file); `false` when absent.
     public var familyShareable: Bool
     /// The renewal period of an auto-renewable subscription (`recurringSubscriptionPeriod`).
     public var subscriptionPeriod: ISO8601Duration?
+    /// The subscription's introductory offer, if the `.storekit` file declares one; it decides
+    /// whether an introductory transaction without `offerDiscountType` is a free trial.
     public var introductoryOffer: IntroductoryOffer?
+    /// The product's name in App Store Connect (`referenceName`), for logs; `nil` when absent.
     public var referenceName: String?
+    /// The price as the `.storekit` file writes it (`displayPrice`, e.g. `4.99`), for paywall
+    /// copy; `nil` when absent.
     public var displayPrice: String?
 
+    /// A product with the given facts; the optional ones default to absent and not shareable.
     public init(
         id: String, kind: ProductKind, familyShareable: Bool = false, subscriptionPeriod: ISO8601Duration? = nil,
         introductoryOffer: IntroductoryOffer? = nil, referenceName: String? = nil, displayPrice: String? = nil
@@ -29,6 +38,7 @@ public enum ProductKind: Sendable, Hashable {
     /// An auto-renewable subscription in subscription group `groupId`; `level` is the `.storekit`
     /// file's `groupNumber`, where 1 is the highest level of service.
     case autoRenewable(groupId: String, level: Int)
+    /// A product bought once and kept, such as lifetime access.
     case nonConsumable
     /// Consumables never grant an entitlement.
     case consumable
@@ -44,9 +54,12 @@ public struct IntroductoryOffer: Sendable, Hashable {
     public var paymentMode: String
     /// The length of one offer period, e.g. `P1W`.
     public var period: ISO8601Duration?
+    /// How many offer periods the offer lasts (`numberOfPeriods`); `nil` when the file leaves it out.
     public var numberOfPeriods: Int?
+    /// The offer's price as the `.storekit` file writes it; `nil` when absent.
     public var displayPrice: String?
 
+    /// An offer as the `.storekit` file describes it.
     public init(paymentMode: String, period: ISO8601Duration?, numberOfPeriods: Int? = nil, displayPrice: String? = nil) {
         self.paymentMode = paymentMode
         self.period = period

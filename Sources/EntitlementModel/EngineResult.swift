@@ -19,6 +19,8 @@ public struct EngineResult: Sendable, Hashable {
     /// under the catalog's ``IntroductoryOfferPolicy``. Every group of the catalog is present.
     public var introductoryOfferEligibility: [String: Bool]
 
+    /// A result with the given parts, as the engine would return it; `introductoryOfferEligibility`
+    /// defaults to empty (no group known).
     public init(
         entitlements: [String: EntitlementStatus], nextTransition: Date?, effectiveNow: Date,
         introductoryOfferEligibility: [String: Bool] = [:]

@@ -26,8 +26,10 @@ import Foundation
 ///    for `autoRenewStatus` 0 and during billing problems. A pending downgrade
 ///    (`autoRenewProductId` different) changes nothing until the renewal transaction arrives.
 public struct EntitlementEngine: Sendable {
+    /// The products, groups and entitlements evaluated against.
     public let catalog: Catalog
 
+    /// An engine for `catalog`. Cheap: it holds the catalog and nothing else.
     public init(catalog: Catalog) { self.catalog = catalog }
 
     /// Evaluates every catalog entitlement.

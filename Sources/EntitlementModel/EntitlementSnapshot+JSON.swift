@@ -1,5 +1,5 @@
 extension EntitlementStatus {
-    /// The contract's JSON for one entitlement (DESIGN.md, "Inspect").
+    /// The contract's JSON for one entitlement (docs/contract.md, "JSON shapes").
     public var json: JSONValue {
         .object([
             "active": .bool(active),

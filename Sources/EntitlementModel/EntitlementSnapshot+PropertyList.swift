@@ -14,6 +14,7 @@ extension EntitlementSnapshot {
     /// integer, nanoseconds). Both present or both absent; a snapshot without them (written
     /// before they existed, or by an issuer without a boot clock) is floored by `issuedAt` alone.
     public static let bootIDKey = SnapshotSchema.RootField.bootId.rawValue
+    /// The key of ``issuedIn``'s boot clock reading (see ``bootIDKey``).
     public static let bootTimeKey = SnapshotSchema.RootField.bootTimeNanoseconds.rawValue
 
     /// The snapshot as a property-list dictionary, with the fields `SnapshotSchema` names.

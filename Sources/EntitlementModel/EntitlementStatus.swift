@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Where an entitlement stands, in the contract's words (DESIGN.md, "Inspect").
+/// Where an entitlement stands, in the contract's words (docs/contract.md, "JSON shapes").
 public enum EntitlementState: String, Sendable, Hashable, CaseIterable, Codable {
     /// An auto-renewable subscription in force (including a free trial or an introductory offer).
     case subscribed

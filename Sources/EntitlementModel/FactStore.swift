@@ -84,6 +84,7 @@ public struct FactStore: Sendable {
     /// The newest `signedDate` of any fact held: a lower bound for "now" (the clock floor).
     public private(set) var newestSignedDate: Date?
 
+    /// An empty store: evaluating it grants nothing.
     public init() {}
 
     /// Makes room for about `transactions` transactions (and as many subscriptions), so that
@@ -205,7 +206,7 @@ public struct FactStore: Sendable {
     /// until a fact about it signed after `since` arrives. With `everything`, every subscription
     /// held so far is withheld. Returns the original transaction ids withheld, sorted.
     @discardableResult
-    public mutating func withhold(transactionIds: [String], originalTransactionIds: [String], everything: Bool, since: Date) -> [String] {
+    package mutating func withhold(transactionIds: [String], originalTransactionIds: [String], everything: Bool, since: Date) -> [String] {
         var positions = Set<Int>()
         if everything { positions.formUnion(subscriptions.indices) }
         for id in transactionIds {
@@ -219,7 +220,7 @@ public struct FactStore: Sendable {
     }
 
     /// Original transaction ids of the subscriptions withheld now, sorted.
-    public var withheldOriginalTransactionIds: [String] {
+    package var withheldOriginalTransactionIds: [String] {
         subscriptions.filter(\.isWithheld).map(\.originalTransactionId).sorted()
     }
 
@@ -239,7 +240,7 @@ public struct FactStore: Sendable {
     /// again counts as new (its rank is below the latest, so nothing evaluates differently); a
     /// version of the latest that moved its `purchaseDate` back would be compared with the
     /// latest alone, not with the dropped ones.
-    public mutating func compact() {
+    package mutating func compact() {
         var stored: [StoredTransaction] = []
         var cold: [UInt8] = []
         var positions: [String: Int32] = [:]
@@ -270,35 +271,35 @@ public struct FactStore: Sendable {
 
     /// What a compacted store holds beyond its facts: the clock floor, the product history and the
     /// withheld subscriptions. A checkpoint is the facts (``checkpointEvents``) followed by this.
-    public struct Summary: Sendable, Hashable {
-        public var newestSignedDate: Date?
+    package struct Summary: Sendable, Hashable {
+        package var newestSignedDate: Date?
         /// Per product id: how many transaction versions named it, and how many of them redeemed
         /// an introductory offer (counts of history, dropped transactions included).
-        public var productUses: [ProductCount]
+        package var productUses: [ProductCount]
         /// Subscriptions withheld after a lost journal record, and since when.
-        public var withheld: [Withholding]
+        package var withheld: [Withholding]
 
-        public struct ProductCount: Sendable, Hashable {
-            public var productId: String
-            public var transactions: Int
-            public var introductoryOffers: Int
-            public init(productId: String, transactions: Int, introductoryOffers: Int) {
+        package struct ProductCount: Sendable, Hashable {
+            package var productId: String
+            package var transactions: Int
+            package var introductoryOffers: Int
+            package init(productId: String, transactions: Int, introductoryOffers: Int) {
                 self.productId = productId
                 self.transactions = transactions
                 self.introductoryOffers = introductoryOffers
             }
         }
 
-        public struct Withholding: Sendable, Hashable {
-            public var originalTransactionId: String
-            public var since: Date
-            public init(originalTransactionId: String, since: Date) {
+        package struct Withholding: Sendable, Hashable {
+            package var originalTransactionId: String
+            package var since: Date
+            package init(originalTransactionId: String, since: Date) {
                 self.originalTransactionId = originalTransactionId
                 self.since = since
             }
         }
 
-        public init(newestSignedDate: Date?, productUses: [ProductCount], withheld: [Withholding]) {
+        package init(newestSignedDate: Date?, productUses: [ProductCount], withheld: [Withholding]) {
             self.newestSignedDate = newestSignedDate
             self.productUses = productUses
             self.withheld = withheld
@@ -306,13 +307,13 @@ public struct FactStore: Sendable {
     }
 
     /// The facts a checkpoint holds: every transaction held and every renewal info, in order.
-    public var checkpointEvents: [StoreEvent] {
+    package var checkpointEvents: [StoreEvent] {
         storedTransactions.indices.map { .transaction(transaction(at: $0)) }
             + subscriptions.indices.compactMap { renewalInfo(ofSubscription: $0).map(StoreEvent.renewalInfo) }
     }
 
     /// See ``Summary``.
-    public var summary: Summary {
+    package var summary: Summary {
         Summary(
             newestSignedDate: newestSignedDate,
             productUses: productIds.indices.map {
@@ -326,7 +327,7 @@ public struct FactStore: Sendable {
 
     /// Sets what `summary` says, after a checkpoint's events were inserted into an empty store:
     /// the checkpoint then evaluates exactly as the store it was taken from.
-    public mutating func restore(_ summary: Summary) {
+    package mutating func restore(_ summary: Summary) {
         if let signed = summary.newestSignedDate, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
         for use in summary.productUses {
             let position = productPosition(for: use.productId)

@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// Every feature of a ``FeatureGate`` resolved against one snapshot: per feature, its free
-/// allowances and what the snapshot says about its entitlement (`FeatureRule/holding(in:)`).
+/// allowances and what the snapshot says about its entitlement (`FeatureRule.holding(in:)`).
 /// Build it once per snapshot with ``FeatureGate/prepared(for:)``; a check is then an array
-/// index, a Date comparison and the gate's rule (`FeatureRule/Allowances/verdict(_:currentCount:daysAgo:)`,
+/// index, a Date comparison and the gate's rule (`FeatureRule.Allowances.verdict(_:currentCount:daysAgo:)`,
 /// the one `check` applies), and never copies a String.
 ///
 /// So it answers what ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``'s

@@ -1,5 +1,5 @@
-/// Adding items to a count-limited feature would go past what the user may have
-/// (in the shape of a `CardLimitError.limitExceeded(currentCount:limit:remainingCards:)`).
+/// Adding items to a count-limited feature would go past what the user may have: the numbers a
+/// "3 of 3 used" paywall shows, and the paywall itself.
 ///
 /// Thrown by ``FeatureGate/ensureCanAdd(_:adding:snapshot:wallClock:currentCount:)``; carries the
 /// paywall to show, so the caller needs no second lookup.
@@ -17,6 +17,7 @@ public struct FeatureLimitError: Error, Sendable, Hashable, CustomStringConverti
     /// What to show: reason, title, message, call to action.
     public var paywall: Paywall
 
+    /// An error with the given numbers; `remaining` is not recomputed.
     public init(feature: String, current: Int, limit: Int, remaining: Int, adding: Int, paywall: Paywall) {
         self.feature = feature
         self.current = current

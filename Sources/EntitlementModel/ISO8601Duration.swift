@@ -12,14 +12,22 @@ import PropertyList
 /// the day to the target month (January 31 + `P1M` is February 28 or 29), then weeks, days and the
 /// time part are added as fixed lengths.
 public struct ISO8601Duration: Sendable, Hashable, CustomStringConvertible {
+    /// Calendar years (`Y`).
     public var years: Int
+    /// Calendar months (`M` before `T`); the day is clamped to the target month.
     public var months: Int
+    /// Weeks (`W`), seven days each.
     public var weeks: Int
+    /// Days (`D`), 24 hours each (UTC has no daylight saving).
     public var days: Int
+    /// Hours (`H`, after `T`).
     public var hours: Int
+    /// Minutes (`M` after `T`).
     public var minutes: Int
+    /// Seconds (`S`).
     public var seconds: Int
 
+    /// A duration of the given components; each defaults to zero.
     public init(years: Int = 0, months: Int = 0, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
         self.years = years
         self.months = months

@@ -7,12 +7,20 @@ import Foundation
 /// A JSON value for output, serialised deterministically (keys sorted, no insignificant
 /// white space) so that tools and golden tests print byte-identical lines.
 public enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer, printed without a fraction or exponent.
     case int(Int64)
+    /// A floating-point number; printed without a fraction when whole and below 10^15 in
+    /// magnitude, as `null` when not finite.
     case double(Double)
+    /// A string, printed with JSON escapes.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object, printed with its keys sorted.
     case object([String: JSONValue])
 
     public init(stringLiteral value: String) { self = .string(value) }

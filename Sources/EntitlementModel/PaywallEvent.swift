@@ -24,6 +24,7 @@ public struct PaywallEvent: Sendable, Hashable {
         case upgradedFromPaywall
     }
 
+    /// What happened: shown, dismissed, or bought from it.
     public var kind: Kind
     /// The feature whose check showed the paywall.
     public var feature: String
@@ -32,6 +33,7 @@ public struct PaywallEvent: Sendable, Hashable {
     /// When it happened (millisecond precision in the record).
     public var time: Date
 
+    /// A record of `kind` for `feature`, locked for `reason`, at `time` (stored to the millisecond).
     public init(_ kind: Kind, feature: String, reason: PaywallReason, time: Date) {
         self.kind = kind
         self.feature = feature
@@ -77,6 +79,7 @@ public struct PaywallEvent: Sendable, Hashable {
 
 /// A paywall analytics record that does not decode; `message` names the key and the problem.
 public struct PaywallEventDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong: the key and the problem, or that the line is not JSON.
     public var message: String
     public var description: String { message }
 }

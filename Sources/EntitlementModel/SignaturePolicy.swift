@@ -8,10 +8,15 @@ import SignedData
 /// are refused; under ``Requirement/optional`` an intact but untrusted JWS is accepted as
 /// unverified, like an unsigned payload.
 public struct SignaturePolicy: Sendable, Hashable {
+    /// Whether signed data must chain to a trusted root (catalog key `signatures`).
     public enum Requirement: String, Sendable, Hashable, CaseIterable {
-        case required, optional
+        /// Every payload must be a JWS that chains to a trusted root.
+        case required
+        /// Unsigned payloads, and intact JWS that chain to no trusted root, are accepted as unverified.
+        case optional
     }
 
+    /// Whether a trusted signature is required.
     public var requirement: Requirement
     /// Roots trusted beside the built-in Apple Root CA - G3.
     public var trustedRoots: [X509Certificate] {
@@ -20,6 +25,7 @@ public struct SignaturePolicy: Sendable, Hashable {
     /// The chain rules with this policy's roots.
     public private(set) var verifier: JWSVerifier
 
+    /// A policy with `requirement`, trusting `trustedRoots` beside Apple Root CA - G3.
     public init(requirement: Requirement, trustedRoots: [X509Certificate] = []) {
         self.requirement = requirement
         self.trustedRoots = trustedRoots

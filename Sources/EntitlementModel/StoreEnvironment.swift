@@ -4,12 +4,18 @@
 /// Decoding events is lenient (an unknown spelling is kept in ``unknown(_:)``); a catalog must name
 /// one of the four known environments, and events from any other environment are refused.
 public enum StoreEnvironment: Sendable, Hashable, CustomStringConvertible {
+    /// Live App Store data.
     case production
+    /// Apple's sandbox, for testers.
     case sandbox
+    /// StoreKit Testing in Xcode, signed by Xcode's own certificate.
     case xcode
+    /// Local StoreKit testing outside Xcode.
     case localTesting
+    /// Any other spelling, kept as written; a catalog never names one, so such data is refused.
     case unknown(String)
 
+    /// The environment spelled `rawValue`; an unknown spelling becomes ``unknown(_:)``.
     public init(rawValue: String) {
         switch rawValue {
         case "Production": self = .production
@@ -20,6 +26,7 @@ public enum StoreEnvironment: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The spelling Apple writes (`Production`, `Sandbox`, `Xcode`, `LocalTesting`, or the unknown one).
     public var rawValue: String {
         switch self {
         case .production: "Production"

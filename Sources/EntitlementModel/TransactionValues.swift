@@ -9,9 +9,13 @@ public struct StoreProductType: RawRepresentable, Sendable, Hashable, CustomStri
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
+    /// A subscription that renews automatically until cancelled.
     public static let autoRenewable = Self(rawValue: "Auto-Renewable Subscription")
+    /// A product bought once and kept (for example lifetime access).
     public static let nonConsumable = Self(rawValue: "Non-Consumable")
+    /// A product used up once bought; grants no entitlement that lasts.
     public static let consumable = Self(rawValue: "Consumable")
+    /// A subscription for a fixed period that does not renew by itself.
     public static let nonRenewing = Self(rawValue: "Non-Renewing Subscription")
 }
 
@@ -21,7 +25,9 @@ public struct OwnershipType: RawRepresentable, Sendable, Hashable, CustomStringC
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
+    /// The customer bought the product.
     public static let purchased = Self(rawValue: "PURCHASED")
+    /// The customer has the product through a Family Sharing member's purchase.
     public static let familyShared = Self(rawValue: "FAMILY_SHARED")
 }
 
@@ -31,9 +37,13 @@ public struct OfferType: RawRepresentable, Sendable, Hashable, CustomStringConve
     public init(rawValue: Int) { self.rawValue = rawValue }
     public var description: String { String(rawValue) }
 
+    /// An introductory offer: a free trial or a discounted first period for new subscribers.
     public static let introductory = Self(rawValue: 1)
+    /// A promotional offer the app presented to an existing or lapsed subscriber.
     public static let promotional = Self(rawValue: 2)
+    /// An offer redeemed with an offer code.
     public static let offerCode = Self(rawValue: 3)
+    /// A win-back offer for a customer whose subscription lapsed.
     public static let winBack = Self(rawValue: 4)
 }
 
@@ -43,8 +53,11 @@ public struct OfferDiscountType: RawRepresentable, Sendable, Hashable, CustomStr
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
+    /// The offer period costs nothing.
     public static let freeTrial = Self(rawValue: "FREE_TRIAL")
+    /// A discounted price paid for each period of the offer.
     public static let payAsYouGo = Self(rawValue: "PAY_AS_YOU_GO")
+    /// A discounted price paid once for the whole offer.
     public static let payUpFront = Self(rawValue: "PAY_UP_FRONT")
 }
 
@@ -54,7 +67,9 @@ public struct RevocationReason: RawRepresentable, Sendable, Hashable, CustomStri
     public init(rawValue: Int) { self.rawValue = rawValue }
     public var description: String { String(rawValue) }
 
+    /// Refunded for another reason, for example an accidental purchase.
     public static let other = Self(rawValue: 0)
+    /// Refunded because of an actual or perceived issue within the app.
     public static let developerIssue = Self(rawValue: 1)
 }
 
@@ -64,8 +79,11 @@ public struct RevocationType: RawRepresentable, Sendable, Hashable, CustomString
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
+    /// The whole purchase was refunded.
     public static let refundFull = Self(rawValue: "REFUND_FULL")
+    /// Part of the purchase was refunded, in proportion to the time left.
     public static let refundProrated = Self(rawValue: "REFUND_PRORATED")
+    /// The purchaser stopped sharing the product with the family, or the customer left it.
     public static let familyRevoke = Self(rawValue: "FAMILY_REVOKE")
 }
 
@@ -75,7 +93,9 @@ public struct TransactionReason: RawRepresentable, Sendable, Hashable, CustomStr
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
+    /// The customer bought the product (or upgraded).
     public static let purchase = Self(rawValue: "PURCHASE")
+    /// An auto-renewable subscription renewed by itself.
     public static let renewal = Self(rawValue: "RENEWAL")
 }
 
@@ -85,9 +105,14 @@ public struct ExpirationIntent: RawRepresentable, Sendable, Hashable, CustomStri
     public init(rawValue: Int) { self.rawValue = rawValue }
     public var description: String { String(rawValue) }
 
+    /// The customer turned auto-renewal off.
     public static let customerCancelled = Self(rawValue: 1)
+    /// The renewal could not be billed.
     public static let billingError = Self(rawValue: 2)
+    /// The customer did not consent to a price increase that required consent.
     public static let priceIncreaseDeclined = Self(rawValue: 3)
+    /// The product was not available for purchase at renewal time.
     public static let productUnavailable = Self(rawValue: 4)
+    /// Another reason.
     public static let other = Self(rawValue: 5)
 }

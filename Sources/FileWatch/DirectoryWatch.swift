@@ -62,7 +62,9 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
 
     /// Iterates one watch. Use it from one task at a time.
     public struct Iterator: AsyncIteratorProtocol {
+        /// Each value is one event of the watch.
         public typealias Element = FileWatchEvent
+        /// The watch ends by throwing this, with the errno and the path.
         public typealias Failure = FileWatchError
 
         private let session: WatchSession

@@ -15,17 +15,17 @@ import Foundation  // toolchains without FoundationEssentials
 /// caller, is outside what the walk checked). Valid inside the closure only: it reads the
 /// caller's bytes. The accessors a typed reader calls per field are `@inlinable`, so a caller in
 /// another module reads a field in a few instructions.
-public struct AcceptedBinaryPropertyList {
+package struct AcceptedBinaryPropertyList {
     /// One object of the file (an index into its offset table).
-    public struct Object: Sendable, Hashable {
-        public let index: Int
+    package struct Object: Sendable, Hashable {
+        package let index: Int
 
         @inlinable init(index: Int) { self.index = index }
     }
 
     /// A dictionary object: `count` keys and values, read by position.
-    public struct DictionaryObject {
-        public let count: Int
+    package struct DictionaryObject {
+        package let count: Int
         @usableFromInline let keysStart: Int
         @usableFromInline let valuesStart: Int
 
@@ -42,9 +42,9 @@ public struct AcceptedBinaryPropertyList {
     @usableFromInline let objectRefSize: Int
     @usableFromInline let offsetTable: Int
     /// Number of objects (entries in the offset table).
-    public let objectCount: Int
+    package let objectCount: Int
     /// The root object.
-    public let top: Object
+    package let top: Object
 
     init(base: UnsafePointer<UInt8>, trailer: BinaryPropertyListTrailer) {
         bytes = base
@@ -60,13 +60,13 @@ public struct AcceptedBinaryPropertyList {
     /// - Returns: `body`'s answer.
     /// - Throws: ``PropertyListError`` when the bytes are not an acceptable `bplist00` file (the
     ///   errors ``PropertyListCodec/decode(_:)`` throws for them); `body` is then not run.
-    public static func withAccepted<Result>(_ bytes: [UInt8], _ body: (AcceptedBinaryPropertyList) -> Result) throws(PropertyListError) -> Result {
+    package static func withAccepted<Result>(_ bytes: [UInt8], _ body: (AcceptedBinaryPropertyList) -> Result) throws(PropertyListError) -> Result {
         try bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in try BinaryPropertyListWalk.accept(buffer, body) }
     }
 
     /// `object` and everything under it as a ``PropertyListValue`` (a string the writer shared
     /// becomes one `String` shared by every container that uses it).
-    public func value(_ object: Object) -> PropertyListValue {
+    package func value(_ object: Object) -> PropertyListValue {
         var decoder = BinaryPropertyListDecoder(file: self)
         return decoder.value(object)
     }
@@ -74,7 +74,7 @@ public struct AcceptedBinaryPropertyList {
     // MARK: Typed access
 
     /// The dictionary `object`, or `nil` if it is not one.
-    @inlinable @inline(__always) public func dictionary(_ object: Object) -> DictionaryObject? {
+    @inlinable @inline(__always) package func dictionary(_ object: Object) -> DictionaryObject? {
         let offset = offset(of: object)
         guard bytes[offset] >> 4 == 0xD else { return nil }
         let (count, start) = length(at: offset)
@@ -82,18 +82,18 @@ public struct AcceptedBinaryPropertyList {
     }
 
     /// The key at `position` (below `dictionary.count`): always a string.
-    @inlinable @inline(__always) public func key(_ position: Int, of dictionary: DictionaryObject) -> Object {
+    @inlinable @inline(__always) package func key(_ position: Int, of dictionary: DictionaryObject) -> Object {
         reference(at: dictionary.keysStart &+ position &* objectRefSize)
     }
 
     /// The value at `position` (below `dictionary.count`).
-    @inlinable @inline(__always) public func value(_ position: Int, of dictionary: DictionaryObject) -> Object {
+    @inlinable @inline(__always) package func value(_ position: Int, of dictionary: DictionaryObject) -> Object {
         reference(at: dictionary.valuesStart &+ position &* objectRefSize)
     }
 
     /// The bytes of `object` when it is a string stored in ASCII (which is text as it stands);
     /// `nil` for any other kind, a UTF-16 string included.
-    @inlinable @inline(__always) public func asciiBytes(_ object: Object) -> UnsafeBufferPointer<UInt8>? {
+    @inlinable @inline(__always) package func asciiBytes(_ object: Object) -> UnsafeBufferPointer<UInt8>? {
         let offset = offset(of: object)
         guard bytes[offset] >> 4 == 0x5 else { return nil }
         let (count, start) = length(at: offset)
@@ -101,7 +101,7 @@ public struct AcceptedBinaryPropertyList {
     }
 
     /// The string `object` (stored in ASCII or UTF-16), or `nil` if it is not a string.
-    @inlinable public func string(_ object: Object) -> String? {
+    @inlinable package func string(_ object: Object) -> String? {
         if let ascii = asciiBytes(object) {
             // ASCII is valid UTF-8: copied once, not validated again.
             return String(unsafeUninitializedCapacity: ascii.count) { buffer in
@@ -122,7 +122,7 @@ public struct AcceptedBinaryPropertyList {
     }
 
     /// The boolean `object`, or `nil` if it is not one.
-    @inlinable @inline(__always) public func boolean(_ object: Object) -> Bool? {
+    @inlinable @inline(__always) package func boolean(_ object: Object) -> Bool? {
         switch bytes[offset(of: object)] {
         case 0x08: return false
         case 0x09: return true
@@ -132,7 +132,7 @@ public struct AcceptedBinaryPropertyList {
 
     /// The integer `object` (1, 2 or 4 bytes unsigned, 8 bytes two's complement, 16 bytes whose
     /// value fits in `Int64`), or `nil` if it is not one (a real included).
-    @inlinable @inline(__always) public func integer(_ object: Object) -> Int64? {
+    @inlinable @inline(__always) package func integer(_ object: Object) -> Int64? {
         let offset = offset(of: object)
         let marker = bytes[offset]
         guard marker >> 4 == 0x1 else { return nil }
@@ -144,7 +144,7 @@ public struct AcceptedBinaryPropertyList {
     }
 
     /// The real `object` (4 or 8 bytes), or `nil` if it is not one (an integer included).
-    @inlinable public func real(_ object: Object) -> Double? {
+    @inlinable package func real(_ object: Object) -> Double? {
         let offset = offset(of: object)
         let marker = bytes[offset]
         guard marker >> 4 == 0x2 else { return nil }
@@ -153,7 +153,7 @@ public struct AcceptedBinaryPropertyList {
     }
 
     /// The date `object`, or `nil` if it is not one.
-    @inlinable @inline(__always) public func date(_ object: Object) -> Date? {
+    @inlinable @inline(__always) package func date(_ object: Object) -> Date? {
         let offset = offset(of: object)
         guard bytes[offset] == 0x33 else { return nil }
         return Date(timeIntervalSinceReferenceDate: Double(bitPattern: eightBytes(at: offset &+ 1)))

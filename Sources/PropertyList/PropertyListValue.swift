@@ -10,22 +10,36 @@ import Foundation  // toolchains without FoundationEssentials
 /// compared. Integers are 64-bit signed; dates are absolute instants (a property list stores them
 /// as seconds since 2001-01-01 00:00:00 UTC, so sub-microsecond precision is not kept).
 public enum PropertyListValue: Sendable, Hashable {
+    /// `<string>`: Unicode text.
     case string(String)
+    /// `<integer>`: a 64-bit signed integer.
     case integer(Int64)
+    /// `<real>`: a double-precision number.
     case real(Double)
+    /// `<true/>` or `<false/>`.
     case boolean(Bool)
+    /// `<date>`: an instant, stored as seconds since 2001-01-01 00:00:00 UTC.
     case date(Date)
+    /// `<data>`: raw bytes (base64 in XML).
     case data([UInt8])
+    /// `<array>`: values in order.
     case array([PropertyListValue])
+    /// `<dict>`: values by string key; keys are unique.
     case dictionary([String: PropertyListValue])
 }
 
 extension PropertyListValue {
+    /// The string, or `nil` for any other kind.
     public var stringValue: String? { if case .string(let v) = self { v } else { nil } }
+    /// The boolean, or `nil` for any other kind (no conversion from integers).
     public var boolValue: Bool? { if case .boolean(let v) = self { v } else { nil } }
+    /// The date, or `nil` for any other kind.
     public var dateValue: Date? { if case .date(let v) = self { v } else { nil } }
+    /// The bytes, or `nil` for any other kind.
     public var dataValue: [UInt8]? { if case .data(let v) = self { v } else { nil } }
+    /// The elements, or `nil` for any other kind.
     public var arrayValue: [PropertyListValue]? { if case .array(let v) = self { v } else { nil } }
+    /// The entries, or `nil` for any other kind.
     public var dictionaryValue: [String: PropertyListValue]? { if case .dictionary(let v) = self { v } else { nil } }
 
     /// The value as an integer: an `.integer`, or a `.real` that is a whole number in range.
@@ -49,7 +63,7 @@ extension PropertyListValue {
 
 extension PropertyListValue {
     /// The kind of value in words, for error messages: "a string", "an integer", "a dictionary".
-    public var kindInWords: String {
+    package var kindInWords: String {
         switch self {
         case .string: "a string"
         case .integer: "an integer"

@@ -48,8 +48,8 @@ public enum Base64 {
     private static let standardTable = table(.standard)
 
     /// Whole groups of four symbols at a time through a lookup table: a JWS header carries the
-    /// whole `x5c` chain (kilobytes), decoded for every JWS, so a per-symbol branch ladder was a
-    /// twentieth of a verified ingest's CPU.
+    /// whole `x5c` chain (kilobytes), decoded for every JWS, so decoding sits on the hot path of
+    /// a verified ingest and a branch per symbol would cost more than the table.
     private static func decode(_ symbols: [UInt8], alphabet: Alphabet) -> [UInt8]? {
         var count = symbols.count
         if alphabet == .standard {

@@ -2,6 +2,7 @@
 /// digest the caller computed. Verification is variable time (only public data is involved).
 /// Building the key does per-key precomputation; keep the value to verify many signatures.
 public struct ECDSAPublicKey: Sendable, Hashable {
+    /// The curve the key is on; a signature must use the same one.
     public let curve: EllipticCurve
     /// The uncompressed point as given: the key's identity for `==` and hashing.
     public let x962Representation: [UInt8]

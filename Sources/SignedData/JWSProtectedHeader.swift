@@ -41,6 +41,7 @@ public final class JWSProtectedHeader: Sendable {
 /// does not depend on the trust settings, which are applied afresh on every verification).
 /// Bounded: emptied when it reaches ``capacity`` headers, so hostile input cannot grow it.
 public final class JWSHeaderCache: Sendable {
+    /// The one cache of the process; thread-safe.
     public static let shared = JWSHeaderCache()
     static let capacity = 64
 

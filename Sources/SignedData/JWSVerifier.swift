@@ -37,6 +37,7 @@ public struct JWSVerifier: Sendable, Hashable {
 
     /// Whether an intact JWS also met every trust rule.
     public enum Trust: Sendable, Hashable {
+        /// The chain ends at a trusted root and every certificate rule held.
         case trusted
         /// Intact, but `reason` is a trust rule it failed.
         case untrusted(JWSFailure)

@@ -17,8 +17,9 @@ public struct X509Certificate: Sendable, Hashable {
     /// The DER encodings of the issuer and subject names (compared byte for byte).
     let issuer: [UInt8]
     let subject: [UInt8]
-    /// Validity, in seconds since 1970 (UTC), both ends included.
+    /// Start of validity, in seconds since 1970 (UTC), included.
     public let notBefore: Int64
+    /// End of validity, in seconds since 1970 (UTC), included.
     public let notAfter: Int64
     /// The subject's key.
     public let publicKey: ECDSAPublicKey
@@ -177,6 +178,7 @@ public struct X509Certificate: Sendable, Hashable {
 
 /// Why bytes are not a certificate this package can check; ``description`` is one line.
 public struct X509Error: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, in one phrase (for example `PEM: not exactly one CERTIFICATE block`).
     public var problem: String
     public var description: String { "certificate: \(problem)" }
 }

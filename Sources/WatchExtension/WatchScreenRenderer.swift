@@ -17,12 +17,15 @@ public struct WatchScreenRenderer: Sendable {
     /// The watch screen in points.
     public static let screenSize = DisplaySize(width: 198, height: 242)
 
+    /// The characters drawn with: Unicode box drawing, or printable ASCII only.
     public var charset: TextCharset
     /// The zone instants are written in (default UTC; the tools pass the local zone).
     public var timeZone: TextTimeZone
+    /// What the unlocked app screen shows (a sample habit summary by default).
     public var content: WidgetContent
     private let glyphs: Glyphs
 
+    /// A renderer drawing with `charset`, writing instants in `timeZone`, showing `content` when unlocked.
     public init(charset: TextCharset = .unicode, timeZone: TextTimeZone = .utc, content: WidgetContent = .sample) {
         self.charset = charset
         self.timeZone = timeZone

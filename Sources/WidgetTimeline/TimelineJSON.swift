@@ -5,7 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One family's timeline in the contract's JSON shape (DESIGN.md, "Render"):
+/// One family's timeline as `widget-renderer --json` prints it, one line per family:
 ///
 /// ```json
 /// {"family": F, "generation": N-or-null,
@@ -17,7 +17,7 @@ import Foundation
 /// `reason`, `title`, `callToAction` and `deepLink` come from the paywall and are `null` for
 /// unlocked and placeholder entries. `generation` is `null` when no snapshot could be read.
 /// Serialise with `JSONValue/serialized` for one deterministic line.
-public func timelineJSON(family: WidgetFamily, generation: Int64?, timeline: Timeline) -> JSONValue {
+package func timelineJSON(family: WidgetFamily, generation: Int64?, timeline: Timeline) -> JSONValue {
     let policy: JSONValue
     switch timeline.policy {
     case .after(let date): policy = .object(["kind": "after", "date": .date(date)])

@@ -21,16 +21,22 @@ import Foundation
 /// Output is a function of its arguments only; lines are separated by `\n`, with no trailing
 /// newline and no trailing spaces.
 public struct TimelineTextRenderer: Sendable {
+    /// Width in points of one character cell.
     public static let pointsPerColumn = 10.0
+    /// Height in points of one character cell (a terminal cell is about twice as tall as wide).
     public static let pointsPerRow = 20.0
+    /// The fewest columns a boxed family is drawn with, frame included.
     public static let minimumColumns = 8
+    /// The fewest rows a boxed family is drawn with, frame included.
     public static let minimumRows = 4
 
+    /// The characters drawn with: Unicode box drawing, or printable ASCII only.
     public var charset: TextCharset
     /// The zone instants are written in (default UTC; the tools pass the local zone).
     public var timeZone: TextTimeZone
     private let glyphs: Glyphs
 
+    /// A renderer drawing with `charset` and writing instants in `timeZone`.
     public init(charset: TextCharset = .unicode, timeZone: TextTimeZone = .utc) {
         self.charset = charset
         self.timeZone = timeZone

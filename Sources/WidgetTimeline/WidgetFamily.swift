@@ -31,9 +31,8 @@ public enum WidgetFamily: String, CaseIterable, Sendable, Hashable {
     /// device (iPhone 14 Pro Max / 15 Plus class for `system*` and the iPhone Lock Screen accessories,
     /// a 12.9-inch iPad Pro for `systemExtraLarge`, a 45 mm Apple Watch for `accessoryCorner`).
     ///
-    /// These figures come from the HIG's "Widgets › Specifications" tables as recalled when this was
-    /// written; the tables could not be re-read from this machine, so treat them as representative
-    /// rather than authoritative. Sizes vary by device; only proportions matter to the text renderer.
+    /// Treat these figures as representative of the HIG's "Widgets › Specifications" tables, not
+    /// as authoritative: sizes vary by device, and only proportions matter to the text renderer.
     public var displaySize: DisplaySize {
         switch self {
         case .systemSmall: DisplaySize(width: 170, height: 170)

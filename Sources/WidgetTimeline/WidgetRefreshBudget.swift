@@ -17,6 +17,7 @@ public struct WidgetRefreshBudget: Sendable, Hashable {
     /// The shortest gap WidgetKit honours between reloads, in seconds. Default 300.
     public var minimumReloadSpacing: TimeInterval
 
+    /// A budget of `reloadsPerDay` reloads per UTC day, at least `minimumReloadSpacing` seconds apart.
     public init(reloadsPerDay: Int = 40, minimumReloadSpacing: TimeInterval = 300) {
         self.reloadsPerDay = reloadsPerDay
         self.minimumReloadSpacing = minimumReloadSpacing
@@ -34,8 +35,10 @@ public struct WidgetRefreshBudget: Sendable, Hashable {
         /// The shortest gap between consecutive entries of any timeline; informational (WidgetKit
         /// shows entries at their dates, but a widget should not churn faster than reloads).
         public var shortestEntryGap: TimeInterval?
+        /// The budget the simulation ran against.
         public var budget: WidgetRefreshBudget
 
+        /// A report with the given observations.
         public init(
             reloads: [Date], busiestDay: Int, shortestReloadGap: TimeInterval?, shortestEntryGap: TimeInterval?,
             budget: WidgetRefreshBudget

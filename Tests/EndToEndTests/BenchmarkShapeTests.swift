@@ -6,7 +6,7 @@ import Testing
 /// the numbers mean nothing, only the shape is checked). CI never runs the real benchmark.
 @Suite("Benchmark output shape", .timeLimit(.minutes(1)))
 struct BenchmarkShapeTests {
-    /// The keys issue 6 requires in the last JSON line, as paths through nested objects.
+    /// The keys the last JSON line must carry (BENCHMARKS.md), as paths through nested objects.
     static let requiredNumbers = [
         "propagation.durable.p50_us", "propagation.durable.p99_us", "propagation.durable.floor_p50_us", "propagation.durable.floor_p99_us",
         "propagation.tmpfs.p50_us", "propagation.tmpfs.p99_us", "propagation.tmpfs.floor_p50_us", "propagation.tmpfs.floor_p99_us",

@@ -54,7 +54,8 @@ let engineCases: [EngineCase] = [
     ], now: "2025-01-02T00:00:00Z", expected: status(.subscribed, F.monthly, expires: "2025-01-08T00:00:00Z", period: .trial, renew: true),
        nextTransition: "2025-01-08T00:00:00Z"),
 
-    // Issue 3 semantics.
+    // Which transaction of a subscription counts: refunds and their reversal, upgrades, levels
+    // within a group, downgrades, grace.
     EngineCase(name: "latest per original transaction counts: old period refunded, renewal stands", lines: [
         F.transaction(id: "r1", original: "o", purchased: "2025-01-01T00:00:00Z", expires: "2025-02-01T00:00:00Z", signed: "2025-02-03T00:00:00Z",
                       ["revocationDate": .double(F.ms("2025-02-03T00:00:00Z"))]),

@@ -39,7 +39,7 @@ import Testing
         #expect(decision == row.expected)
     }
 
-    @Test func widgetsPaywallCarriesTheSeedCopy() {
+    @Test func widgetsPaywallCarriesTheCatalogCopy() {
         #expect(Self.widgetsCopy.title == "Widgets need Geko Plus")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementModel
 
-/// The seeds' limits on the sample catalog: counts (3 habits, 10 collections, 10 cards, 3 groups)
+/// The free tier's limits in the sample catalog: counts (3 habits, 10 collections, 10 cards, 3 groups)
 /// with `remaining`, `wouldExceed` and the typed limit error, and the 30-day history window.
 @Suite(.timeLimit(.minutes(1))) struct FeatureLimitTests {
     static let now = Fixtures.date("2025-01-15T00:00:00Z")
@@ -25,15 +25,15 @@ import Testing
         var description: String { "\(feature) free limit \(limit)" }
     }
 
-    static let seedLimits: [Limit] = [
+    static let sampleLimits: [Limit] = [
         Limit(feature: "habits", limit: 3, seedTitle: "Track unlimited habits"),
         Limit(feature: "collections", limit: 10, seedTitle: "Unlock Unlimited Collections"),
         Limit(feature: "groups", limit: 3, seedTitle: "Join Unlimited Groups"),
         Limit(feature: "cards", limit: 10, seedTitle: "Card Limit Reached"),
     ]
 
-    @Test(arguments: seedLimits)
-    func freeUserGetsTheSeedAllowance(_ row: Limit) throws {
+    @Test(arguments: sampleLimits)
+    func freeUserGetsTheCatalogAllowance(_ row: Limit) throws {
         let gate = try Fixtures.catalog().featureGate
         let snapshot = try Self.snapshot(Self.free)
         #expect(gate.limit(row.feature, snapshot: snapshot, wallClock: Self.now) == row.limit)
@@ -44,7 +44,7 @@ import Testing
         #expect(gate.wouldExceed(row.feature, adding: 2, snapshot: snapshot, wallClock: Self.now, currentCount: below))
         try gate.ensureCanAdd(row.feature, snapshot: snapshot, wallClock: Self.now, currentCount: below)
         #expect(gate.check(row.feature, snapshot: snapshot, wallClock: Self.now, currentCount: below) == .unlocked(remaining: 1))
-        // At the limit: nothing left, and the typed error carries the numbers and the seed's copy.
+        // At the limit: nothing left, and the typed error carries the numbers and the catalog's copy.
         #expect(gate.remaining(row.feature, snapshot: snapshot, wallClock: Self.now, currentCount: row.limit) == 0)
         #expect(gate.wouldExceed(row.feature, snapshot: snapshot, wallClock: Self.now, currentCount: row.limit))
         let error = try #require(throws: FeatureLimitError.self) {
@@ -56,8 +56,8 @@ import Testing
         #expect(gate.check(row.feature, snapshot: snapshot, wallClock: Self.now, currentCount: row.limit).paywall?.reason == .limitReached)
     }
 
-    /// Seed 001: each of the three products (two subscriptions and the non-consumable) means unlimited.
-    @Test(arguments: seedLimits.map(\.feature), [monthly, lifetime])
+    /// Each of the three products (two subscriptions and the non-consumable) means unlimited.
+    @Test(arguments: sampleLimits.map(\.feature), [monthly, lifetime])
     func premiumIsUnlimited(_ feature: String, _ lines: [String]) throws {
         let gate = try Fixtures.catalog().featureGate
         let snapshot = try Self.snapshot(lines)
@@ -67,7 +67,7 @@ import Testing
         try gate.ensureCanAdd(feature, adding: 500, snapshot: snapshot, wallClock: Self.now, currentCount: 1_000)
     }
 
-    /// Seed 001's `addCards`: a batch that does not fit is refused whole, and the error says how many would.
+    /// Adding a batch (of cards, say) that does not fit is refused whole, and the error says how many would.
     @Test func batchThatDoesNotFitReportsWhatRemains() throws {
         let gate = try Fixtures.catalog().featureGate
         let snapshot = try Self.snapshot(Self.free)
@@ -133,7 +133,7 @@ import Testing
         Window(name: "lapsed, 31 days ago", lines: lapsed, daysAgo: 31, expected: .limitReached),
         Window(name: "subscriber, a year ago", lines: monthly, daysAgo: 365, expected: nil),
         Window(name: "lifetime, ten years ago", lines: lifetime, daysAgo: 3_650, expected: nil),
-        // Without daysAgo the question is "the full history", as before this window was enforced.
+        // Without daysAgo the question is "the full history": the whole feature, not a window of it.
         Window(name: "free, whole feature", lines: free, daysAgo: nil, expected: .notEntitled),
         Window(name: "lapsed, whole feature", lines: lapsed, daysAgo: nil, expected: .expired),
     ]
@@ -155,8 +155,8 @@ import Testing
         #expect(gate.check("history", snapshot: nil, wallClock: Self.now, daysAgo: 31).paywall?.reason == .noSnapshot)
     }
 
-    /// Seed 002's catalogue: the free tier's features are open to everyone, the premium ones are not.
-    @Test func seedTwoTiersAreInTheSampleCatalog() throws {
+    /// The sample catalog's two tiers: the free tier's features are open to everyone, the premium ones are not.
+    @Test func freeAndPremiumTiersAreInTheSampleCatalog() throws {
         let gate = try Fixtures.catalog().featureGate
         let snapshot = try Self.snapshot(Self.free)
         for feature in ["quickTimer", "articles"] {

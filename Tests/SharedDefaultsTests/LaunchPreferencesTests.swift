@@ -6,7 +6,7 @@ import SharedDefaults
 import Testing
 import TestSupport
 
-/// Seed 004: the sync toggle is premium-only, resolved once at launch from the snapshot cached in
+/// The sync toggle is premium-only, resolved once at launch from the snapshot cached in
 /// the shared file, and a running process keeps its mode until it is restarted.
 @Suite(.timeLimit(.minutes(1))) struct LaunchPreferencesTests {
     static let now = SampleCatalog.date("2025-01-15T00:00:00Z")
@@ -68,7 +68,7 @@ import TestSupport
         }
     }
 
-    /// Seed 004's "never orphan data": losing premium changes the mode, never the stored choice.
+    /// Never orphan data: losing premium changes the mode, never the stored choice.
     @Test func lapseKeepsThePreferenceAndRenewalRestoresSync() throws {
         try withTemporaryDirectory { container in
             let gate = try SampleCatalog.load().featureGate
