@@ -19,9 +19,15 @@ import Testing
     }
 
     /// The names in the preferences directory other than the suite file and its lock.
+    /// Every name in the preferences directory and in its staging subdirectory other than the
+    /// suite file, its lock and the staging directory itself: what a failed replace must not leave.
     private static func strayFiles(in directory: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory + "/Library/Preferences")
-            .filter { $0 != "group.faults.plist" && !$0.hasSuffix(".lock") }
+        let preferences = directory + "/Library/Preferences"
+        let staging = preferences + "/" + AtomicFile.Staging.name
+        let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
+        return try FileManager.default.contentsOfDirectory(atPath: preferences)
+            .filter { $0 != "group.faults.plist" && !$0.hasSuffix(".lock") && $0 != AtomicFile.Staging.name }
+            + staged.map { AtomicFile.Staging.name + "/" + $0 }
     }
 
     private static func generation(at path: String, container: String) -> Int64? {
