@@ -21,7 +21,7 @@ import SystemShims
 /// ## Writing, locking and durability
 /// Each write is one read-modify-write under an exclusive `flock` on
 /// `.<suiteName>.plist.lock` (a separate file that is never renamed), ending in one atomic
-/// replace (temporary file in the same directory, `fsync`, `rename`, `fsync` of the directory;
+/// replace (temporary file in the `.staging` subdirectory, `fsync`, `rename` into place, `fsync` of the directory;
 /// the two `fsync`s are skipped when ``Options/durable`` is false, which keeps atomicity but not
 /// crash durability). Keys written by other processes are kept. The lock blocks the calling
 /// thread and is released before the call returns; it is never held across an `await`. Writers
