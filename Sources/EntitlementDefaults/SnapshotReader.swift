@@ -50,9 +50,9 @@ public final class SnapshotReader: Sendable {
         state.withLock { lastGood in
             let path = path
             let result: ReloadResult
-            let found: Result<EntitlementSnapshot, SnapshotDecodingError>?
+            var found: Result<EntitlementSnapshot, SnapshotDecodingError>?
             do throws(SharedDefaultsError) {
-                (result, found) = try defaults.reload { bytes throws(SharedDefaultsError) in try Self.snapshot(in: bytes, path: path) }
+                result = try defaults.reload { bytes throws(SharedDefaultsError) in found = try Self.snapshot(in: bytes, path: path) }
             } catch {
                 return .rejected(reason: error.description, lastGood: lastGood)
             }

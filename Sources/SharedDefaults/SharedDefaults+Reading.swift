@@ -15,18 +15,19 @@ extension SharedDefaults {
         return try refresh(&state, decode: { bytes throws(SharedDefaultsError) in try Self.decodeDictionary(bytes, path: path) }, served: { $0 }).result
     }
 
-    /// Like ``reload()``, but a changed file's bytes are given to `decode` instead of being
-    /// decoded into the dictionary the getters serve: what `decode` returns comes back as
-    /// `decoded` (only with ``ReloadResult/changed``), and the getters of this instance serve an
-    /// empty dictionary from then on. Every file check, the unchanged fast path and the
-    /// refusal bookkeeping are the ones ``reload()`` uses; a `SharedDefaultsError` thrown by
-    /// `decode` refuses the file like any other problem (the last good state is kept, the same
+    /// Like ``reload()``, but a changed file's bytes are given to `consume` instead of being
+    /// decoded into the dictionary the getters serve (`consume` is called only with
+    /// ``ReloadResult/changed``, and keeps what it decodes itself), and the getters of this
+    /// instance serve an empty dictionary from then on. Every file check, the unchanged fast path
+    /// and the refusal bookkeeping are the ones ``reload()`` uses; a `SharedDefaultsError` thrown
+    /// by `consume` refuses the file like any other problem (the last good state is kept, the same
     /// unchanged bad file is not read again).
-    package func reload<Decoded: Sendable>(
-        decode: ([UInt8]) throws(SharedDefaultsError) -> Decoded
-    ) throws(SharedDefaultsError) -> (result: ReloadResult, decoded: Decoded?) {
+    ///
+    /// Not generic on purpose: it is called from other modules on every refresh, and a generic
+    /// entry point there would be run unspecialized, looking its types up at run time.
+    package func reload(consume: ([UInt8]) throws(SharedDefaultsError) -> Void) throws(SharedDefaultsError) -> ReloadResult {
         try state.withLock { state throws(SharedDefaultsError) in
-            try refresh(&state, decode: decode, served: { _ in [:] })
+            try refresh(&state, decode: consume, served: { _ in [:] }).result
         }
     }
 
