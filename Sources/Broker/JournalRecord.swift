@@ -89,7 +89,7 @@ package struct JournalRecord: Sendable, Hashable {
         var checksum: UInt32 = 0
         for _ in 0..<8 {
             guard position < count else { return .incomplete(expectedLength: nil) }
-            guard let nibble = hexValue(bytes[position]) else {
+            guard let nibble = JournalWords.hexValue(bytes[position]) else {
                 return .damaged("record checksum is not 8 hex digits", end: nil, intact: nil)
             }
             checksum = checksum << 4 | UInt32(nibble)
@@ -121,14 +121,5 @@ package struct JournalRecord: Sendable, Hashable {
             return .damaged("payload holds a newline", end: recordEnd, intact: nil)
         }
         return .record(kind, payload, end: recordEnd)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x61...0x66: byte - 0x61 + 10
-        case 0x41...0x46: byte - 0x41 + 10
-        default: nil
-        }
     }
 }

@@ -32,7 +32,8 @@ enum JournalWords {
         return String(validating: bytes, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of one ASCII hexadecimal digit (either case), or `nil` for any other byte.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30
         case 0x61...0x66: byte - 0x61 + 10

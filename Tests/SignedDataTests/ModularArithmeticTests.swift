@@ -5,17 +5,6 @@ import Testing
 /// The binary inversion on all four moduli the curves use, and the SHA-256 midstate the JWS
 /// header cache resumes from.
 @Suite struct ModularArithmeticTests {
-    /// A seeded generator, so a failure names values that can be reproduced.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Values below M: the edges (1, 2, M − 1, M − 2, powers of two) and seeded random ones.
     static func samples<M: MontgomeryModulus>(_: M.Type) -> [Limbs] {
@@ -30,7 +19,7 @@ import Testing
             power[bit >> 6] = 1 << UInt64(bit & 63)
             if power.isLess(than: modulus, count: M.wordCount) { values.append(power) }
         }
-        var random = SplitMix(state: 0x5eed)
+        var random = SplitMix(seed: 0x5eed)
         while values.count < 400 {
             var value = Limbs()
             for index in 0..<M.wordCount { value[index] = random.next() }
@@ -57,7 +46,7 @@ import Testing
 
     @Test("SHA-256 resumed from a midstate equals SHA-256 of the whole message, for every split and length")
     func sha256Midstate() {
-        var random = SplitMix(state: 0x256)
+        var random = SplitMix(seed: 0x256)
         let message = (0..<400).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         for total in [0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 200, 400] {
             let whole = Array(message.prefix(total))
