@@ -105,7 +105,7 @@ let package = Package(
 
         // Test helpers: temporary directories, running built tools, waiting for conditions.
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], swiftSettings: strict),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "JWSVerificationTests", dependencies: ["SignedData", "EntitlementModel", "Broker", "SharedDefaults", "EntitlementDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
         .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "EntitlementDefaults", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
@@ -117,7 +117,7 @@ let package = Package(
             name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(
-            name: "SignedDataTests", dependencies: ["SignedData"], exclude: ["Vectors"], swiftSettings: strict),
+            name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
         .testTarget(name: "ServiceRuntimeTests", dependencies: ["ServiceRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         // Every command's declared options against what its parser reads, and the defaults.

@@ -1,6 +1,7 @@
 @testable import Broker
 import EntitlementModel
 import Foundation
+import TestSupport
 import Testing
 
 /// A compacted journal evaluates exactly as the full history does: random histories of renewals,

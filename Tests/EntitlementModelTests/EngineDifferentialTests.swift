@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import EntitlementModel
 
@@ -90,20 +91,4 @@ import Testing
         #expect(result.entitlements["plus"]?.expiresAt == Self.base.addingTimeInterval(49_999 + 30 * 86_400))
         #expect(elapsed < .seconds(2), "evaluating 50,000 subscriptions took \(elapsed)")
     }
-}
-
-/// A small seeded generator (SplitMix64), so a failing seed can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
 }

@@ -1,16 +1,17 @@
 import Foundation
 import PropertyList
+import TestSupport
 
 /// Random property-list values from a seeded generator: every kind, edge-case integers and
 /// reals, unicode strings (astral planes, combining marks, NUL), lengths around the 15-element
 /// marker boundary, empty containers and some deep nesting.
 struct RandomPropertyListValues {
-    var generator: SeededRandomGenerator
+    var generator: SplitMix
     /// Dates in whole milliseconds within ±30 years of 2001 when set, which survive a trip
     /// through Python's microsecond `datetime`; otherwise any finite double within ±1e10 s.
     var millisecondDates = false
 
-    init(seed: UInt64) { generator = SeededRandomGenerator(seed: seed) }
+    init(seed: UInt64) { generator = SplitMix(seed: seed) }
 
     private static let alphabet: [String] = [
         "a", "Z", "0", " ", "-", ".", "é", "e\u{301}", "ß", "✓", "中", "😀", "👩‍💻", "𝄞", "\u{FFFD}", "\n", "\0", "~",

@@ -1,5 +1,6 @@
 import Foundation
 import SignedData
+import TestSupport
 import Testing
 
 /// SHA-256 and SHA-384 on the FIPS 180 examples, and against coreutils' `sha256sum` /
@@ -74,18 +75,5 @@ import Testing
             #expect(ours.count == digestLength)
             #expect(hexString(ours) == expected[name], "\(tool) on \(bytes.count) bytes")
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing seed can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

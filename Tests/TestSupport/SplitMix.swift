@@ -1,0 +1,19 @@
+/// A small seeded generator (SplitMix64), so a failing random case fails the same way every run
+/// and its seed can be replayed.
+public struct SplitMix: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// A generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value in `range`, drawn from this generator.
+    public mutating func next(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+}
