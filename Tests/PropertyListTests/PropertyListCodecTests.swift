@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import PropertyList
 
 @Suite struct PropertyListCodecTests {
@@ -106,10 +107,13 @@ import Testing
     }
 
     @Test(arguments: [PropertyListCodec.Format.binary, .xml])
-    func pythonPlistlibReadsWhatWeWrite(format: PropertyListCodec.Format) throws {
+    func pythonPlistlibReadsWhatWeWrite(format: PropertyListCodec.Format) async throws {
         let python = ["/usr/bin/python3", "/usr/local/bin/python3", "/root/.pyenv/shims/python3"]
             .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let python else { return }  // no python3 here: nothing to compare against
+        guard let python else {
+            print("skipped: pythonPlistlibReadsWhatWeWrite(format: \(format)): no python3 to compare against")
+            return
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plist-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -120,19 +124,15 @@ import Testing
         ])
         try Data(PropertyListCodec.encode(value, format: format)).write(to: file)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            "-c",
-            "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(sorted((k, type(v).__name__, repr(v)) for k, v in d.items()))",
-            file.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try await BuiltTools.run(
+            executable: python,
+            [
+                "-c",
+                "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(sorted((k, type(v).__name__, repr(v)) for k, v in d.items()))",
+                file.path,
+            ])
+        #expect(run.status == 0, "python3: \(run.standardError)")
+        let text = run.standardOutput
         #expect(text.contains("('t', 'bool', 'True')"), "got: \(text)")
         #expect(text.contains("('f', 'bool', 'False')"), "got: \(text)")
         #expect(text.contains("('i', 'int', '-5')"), "got: \(text)")

@@ -38,7 +38,7 @@ import Testing
     /// coreutils is part of every Linux system this package runs on, so a missing tool fails
     /// the test (naming it) rather than skipping the only independent reference.
     @Test(arguments: [("sha256sum", 32), ("sha384sum", 48)])
-    func matchesCoreutilsOnEveryLengthUpTo300(tool: String, digestLength: Int) throws {
+    func matchesCoreutilsOnEveryLengthUpTo300(tool: String, digestLength: Int) async throws {
         let path = try #require(["/usr/bin/\(tool)", "/bin/\(tool)"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                 "\(tool) not found: this test needs it as the reference")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sha2-\(UUID().uuidString)")
@@ -54,16 +54,9 @@ import Testing
             inputs.append(bytes)
             names.append(name)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = names
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try await BuiltTools.run(executable: path, names, workingDirectory: directory.path)
+        #expect(run.status == 0, "\(tool): \(run.standardError)")
+        let text = run.standardOutput
         var expected: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -42,6 +42,17 @@ public enum BuiltTools {
         _ name: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
         workingDirectory: String? = nil, timeout: Duration = .seconds(30)
     ) async throws -> Result {
+        try await run(
+            executable: path(name), arguments, input: input, environment: environment, workingDirectory: workingDirectory,
+            timeout: timeout)
+    }
+
+    /// ``run(_:_:input:environment:workingDirectory:timeout:)`` for a program outside the package
+    /// (a reference tool such as `sha256sum` or `python3`), given by its absolute path.
+    public static func run(
+        executable: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+        workingDirectory: String? = nil, timeout: Duration = .seconds(30)
+    ) async throws -> Result {
         var stdin: FileHandle?
         var inputFile: String?
         if let input {
@@ -55,11 +66,11 @@ public enum BuiltTools {
             if let inputFile { try? FileManager.default.removeItem(atPath: inputFile) }
         }
         let child = try ChildProcess(
-            executable: path(name), arguments: arguments, environment: self.environment(environment),
+            executable: executable, arguments: arguments, environment: self.environment(environment),
             standardInput: stdin?.fileDescriptor, workingDirectory: workingDirectory)
         guard let status = await child.waitForExit(timeout: timeout) else {
             await child.stop(grace: .seconds(1))
-            throw ToolTimeout(command: ([name] + arguments).joined(separator: " "), output: child.standardOutput + child.standardError)
+            throw ToolTimeout(command: ([executable] + arguments).joined(separator: " "), output: child.standardOutput + child.standardError)
         }
         return Result(status: status, standardOutput: child.standardOutput, standardError: child.standardError)
     }
