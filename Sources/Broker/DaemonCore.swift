@@ -94,18 +94,22 @@ final class DaemonCore {
         if let summary = contents.records.last(where: { $0.kind == .summary }) {
             checkpointSize = summary.offset + JournalRecord.encode(.summary, summary.payload).count
         }
-        // An unframed journal takes no framed appends: it is replaced by a checkpoint now.
-        try compact(when: contents.format == .unframed ? .always : .grown)
+        // An unframed journal takes no framed appends, and text fact records are slow to read:
+        // either is replaced by a (binary) checkpoint now.
+        let outdated = contents.format == .unframed || contents.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo }
+        try compact(when: outdated ? .always : .grown)
         // Replay freed many small buffers (decoded lines and facts) that the heap would
         // otherwise keep resident for the daemon's life: hand them back (glibc's `malloc_trim`).
         _ = cLibraryFunction(named: "malloc_trim", as: (@convention(c) (Int) -> Int32).self)?(0)
         log("started: \(replayed) journaled facts, generation \(state.generation), catalog \(configuration.catalogPath)")
     }
 
-    /// The journal is compacted once it is larger than this (bytes) and than twice the last
-    /// checkpoint: replaying it then costs at most about as much as reading the checkpoint,
-    /// and each compaction is paid for by at least as many bytes appended as it writes.
+    /// The journal is compacted once it is larger than this (bytes) and the records appended
+    /// since the last checkpoint are more than a ``tailDivisor``th of it: a restart then decodes
+    /// few event lines (each costs several times what a checkpoint record of the same size does),
+    /// and each compaction is paid for by a share of the bytes it writes appended before it.
     static let compactionFloor = 1 << 20
+    static let tailDivisor = 4
     private var checkpointSize = 0
 
     enum CompactionTrigger { case always, grown }
@@ -113,7 +117,7 @@ final class DaemonCore {
     /// Replaces the journal with a checkpoint of the facts that still matter, and drops from
     /// memory what the checkpoint drops (``FactStore/compact()``), so neither grows with history.
     private func compact(when trigger: CompactionTrigger) throws(BrokerError) {
-        if case .grown = trigger, journal.size <= max(Self.compactionFloor, 2 * checkpointSize) { return }
+        if case .grown = trigger, journal.size <= max(Self.compactionFloor, checkpointSize + checkpointSize / Self.tailDivisor) { return }
         facts.compact()
         let records = JournalReplay.checkpoint(of: facts)
         try journal.rewrite(records)

@@ -91,7 +91,7 @@ package final class Journal {
     package func append(_ lines: [String], durable: Bool = true) throws(BrokerError) {
         guard !lines.isEmpty else { return }
         var bytes: [UInt8] = size == 0 ? JournalRecord.header : []
-        for line in lines { bytes += JournalRecord.encode(.event, line.utf8) }
+        for line in lines { JournalRecord.append(.event, line.utf8, to: &bytes) }
         try write(bytes, durable: durable)
         size += bytes.count
     }
@@ -152,7 +152,7 @@ package final class Journal {
     @discardableResult
     static func replace(path: String, records: [JournalRecord]) throws(BrokerError) -> Int {
         var bytes = JournalRecord.header
-        for record in records { bytes += JournalRecord.encode(record.kind, record.payload) }
+        for record in records { JournalRecord.append(record.kind, record.payload, to: &bytes) }
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

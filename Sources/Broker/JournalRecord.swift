@@ -6,10 +6,12 @@
 /// <kind> <payload length in bytes, decimal> <CRC-32C of kind and payload, 8 hex digits> <payload>\n
 /// ```
 ///
-/// `kind` is `e` (an accepted event line, exactly as ingested), `t` or `r` (a transaction or a
-/// renewal info a compaction kept, see ``JournalFactCodec``), `s` (the summary that ends a
-/// compaction's checkpoint, see ``JournalSummary``) or `l` (a loss marker written by the repair
-/// command, see ``JournalLoss``). The length says where the record ends, so a damaged
+/// `kind` is `e` (an accepted event line, exactly as ingested), `N`, `T` and `R` (a compaction's
+/// checkpoint: the names its facts share, then each transaction and renewal info it kept, in
+/// binary, see ``FactStore/checkpointPayloads(_:)`` and ``JournalBinary``), `s` (the summary
+/// that ends a checkpoint, see ``JournalSummary``) or `l` (a loss marker written by the repair
+/// command, see ``JournalLoss``). `t` and `r` are the text fact records of earlier checkpoints
+/// (``JournalFactCodec``), still read. The length says where the record ends, so a damaged
 /// newline is noticed (the byte after the payload is not `\n`) without losing the next record;
 /// the checksum catches any changed byte of the payload. Payloads never contain a newline.
 package struct JournalRecord: Sendable, Hashable {
@@ -19,6 +21,12 @@ package struct JournalRecord: Sendable, Hashable {
         case summary = 0x73  // "s"
         case transaction = 0x74  // "t"
         case renewalInfo = 0x72  // "r"
+        case checkpointNames = 0x4E  // "N"
+        case checkpointTransaction = 0x54  // "T"
+        case checkpointRenewalInfo = 0x52  // "R"
+
+        /// Whether the payload is binary (written through ``JournalBinary``).
+        package var isBinary: Bool { self == .checkpointNames || self == .checkpointTransaction || self == .checkpointRenewalInfo }
     }
 
     package var kind: Kind
@@ -41,13 +49,31 @@ package struct JournalRecord: Sendable, Hashable {
 
     /// The bytes of one record.
     package static func encode(_ kind: Kind, _ payload: some Collection<UInt8>) -> [UInt8] {
-        let crc = CRC32C.checksum(payload, continuing: CRC32C.checksum(CollectionOfOne(kind.rawValue)))
-        let hex = String(crc, radix: 16)
-        var bytes = [kind.rawValue, 0x20] + Array(String(payload.count).utf8) + [0x20]
-        bytes += Array((String(repeating: "0", count: 8 - hex.count) + hex).utf8) + [0x20]
-        bytes += payload
-        bytes.append(0x0A)
+        var bytes: [UInt8] = []
+        append(kind, payload, to: &bytes)
         return bytes
+    }
+
+    /// Appends the bytes of one record to `bytes`.
+    package static func append(_ kind: Kind, _ payload: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        let crc = CRC32C.checksum(payload, continuing: CRC32C.checksum(CollectionOfOne(kind.rawValue)))
+        bytes.append(kind.rawValue)
+        bytes.append(0x20)
+        var length = payload.count
+        var digits: [UInt8] = []
+        repeat {
+            digits.append(0x30 + UInt8(length % 10))
+            length /= 10
+        } while length > 0
+        bytes.append(contentsOf: digits.reversed())
+        bytes.append(0x20)
+        for shift in stride(from: 28, through: 0, by: -4) {
+            let nibble = UInt8((crc >> UInt32(shift)) & 0xF)
+            bytes.append(nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10)
+        }
+        bytes.append(0x20)
+        bytes.append(contentsOf: payload)
+        bytes.append(0x0A)
     }
 
     /// What parsing one record at an offset found.
@@ -66,7 +92,7 @@ package struct JournalRecord: Sendable, Hashable {
         let count = bytes.count
         var position = start
         guard let kind = Kind(rawValue: bytes[position]) else {
-            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not one of 'e', 't', 'r', 's', 'l'", end: nil, intact: nil)
+            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not one of 'e', 'N', 'T', 'R', 's', 'l', 't', 'r'", end: nil, intact: nil)
         }
         position += 1
         guard position < count else { return .incomplete(expectedLength: nil) }

@@ -18,7 +18,7 @@ enum SecureFile {
         guard status.userID == ProcessIdentity.effectiveUserID else {
             throw .badInput("\(path): owned by uid \(status.userID), not \(ProcessIdentity.effectiveUserID)")
         }
-        do { return try fd.readAll(limit: maximumSize) } catch {
+        do { return try fd.readAll(limit: maximumSize, expectedSize: Int(status.size)) } catch {
             switch error {
             case .exceedsLimit(let limit): throw .badInput("\(path): larger than the \(limit)-byte limit")
             case .system(let errno): throw .io(path: path, operation: "read", errno: errno)

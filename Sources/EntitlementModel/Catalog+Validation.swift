@@ -9,14 +9,17 @@ extension Catalog {
     /// - Throws: ``EventDecodingError/foreign(field:expected:found:)`` naming the field and both values.
     public func validate(_ event: StoreEvent) throws(EventDecodingError) {
         switch event {
-        case .transaction(let transaction):
-            if let bundle = transaction.bundleId, bundle != bundleId {
-                throw .foreign(field: "bundleId", expected: bundleId, found: bundle)
-            }
-            try check(transaction.environment)
-        case .renewalInfo(let info):
-            try check(info.environment)
+        case .transaction(let transaction): try validate(bundleId: transaction.bundleId, environment: transaction.environment)
+        case .renewalInfo(let info): try validate(bundleId: nil, environment: info.environment)
         }
+    }
+
+    /// The rule of ``validate(_:)`` on the two fields it reads (absent fields pass).
+    public func validate(bundleId bundle: String?, environment found: StoreEnvironment?) throws(EventDecodingError) {
+        if let bundle, bundle != bundleId {
+            throw .foreign(field: "bundleId", expected: bundleId, found: bundle)
+        }
+        try check(found)
     }
 
     private func check(_ found: StoreEnvironment?) throws(EventDecodingError) {

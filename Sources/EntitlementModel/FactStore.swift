@@ -67,13 +67,15 @@ public struct FactStore: Sendable {
     /// other fields are in ``coldBytes``; ``transaction(at:)`` puts a whole transaction together.
     private(set) var storedTransactions: [StoredTransaction] = []
     /// ``TransactionColdFields`` records; a replaced version's record stays until ``compact()``.
-    private var coldBytes: [UInt8] = []
-    private var strings = InternedStrings()
+    var coldBytes: [UInt8] = []
+    /// Whether a replaced version's cold fields are still in ``coldBytes``.
+    private var hasReplacedVersions = false
+    var strings = InternedStrings()
     private var transactionPositions: [String: Int32] = [:]
     private(set) var subscriptions: [Subscription] = []
     private var subscriptionPositions: [String: Int32] = [:]
     /// Current renewal info of the subscriptions that have one, and what the engine reads of it.
-    private var renewalInfos: [RenewalInfo] = []
+    private(set) var renewalInfos: [RenewalInfo] = []
     private(set) var renewalFacts: [RenewalFacts] = []
     /// Every product id any transaction version ever named, in first-seen order.
     private var products = InternedStrings()
@@ -189,8 +191,13 @@ public struct FactStore: Sendable {
             }
             subscriptions[position].saw(info.signedDate)
         }
-        if let signed = event.signedDate, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
+        saw(event.signedDate)
         return true
+    }
+
+    /// Raises the clock floor (``newestSignedDate``) to `signed` if it is later.
+    mutating func saw(_ signed: Date?) {
+        if let signed, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
     }
 
     /// Inserts every event; returns whether any changed the store.
@@ -241,6 +248,10 @@ public struct FactStore: Sendable {
     /// version of the latest that moved its `purchaseDate` back would be compared with the
     /// latest alone, not with the dropped ones.
     package mutating func compact() {
+        // Already compact (one transaction per subscription, no replaced version's cold fields):
+        // nothing to drop, and rebuilding the indexes would only cost time.
+        if !hasReplacedVersions, storedTransactions.count == subscriptions.count(where: { $0.latestMember >= 0 }) { return }
+        hasReplacedVersions = false
         var stored: [StoredTransaction] = []
         var cold: [UInt8] = []
         var positions: [String: Int32] = [:]
@@ -345,30 +356,51 @@ public struct FactStore: Sendable {
 
     private mutating func insert(_ transaction: StoreTransaction) -> Bool {
         let product = productPosition(for: transaction.productId)
-        let introductory = transaction.offerType == .introductory
-        guard let held = transactionPositions[transaction.transactionId].map(Int.init) else {
+        let cold = coldBytes.count
+        TransactionColdFields.append(transaction, to: &coldBytes, strings: &strings)
+        let candidate = StoredTransaction(
+            purchaseDate: transaction.purchaseDate, expiresDate: transaction.expiresDate, signedDate: transaction.signedDate,
+            revocationDate: transaction.revocationDate, cold: cold, product: Int32(product), subscription: -1,
+            flags: StoredTransaction.Flags(transaction))
+        return insert(candidate, id: transaction.transactionId, original: transaction.originalTransactionId)
+    }
+
+    /// Inserts `candidate`, whose cold fields were just appended at `candidate.cold` (the end of
+    /// ``coldBytes``): the one rule for a transaction however it was read. When it is not newer
+    /// than the version held, its cold fields are removed again and nothing changes.
+    mutating func insert(_ candidate: StoredTransaction, id: String, original: String) -> Bool {
+        let product = Int(candidate.product)
+        let introductory = candidate.flags.contains(.introductoryOffer)
+        guard let held = transactionPositions[id].map(Int.init) else {
             let position = storedTransactions.count
-            let subscription = subscriptionPosition(for: transaction.originalTransactionId)
-            storedTransactions.append(stored(transaction, product: product, subscription: subscription))
-            transactionPositions[transaction.transactionId] = Int32(position)
+            let subscription = subscriptionPosition(for: original)
+            var stored = candidate
+            stored.subscription = Int32(subscription)
+            storedTransactions.append(stored)
+            transactionPositions[id] = Int32(position)
             use(product, introductory: introductory, by: 1)
             link(position, into: subscription)
-            subscriptions[subscription].saw(transaction.signedDate)
+            subscriptions[subscription].saw(candidate.signedDate)
             consider(position, in: subscription)
             return true
         }
         let position = held
         let old = storedTransactions[position]
-        guard Self.isNewer(transaction.signedDate, than: old.signedDate) else { return false }
+        guard Self.isNewer(candidate.signedDate, than: old.signedDate) else {
+            coldBytes.removeSubrange(candidate.cold...)
+            return false
+        }
         use(Int(old.product), introductory: old.flags.contains(.introductoryOffer), by: -1)
         use(product, introductory: introductory, by: 1)
-        let subscription = subscriptionPosition(for: transaction.originalTransactionId)
+        hasReplacedVersions = true
+        let subscription = subscriptionPosition(for: original)
         let previous = Int(old.subscription)
         if previous != subscription { unlink(position, from: previous) }
-        var replacement = stored(transaction, product: product, subscription: subscription)
+        var replacement = candidate
+        replacement.subscription = Int32(subscription)
         replacement.nextMember = storedTransactions[position].nextMember
         storedTransactions[position] = replacement
-        subscriptions[subscription].saw(transaction.signedDate)
+        subscriptions[subscription].saw(candidate.signedDate)
         if previous != subscription {
             if subscriptions[previous].latestMember == Int32(position) { recomputeLatest(of: previous) }
             link(position, into: subscription)
@@ -379,16 +411,6 @@ public struct FactStore: Sendable {
             consider(position, in: subscription)
         }
         return true
-    }
-
-    /// `transaction` as the store keeps it; appends its cold fields.
-    private mutating func stored(_ transaction: StoreTransaction, product: Int, subscription: Int) -> StoredTransaction {
-        let cold = coldBytes.count
-        TransactionColdFields.append(transaction, to: &coldBytes, strings: &strings)
-        return StoredTransaction(
-            purchaseDate: transaction.purchaseDate, expiresDate: transaction.expiresDate, signedDate: transaction.signedDate,
-            revocationDate: transaction.revocationDate, cold: cold, product: Int32(product), subscription: Int32(subscription),
-            flags: StoredTransaction.Flags(transaction))
     }
 
     private mutating func link(_ position: Int, into subscription: Int) {
@@ -419,7 +441,7 @@ public struct FactStore: Sendable {
         if introductory { productUses[product].introductoryOffers += delta }
     }
 
-    private mutating func productPosition(for productId: String) -> Int {
+    mutating func productPosition(for productId: String) -> Int {
         let position = products.position(of: productId)
         if position == productUses.count { productUses.append(ProductUse()) }
         return position

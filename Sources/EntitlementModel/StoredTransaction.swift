@@ -41,14 +41,16 @@ struct StoredTransaction: Sendable {
         init(rawValue: UInt8) { self.rawValue = rawValue }
 
         init(_ transaction: StoreTransaction) {
-            var flags: Flags = []
-            if transaction.isUpgraded { flags.insert(.upgraded) }
-            if transaction.inAppOwnershipType == .familyShared { flags.insert(.familyShared) }
-            if transaction.type == .nonConsumable { flags.insert(.nonConsumable) }
-            if let offer = transaction.offerType { flags.insert(offer == .introductory ? .introductoryOffer : .otherOffer) }
-            if let discount = transaction.offerDiscountType { flags.insert(discount == .freeTrial ? .freeTrialDiscount : .otherDiscount) }
-            self = flags
+            self = Self(type: transaction.type).union(Self(ownership: transaction.inAppOwnershipType))
+                .union(Self(offerType: transaction.offerType)).union(Self(discount: transaction.offerDiscountType))
+            if transaction.isUpgraded { insert(.upgraded) }
         }
+
+        // One field each, so that a reader of stored fields (a checkpoint) derives the same bits.
+        init(type: StoreProductType) { self = type == .nonConsumable ? .nonConsumable : [] }
+        init(ownership: OwnershipType) { self = ownership == .familyShared ? .familyShared : [] }
+        init(offerType: OfferType?) { self = offerType.map { $0 == .introductory ? .introductoryOffer : .otherOffer } ?? [] }
+        init(discount: OfferDiscountType?) { self = discount.map { $0 == .freeTrial ? .freeTrialDiscount : .otherDiscount } ?? [] }
 
         /// Whether the transaction redeemed an offer, and whether it was introductory.
         var offer: (introductory: Bool, discountIsFreeTrial: Bool?)? {

@@ -15,11 +15,22 @@ import Foundation
 /// value reads back exactly. `originalTransactionId`, `productId` and the fields of
 /// ``StoredTransaction`` are not repeated here.
 enum TransactionColdFields {
-    private enum Tag: UInt8 {
+    enum Tag: UInt8 {
         case end = 0
         case webOrderLineItemId, bundleId, subscriptionGroupIdentifier, originalPurchaseDate, quantity, type, appAccountToken
         case inAppOwnershipType, revocationReason, revocationType, offerType, offerIdentifier, offerDiscountType, offerPeriod
         case environment, storefront, storefrontId, transactionReason, price, currency
+
+        /// How the tag's value is written.
+        enum Value { case text, interned, eightBytes }
+
+        var value: Value {
+            switch self {
+            case .webOrderLineItemId, .appAccountToken: .text
+            case .originalPurchaseDate, .quantity, .revocationReason, .offerType, .price: .eightBytes
+            default: .interned
+            }
+        }
     }
 
     /// Appends the record of `t` to `bytes`.
@@ -79,11 +90,11 @@ enum TransactionColdFields {
         while true {
             let tag = Tag(rawValue: bytes[position])!  // written by `append` only
             position += 1
-            switch tag {
-            case .end: return position
-            case .webOrderLineItemId, .appAccountToken: position += readIndex(bytes, &position)
-            case .originalPurchaseDate, .quantity, .revocationReason, .offerType, .price: position += 8
-            default: _ = readIndex(bytes, &position)
+            if tag == .end { return position }
+            switch tag.value {
+            case .text: position += readIndex(bytes, &position)
+            case .eightBytes: position += 8
+            case .interned: _ = readIndex(bytes, &position)
             }
         }
     }
@@ -123,7 +134,7 @@ enum TransactionColdFields {
 
     // MARK: Values
 
-    private static func appendNumber(_ value: UInt64, to bytes: inout [UInt8]) {
+    static func appendNumber(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)

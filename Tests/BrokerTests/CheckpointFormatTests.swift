@@ -1,0 +1,221 @@
+@testable import Broker
+@testable import EntitlementModel
+import Foundation
+import TestSupport
+import Testing
+
+/// The binary checkpoint a compaction writes: every field reads back exactly, every damaged byte
+/// is caught by the framing, a payload that is well framed but malformed is refused (never a
+/// crash), the catalog still judges each fact, and a checkpoint in the earlier text format still
+/// loads and is rewritten.
+@Suite("Checkpoint format", .timeLimit(.minutes(2)))
+struct CheckpointFormatTests {
+    static let catalogPath = CompactionDifferentialTests.catalogPath
+    static let bundle = "com.irenews.geko"
+    static let monthly = CompactionDifferentialTests.monthly
+
+    /// A date whose bits hold a newline and the escape byte: the payload must be escaped.
+    static let awkward = Date(timeIntervalSinceReferenceDate: Double(bitPattern: 0x41D0_0AFE_0A0A_FE0A))
+
+    /// A store holding every field of a transaction and a renewal info, ids with spaces and
+    /// newlines, more repeating strings than the interned table compares in turn, an older and
+    /// a newer version, and a withheld subscription.
+    static func richStore() -> FactStore {
+        let full = StoreTransaction(
+            transactionId: "2000000123456789", originalTransactionId: "o 1\n", webOrderLineItemId: "w\n%-",
+            bundleId: bundle, productId: monthly, subscriptionGroupIdentifier: "21482456",
+            purchaseDate: Date(timeIntervalSince1970: 1_767_225_600.125), originalPurchaseDate: awkward,
+            expiresDate: Date(timeIntervalSince1970: 1_769_904_000.5), quantity: 10, type: .autoRenewable,
+            appAccountToken: "7E3F1C2A-ÄÖ", inAppOwnershipType: .familyShared, signedDate: awkward,
+            revocationReason: RevocationReason(rawValue: 10), revocationDate: Date(timeIntervalSince1970: 1_767_300_000),
+            revocationType: RevocationType(rawValue: "REFUND_FULL"), isUpgraded: true, offerType: .introductory,
+            offerIdentifier: "launch\noffer", offerDiscountType: .freeTrial, offerPeriod: "P1W", environment: .xcode, storefront: "CHE",
+            storefrontId: "143459", transactionReason: TransactionReason(rawValue: "RENEWAL"), price: -Int64.max, currency: "CHF")
+        let minimal = StoreTransaction(
+            transactionId: "", originalTransactionId: "-", productId: "", purchaseDate: Date(timeIntervalSinceReferenceDate: 0),
+            type: StoreProductType(rawValue: ""), inAppOwnershipType: OwnershipType(rawValue: "SOMETHING_NEW"))
+        var store = FactStore()
+        store.insert(.transaction(full))
+        store.insert(.transaction(minimal))
+        for index in 0..<40 {
+            store.insert(
+                .transaction(
+                    StoreTransaction(
+                        transactionId: "many-\(index)", originalTransactionId: "many-\(index % 7)", productId: "product-\(index % 3)",
+                        purchaseDate: Date(timeIntervalSince1970: 1_767_225_600 + Double(index)), type: .nonConsumable,
+                        storefront: "S\(index)", price: Int64(index) << 40, currency: index.isMultiple(of: 2) ? "EUR" : nil,
+                        environment: index.isMultiple(of: 3) ? .xcode : nil)))
+        }
+        var newer = full
+        newer.signedDate = Date(timeIntervalSince1970: 1_767_400_000)
+        newer.offerType = OfferType(rawValue: 10)
+        newer.offerDiscountType = .payAsYouGo
+        store.insert(.transaction(newer))
+        store.insert(
+            .renewalInfo(
+                RenewalInfo(
+                    originalTransactionId: "o 1\n", autoRenewStatus: false, autoRenewProductId: "a\nb", productId: monthly,
+                    isInBillingRetryPeriod: true, gracePeriodExpiresDate: awkward, expirationIntent: ExpirationIntent(rawValue: 10),
+                    signedDate: Date(timeIntervalSince1970: 1_767_400_001), renewalDate: awkward, recentSubscriptionStartDate: awkward,
+                    offerType: .introductory, offerIdentifier: "x", offerDiscountType: .payUpFront, environment: .xcode)))
+        store.insert(.renewalInfo(RenewalInfo(originalTransactionId: "many-3")))
+        store.withhold(transactionIds: ["many-5"], originalTransactionIds: [], everything: false, since: Date(timeIntervalSince1970: 1_767_500_000))
+        return store
+    }
+
+    /// A framed journal of `records`.
+    static func framed(_ records: [JournalRecord]) -> [UInt8] {
+        var bytes = JournalRecord.header
+        for record in records { JournalRecord.append(record.kind, record.payload, to: &bytes) }
+        return bytes
+    }
+
+    static func replay(_ bytes: [UInt8], catalog: Catalog) throws -> JournalReplay.Outcome {
+        let scan = JournalScan(bytes)
+        #expect(scan.damage.isEmpty && scan.tornTail == nil)
+        return try JournalReplay.replay(scan.records, format: scan.format, path: "journal", catalog: catalog)
+    }
+
+    @Test("A checkpoint reads back every fact, field and summary exactly, and its records never hold a newline")
+    func roundTrip() throws {
+        let catalog = try Catalog.load(path: Self.catalogPath)
+        for compacted in [false, true] {
+            var store = Self.richStore()
+            if compacted { store.compact() }
+            let records = JournalReplay.checkpoint(of: store)
+            #expect(records.first?.kind == .checkpointNames && records.last?.kind == .summary)
+            #expect(records.filter { $0.kind == .checkpointTransaction }.count == store.transactionCount)
+            #expect(records.filter { $0.kind == .checkpointRenewalInfo }.count == 2)
+            #expect(records.allSatisfy { !$0.payload.contains(0x0A) })
+            #expect(records.contains { $0.payload.contains(JournalBinary.escape) })
+            let outcome = try Self.replay(Self.framed(records), catalog: catalog)
+            #expect(outcome.refused.isEmpty)
+            #expect(outcome.facts == store)
+            #expect(outcome.facts.summary == store.summary)
+            #expect(outcome.facts.withheldOriginalTransactionIds == ["many-5"])
+            for id in ["2000000123456789", "", "many-0", "many-39"] { #expect(outcome.facts.transaction(id: id) == store.transaction(id: id)) }
+        }
+    }
+
+    @Test("Escaping round-trips every byte value and refuses a malformed escape")
+    func escaping() {
+        var random = SplitMix(seed: 7)
+        for length in [0, 1, 2, 255, 256, 1000] {
+            let bytes = (0..<length).map { index in length == 256 ? UInt8(index) : UInt8(truncatingIfNeeded: random.next()) }
+            var escaped: [UInt8] = []
+            bytes.withUnsafeBufferPointer { JournalBinary.appendEscaped($0, to: &escaped) }
+            #expect(!escaped.contains(0x0A))
+            var scratch: [UInt8] = []
+            #expect(JournalBinary.withUnescaped(escaped[...], scratch: &scratch) { Array($0) } == bytes)
+        }
+        var scratch: [UInt8] = []
+        for bad: [UInt8] in [[0xFE], [0x41, 0xFE], [0xFE, 0x03], [0xFE, 0x0A]] {
+            #expect(JournalBinary.withUnescaped(bad[...], scratch: &scratch) { _ in true } == nil)
+        }
+    }
+
+    @Test("Any damaged byte of a checkpoint is found by the framing, at the record it is in")
+    func everyDamagedByteIsFound() throws {
+        var store = Self.richStore()
+        store.compact()
+        let bytes = Self.framed(JournalReplay.checkpoint(of: store))
+        let intact = JournalScan(bytes).records
+        for offset in JournalRecord.header.count..<bytes.count {
+            for mask: UInt8 in [0x01, 0x80] {
+                var damaged = bytes
+                damaged[offset] ^= mask
+                let scan = JournalScan(damaged)
+                let found = !scan.damage.isEmpty || scan.tornTail != nil
+                if !found {
+                    Issue.record("byte \(offset) ^ \(mask) went unnoticed (\(scan.records.count) records of \(intact.count))")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test("A well-framed but malformed checkpoint payload is refused as unreadable, never a crash", arguments: 1...4)
+    func malformedPayloadsAreRefused(seed: UInt64) throws {
+        let catalog = try Catalog.load(path: Self.catalogPath)
+        let records = JournalReplay.checkpoint(of: Self.richStore())
+        var random = SplitMix(seed: seed)
+        var refusals = 0
+        for _ in 0..<400 {
+            let target = random.next(in: 0...(records.count - 2))  // not the summary
+            var scratch: [UInt8] = []
+            guard var payload = JournalBinary.withUnescaped(records[target].payload, scratch: &scratch, { Array($0) }) else {
+                Issue.record("the writer's own payload did not unescape")
+                return
+            }
+            switch random.next(in: 0...3) {
+            case 0: payload = Array(payload.prefix(random.next(in: 0...max(0, payload.count - 1))))
+            case 1: payload[random.next(in: 0...(payload.count - 1))] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+            case 2: payload.insert(UInt8(truncatingIfNeeded: random.next()), at: random.next(in: 0...payload.count))
+            default: payload += [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
+            }
+            var escaped: [UInt8] = []
+            payload.withUnsafeBufferPointer { JournalBinary.appendEscaped($0, to: &escaped) }
+            var mutated = records
+            mutated[target] = JournalRecord(kind: records[target].kind, payload: escaped, index: target, offset: 0)
+            do {
+                _ = try Self.replay(Self.framed(mutated), catalog: catalog)
+            } catch {
+                #expect("\(error)".contains("unreadable"), "\(error)")
+                refusals += 1
+            }
+        }
+        #expect(refusals > 100)
+        // Facts before any names record cannot be read.
+        #expect(throws: BrokerError.self) { try Self.replay(Self.framed(Array(records.dropFirst())), catalog: catalog) }
+    }
+
+    @Test("A checkpoint fact the catalog now refuses is skipped and listed, as an event would be")
+    func catalogStillJudgesCheckpointFacts() throws {
+        let catalog = try Catalog.load(path: Self.catalogPath)
+        var store = FactStore()
+        let date = Date(timeIntervalSince1970: 1_767_225_600)
+        for (id, bundle, environment) in [("ok", Self.bundle, StoreEnvironment.xcode), ("foreign", "com.example.other", .xcode), ("sandbox", Self.bundle, .sandbox)] {
+            store.insert(
+                .transaction(
+                    StoreTransaction(
+                        transactionId: id, originalTransactionId: id, bundleId: bundle, productId: Self.monthly, purchaseDate: date,
+                        type: .autoRenewable, signedDate: date, environment: environment)))
+        }
+        store.insert(.renewalInfo(RenewalInfo(originalTransactionId: "ok", signedDate: date, environment: .production)))
+        let records = JournalReplay.checkpoint(of: store)
+        let outcome = try Self.replay(Self.framed(records), catalog: catalog)
+        #expect(outcome.facts.transactionCount == 1)
+        #expect(outcome.facts.transaction(id: "ok") != nil)
+        #expect(outcome.facts.renewalInfo(original: "ok") == nil)
+        #expect(outcome.refused.count == 3)
+    }
+
+    @Test("A checkpoint in the text format still loads, and a daemon rewrites it in the binary one")
+    func textCheckpointLoadsAndIsRewritten() throws {
+        let catalog = try Catalog.load(path: Self.catalogPath)
+        var store = Self.richStore()
+        store.compact()
+        var text: [JournalRecord] = []
+        for event in store.checkpointEvents {
+            switch event {
+            case .transaction(let t): text.append(JournalRecord(kind: .transaction, payload: JournalFactCodec.payload(t), index: text.count, offset: 0))
+            case .renewalInfo(let r): text.append(JournalRecord(kind: .renewalInfo, payload: JournalFactCodec.payload(r), index: text.count, offset: 0))
+            }
+        }
+        text.append(JournalRecord(kind: .summary, payload: JournalSummary.payload(store.summary), index: text.count, offset: 0))
+        #expect(try Self.replay(Self.framed(text), catalog: catalog).facts == store)
+
+        try JournalAndInboxTests.withCore { _, layout, log, makeCore in
+            for directory in [layout.container, layout.container + "/Library", layout.brokerDirectory] {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o750])
+            }
+            try Data(Self.framed(text)).write(to: URL(fileURLWithPath: layout.journalPath))
+            _ = try makeCore()
+            #expect(log.all.contains { $0.hasPrefix("compacted the journal") })
+            let scan = JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: layout.journalPath))))
+            #expect(scan.records.first?.kind == .checkpointNames)
+            #expect(!scan.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo })
+            #expect(try Self.replay(Self.framed(scan.records), catalog: catalog).facts == store)
+        }
+    }
+}
