@@ -140,7 +140,7 @@ extension FactStore {
                 facts.coldBytes.removeSubrange(cold...)
                 return .unreadable
             }
-            guard let idBytes = reader.textBytes(), let id = String(validating: idBytes, as: UTF8.self) else { return .unreadable }
+            guard let idBytes = reader.textBytes(), CheckpointBytes.isUTF8(idBytes) else { return .unreadable }
             CheckpointBytes.appendText(idBytes, to: &facts.coldBytes)
             var bundle: Int?
             var environment: Int?
@@ -150,7 +150,7 @@ extension FactStore {
                 if tag == .end { break }
                 switch tag.value {
                 case .text:
-                    guard let text = reader.textBytes(), String(validating: text, as: UTF8.self) != nil else { return unreadable() }
+                    guard let text = reader.textBytes(), CheckpointBytes.isUTF8(text) else { return unreadable() }
                     CheckpointBytes.appendText(text, to: &facts.coldBytes)
                 case .eightBytes:
                     guard let value = reader.eightBytes() else { return unreadable() }
@@ -179,7 +179,7 @@ extension FactStore {
             let candidate = StoredTransaction(
                 purchaseDate: purchaseDate, expiresDate: expiresDate, signedDate: signedDate, revocationDate: revocationDate, cold: cold,
                 product: Int32(productPosition(productName, in: &facts)), subscription: -1, flags: flags)
-            guard facts.insert(candidate, id: id, original: original) else { return .unchanged }
+            guard facts.insert(candidate, original: original) else { return .unchanged }
             facts.saw(signedDate)
             return .inserted
         }
@@ -246,6 +246,13 @@ enum CheckpointBytes {
     static let upgraded: UInt8 = 1 << 3
     static let known: UInt8 = expires | signed | revoked | upgraded
 
+    /// Whether `bytes` are UTF-8 (ASCII checked in place, anything else by the standard library).
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var any: UInt8 = 0
+        for byte in bytes { any |= byte }
+        return any < 0x80 || String(validating: bytes, as: UTF8.self) != nil
+    }
+
     static func appendText(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { appendText($0, to: &bytes) }
@@ -310,8 +317,8 @@ enum CheckpointBytes {
         /// Text that must be UTF-8.
         mutating func text() -> String? {
             guard let utf8 = textBytes() else { return nil }
-            guard let text = String(validating: utf8, as: UTF8.self) else { return fail() }
-            return text
+            guard CheckpointBytes.isUTF8(utf8) else { return fail() }
+            return String(decoding: utf8, as: UTF8.self)
         }
 
         mutating func eightBytes() -> UInt64? {

@@ -71,9 +71,11 @@ public struct FactStore: Sendable {
     /// Whether a replaced version's cold fields are still in ``coldBytes``.
     private var hasReplacedVersions = false
     var strings = InternedStrings()
-    private var transactionPositions: [String: Int32] = [:]
+    /// Positions in ``storedTransactions`` by `transactionId` (read from the cold bytes).
+    private var transactionIndex = IdentifierIndex()
     private(set) var subscriptions: [Subscription] = []
-    private var subscriptionPositions: [String: Int32] = [:]
+    /// Positions in ``subscriptions`` by `originalTransactionId`.
+    private var subscriptionIndex = IdentifierIndex()
     /// Current renewal info of the subscriptions that have one, and what the engine reads of it.
     private(set) var renewalInfos: [RenewalInfo] = []
     private(set) var renewalFacts: [RenewalFacts] = []
@@ -93,9 +95,9 @@ public struct FactStore: Sendable {
     /// replaying a journal of that many facts does not grow its indexes step by step.
     package mutating func reserveCapacity(transactions: Int) {
         storedTransactions.reserveCapacity(transactions)
-        transactionPositions.reserveCapacity(transactions)
+        transactionIndex.reserveCapacity(transactions)
         subscriptions.reserveCapacity(transactions)
-        subscriptionPositions.reserveCapacity(transactions)
+        subscriptionIndex.reserveCapacity(transactions)
     }
 
     /// A store holding `events`, inserted in order.
@@ -128,12 +130,12 @@ public struct FactStore: Sendable {
 
     /// The current version of transaction `id`, if known.
     public func transaction(id: String) -> StoreTransaction? {
-        transactionPositions[id].map { transaction(at: Int($0)) }
+        transactionPosition(id: id).map { transaction(at: Int($0)) }
     }
 
     /// The current renewal info of the subscription whose `originalTransactionId` is `original`.
     public func renewalInfo(original: String) -> RenewalInfo? {
-        subscriptionPositions[original].flatMap { renewalInfo(ofSubscription: Int($0)) }
+        existingSubscriptionPosition(for: original).flatMap { renewalInfo(ofSubscription: Int($0)) }
     }
 
     func renewalInfo(ofSubscription position: Int) -> RenewalInfo? {
@@ -217,7 +219,7 @@ public struct FactStore: Sendable {
         var positions = Set<Int>()
         if everything { positions.formUnion(subscriptions.indices) }
         for id in transactionIds {
-            if let position = transactionPositions[id] { positions.insert(Int(storedTransactions[Int(position)].subscription)) }
+            if let position = transactionPosition(id: id) { positions.insert(Int(storedTransactions[Int(position)].subscription)) }
         }
         for original in originalTransactionIds { positions.insert(subscriptionPosition(for: original)) }
         for position in positions where subscriptions[position].withheldSince.map({ since > $0 }) ?? true {
@@ -254,9 +256,9 @@ public struct FactStore: Sendable {
         hasReplacedVersions = false
         var stored: [StoredTransaction] = []
         var cold: [UInt8] = []
-        var positions: [String: Int32] = [:]
+        var keptIndex = IdentifierIndex()
         stored.reserveCapacity(subscriptions.count)
-        positions.reserveCapacity(subscriptions.count)
+        keptIndex.reserveCapacity(subscriptions.count)
         for index in subscriptions.indices {
             guard let latest = subscriptions[index].latest else {
                 subscriptions[index].firstMember = -1
@@ -269,15 +271,15 @@ public struct FactStore: Sendable {
             coldBytes.withUnsafeBufferPointer { bytes in
                 let start = storedTransactions[latest].cold
                 cold.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<TransactionColdFields.end(bytes, at: start)]))
+                keptIndex.insert(position, hash: IdentifierIndex.hash(TransactionColdFields.transactionIdBytes(bytes, at: start)))
             }
             stored.append(kept)
-            positions[transactionId(at: latest)] = position
             subscriptions[index].firstMember = position
             subscriptions[index].latestMember = position
         }
         storedTransactions = stored
         coldBytes = cold
-        transactionPositions = positions
+        transactionIndex = keptIndex
     }
 
     /// What a compacted store holds beyond its facts: the clock floor, the product history and the
@@ -362,22 +364,28 @@ public struct FactStore: Sendable {
             purchaseDate: transaction.purchaseDate, expiresDate: transaction.expiresDate, signedDate: transaction.signedDate,
             revocationDate: transaction.revocationDate, cold: cold, product: Int32(product), subscription: -1,
             flags: StoredTransaction.Flags(transaction))
-        return insert(candidate, id: transaction.transactionId, original: transaction.originalTransactionId)
+        return insert(candidate, original: transaction.originalTransactionId)
     }
 
-    /// Inserts `candidate`, whose cold fields were just appended at `candidate.cold` (the end of
-    /// ``coldBytes``): the one rule for a transaction however it was read. When it is not newer
-    /// than the version held, its cold fields are removed again and nothing changes.
-    mutating func insert(_ candidate: StoredTransaction, id: String, original: String) -> Bool {
+    /// Inserts `candidate`, whose cold fields (its `transactionId` first) were just appended at
+    /// `candidate.cold` (the end of ``coldBytes``): the one rule for a transaction however it was
+    /// read. When it is not newer than the version held, its cold fields are removed again and
+    /// nothing changes.
+    mutating func insert(_ candidate: StoredTransaction, original: String) -> Bool {
         let product = Int(candidate.product)
         let introductory = candidate.flags.contains(.introductoryOffer)
-        guard let held = transactionPositions[id].map(Int.init) else {
+        let (hash, found) = coldBytes.withUnsafeBufferPointer { cold in
+            let id = TransactionColdFields.transactionIdBytes(cold, at: candidate.cold)
+            let hash = IdentifierIndex.hash(id)
+            return (hash, transactionPosition(idBytes: id, hash: hash, cold: cold))
+        }
+        guard let held = found.map(Int.init) else {
             let position = storedTransactions.count
             let subscription = subscriptionPosition(for: original)
             var stored = candidate
             stored.subscription = Int32(subscription)
             storedTransactions.append(stored)
-            transactionPositions[id] = Int32(position)
+            transactionIndex.insert(Int32(position), hash: hash)
             use(product, introductory: introductory, by: 1)
             link(position, into: subscription)
             subscriptions[subscription].saw(candidate.signedDate)
@@ -448,10 +456,34 @@ public struct FactStore: Sendable {
     }
 
     private mutating func subscriptionPosition(for original: String) -> Int {
-        if let position = subscriptionPositions[original] { return Int(position) }
+        let hash = Self.identifierHash(original)
+        if let position = existingSubscriptionPosition(for: original, hash: hash) { return Int(position) }
         subscriptions.append(Subscription(originalTransactionId: original))
-        subscriptionPositions[original] = Int32(subscriptions.count - 1)
+        subscriptionIndex.insert(Int32(subscriptions.count - 1), hash: hash)
         return subscriptions.count - 1
+    }
+
+    private func existingSubscriptionPosition(for original: String, hash: UInt32? = nil) -> Int32? {
+        subscriptionIndex.position(hash: hash ?? Self.identifierHash(original)) { subscriptions[Int($0)].originalTransactionId == original }
+    }
+
+    /// The position of transaction `id` in ``storedTransactions``.
+    private func transactionPosition(id: String) -> Int32? {
+        var id = id
+        return id.withUTF8 { utf8 in
+            coldBytes.withUnsafeBufferPointer { transactionPosition(idBytes: utf8, hash: IdentifierIndex.hash(utf8), cold: $0) }
+        }
+    }
+
+    private func transactionPosition(idBytes: UnsafeBufferPointer<UInt8>, hash: UInt32, cold: UnsafeBufferPointer<UInt8>) -> Int32? {
+        transactionIndex.position(hash: hash) { position in
+            IdentifierIndex.equal(TransactionColdFields.transactionIdBytes(cold, at: storedTransactions[Int(position)].cold), idBytes)
+        }
+    }
+
+    private static func identifierHash(_ id: String) -> UInt32 {
+        var id = id
+        return id.withUTF8 { IdentifierIndex.hash($0) }
     }
 
     private mutating func consider(_ position: Int, in subscription: Int) {

@@ -83,6 +83,13 @@ enum TransactionColdFields {
         return readText(bytes, &position)
     }
 
+    /// The UTF-8 bytes of the `transactionId` of the record at `offset`.
+    static func transactionIdBytes(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UnsafeBufferPointer<UInt8> {
+        var position = offset
+        let count = readIndex(bytes, &position)
+        return UnsafeBufferPointer(rebasing: bytes[position..<(position + count)])
+    }
+
     /// Where the record at `offset` ends (just after its end tag).
     static func end(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
         var position = offset
