@@ -68,6 +68,36 @@ import Testing
         for transaction in many.suffix(7) { #expect(store.transaction(id: transaction.transactionId) == transaction) }
     }
 
+    /// Ids are indexed by their bytes, yet compare as Strings do: canonically equivalent ids
+    /// (composed or decomposed accents, a Greek question mark and a semicolon) are one transaction
+    /// and one subscription, and many ids all stay findable.
+    @Test func identifiersCompareAsStrings() {
+        let date = Date(timeIntervalSince1970: 1_767_225_600)
+        func transaction(_ id: String, original: String, signed: Double) -> StoreEvent {
+            .transaction(
+                StoreTransaction(
+                    transactionId: id, originalTransactionId: original, productId: "p", purchaseDate: date, type: .autoRenewable,
+                    signedDate: date.addingTimeInterval(signed)))
+        }
+        var store = FactStore()
+        let first = store.insert(transaction("caf\u{E9}", original: "o;1", signed: 0))
+        let newer = store.insert(transaction("cafe\u{301}", original: "o\u{37E}1", signed: 1))
+        let repeated = store.insert(transaction("caf\u{E9}", original: "o;1", signed: 1))
+        #expect(first && newer && !repeated)
+        #expect(store.transactionCount == 1)
+        #expect(store.transaction(id: "caf\u{E9}")?.transactionId.unicodeScalars.count == 5)  // the newer version, as written
+        store.insert(.renewalInfo(RenewalInfo(originalTransactionId: "o\u{37E}1", autoRenewStatus: false, signedDate: date)))
+        #expect(store.renewalInfo(original: "o;1")?.autoRenewStatus == false)
+        for index in 0..<5_000 { store.insert(transaction("id-\(index)", original: "o-\(index % 50)", signed: 0)) }
+        #expect(store.transactionCount == 5_001)
+        for index in stride(from: 0, to: 5_000, by: 7) { #expect(store.transaction(id: "id-\(index)")?.originalTransactionId == "o-\(index % 50)") }
+        #expect(store.transaction(id: "id-5000") == nil)
+        store.compact()
+        #expect(store.transactionCount == 51)
+        #expect(store.transaction(id: "id-999")?.originalTransactionId == "o-49")  // the greatest id of o-49 (rule 1 on a tie)
+        #expect(store.transaction(id: "cafe\u{301}") != nil)
+    }
+
     @Test func newestSignedDateWinsPerTransaction() throws {
         let older = try F.events([F.transaction(id: "1", purchased: "2025-01-01T00:00:00Z", expires: "2025-02-01T00:00:00Z")])[0]
         let newer = try F.events([F.transaction(id: "1", purchased: "2025-01-01T00:00:00Z", expires: "2025-02-01T00:00:00Z",
