@@ -1,6 +1,7 @@
 import CLISupport
 import EntitlementCommands
 import Foundation
+// The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
 
 /// `entitlement-bench [--quick] [--format text|json]`: every benchmark in one run.
