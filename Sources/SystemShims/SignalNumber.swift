@@ -21,16 +21,11 @@ package struct SignalNumber: RawRepresentable, Hashable, Sendable, CustomStringC
     package static let terminate = SignalNumber(rawValue: SIGTERM)
 
     /// The symbolic name of the signals above (`SIGTERM`), or `nil`.
-    package var name: String? {
-        switch rawValue {
-        case SIGHUP: "SIGHUP"
-        case SIGINT: "SIGINT"
-        case SIGKILL: "SIGKILL"
-        case SIGPIPE: "SIGPIPE"
-        case SIGTERM: "SIGTERM"
-        default: nil
-        }
-    }
+    package var name: String? { Self.names.first { $0.signal == self }?.name }
+
+    private static let names: [(signal: SignalNumber, name: String)] = [
+        (.hangup, "SIGHUP"), (.interrupt, "SIGINT"), (.kill, "SIGKILL"), (.brokenPipe, "SIGPIPE"), (.terminate, "SIGTERM"),
+    ]
 
     package var description: String { name ?? "signal \(rawValue)" }
 
