@@ -158,8 +158,11 @@ final class DaemonCore {
     /// Applies every queued inbox file: decode, validate, journal (one fsync per step of at most
     /// ``filesPerCommit`` files or about ``eventsPerCommit`` events), publish, then delete. A file
     /// that cannot be read or holds a refused line is moved to `rejected/` with a log line; other
-    /// files are unaffected. Facts change in memory only once their journal append succeeded, so
-    /// a failed append (disk full) leaves nothing published that a restart would forget. A file
+    /// files are unaffected. Facts change in memory only once their journal records are written,
+    /// so a failed append (disk full) applies nothing. The step's journal fsync runs on its own
+    /// thread while the publish writes and fsyncs the snapshot, and the publish renames the
+    /// snapshot into place only once that fsync succeeded (``settleJournal()``), so nothing
+    /// published is missing from the journal on disk, and a restart never forgets it. A file
     /// is deleted only after a publish that reflects it. On a thrown error the step's files stay
     /// queued, and calling this again (the daemon retries with a backoff) resumes where it failed.
     /// Returns whether any fact changed.
