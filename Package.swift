@@ -69,7 +69,7 @@ let package = Package(
         // Watch app-launch gate and complications.
         .target(name: "WatchExtension", dependencies: ["EntitlementModel", "WidgetTimeline"], swiftSettings: strict),
         // A small hand-written argument parser, errors and exit codes.
-        .target(name: "CLISupport", swiftSettings: strict),
+        .target(name: "CLISupport", dependencies: ["SystemShims"], swiftSettings: strict),
         // Every command of every tool; executables are one line each.
         .target(
             name: "EntitlementCommands",
@@ -111,6 +111,8 @@ let package = Package(
         .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "EntitlementDefaults", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
         // The generic store, and what entitlements keep in it (EntitlementDefaults).
         .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "EntitlementDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: mockableSyscalls),
+        // The system-call layer itself: pipes, processes, signals, whole writes, through the seam.
+        .testTarget(name: "SystemShimsTests", dependencies: ["SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(
@@ -118,7 +120,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
-        .testTarget(name: "ServiceRuntimeTests", dependencies: ["ServiceRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ServiceRuntimeTests", dependencies: ["ServiceRuntime", "SystemShims", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         // Every command's declared options against what its parser reads, and the defaults.
         .testTarget(

@@ -1,6 +1,7 @@
 import Broker
 import EntitlementModel
 import Foundation
+// The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
 import EntitlementDefaults
 import SharedDefaults

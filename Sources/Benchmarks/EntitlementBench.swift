@@ -1,6 +1,7 @@
 import CLISupport
 import EntitlementCommands
 import Foundation
+// The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
 
 /// `entitlement-bench [--quick] [--format text|json]`: every benchmark in one run.
@@ -120,9 +121,10 @@ public enum EntitlementBench {
                 UserDefaultsPeer.runReader(suite: argument(1), index: Int(argument(2)) ?? 0)
             case "profile":
                 // `--role profile check|checkfull|decode100|decode1000|unchanged|ingest`: one cost in a loop for ~5 s, to run under perf or callgrind;
-                // `--role profile propagation-tmpfs|propagation-durable [rounds]`: only that mode's floor and package rows.
+                // `--role profile propagation-tmpfs|propagation-durable [rounds]`: only that mode's floor and package rows;
+                // `--role profile purchase [rounds]`: the purchase row and its floor.
                 let catalogPath = locateDefaultCatalog() ?? "Shared/Catalog.json"
-                if argument(1).hasPrefix("propagation") {
+                if argument(1).hasPrefix("propagation") || argument(1) == "purchase" {
                     try PropagationProfile.run(argument(1), rounds: Int(argument(2)), catalogPath: catalogPath)
                 } else {
                     try CostBenchmarks.profile(argument(1), catalogPath: catalogPath)

@@ -2,6 +2,7 @@ import EntitlementDefaults
 import Broker
 import EntitlementModel
 import Foundation
+// The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
 
 /// Durable ingest throughput with group commit.

@@ -1,3 +1,4 @@
+// The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
 
 /// `CLOCK_MONOTONIC` in nanoseconds. The kernel keeps one monotonic clock for the whole system,

@@ -1,3 +1,4 @@
+// The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
 
 /// The scheduler's one-way floor: one byte bounced between this process and a helper

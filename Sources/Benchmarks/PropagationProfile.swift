@@ -4,8 +4,15 @@ import Foundation
 /// floor-vs-package propagation rows of one mode (`sized-N`: tmpfs, N entitlements) (the `--quick` plan's blocks, `rounds` rounds in all, default 600),
 /// printed as one line, to compare a change to the watcher, reader or publish path without the
 /// rest of the suite, or to run the writer under `strace -c` / `perf`.
+///
+/// `--role profile purchase [rounds]`: the purchase → widget entry row alone (default 100
+/// purchases) with the durable propagation floor it is judged against, as one line.
 enum PropagationProfile {
     static func run(_ name: String, rounds: Int?, catalogPath: String) throws(BenchmarkError) {
+        if name == "purchase" {
+            try purchase(rounds: rounds ?? 100, catalogPath: catalogPath)
+            return
+        }
         if name.hasPrefix("propagation-sized-"), let count = Int(name.dropFirst("propagation-sized-".count)) {
             var plan = BenchmarkPlan.quick
             plan.sizedRounds = rounds ?? 200
@@ -38,5 +45,26 @@ enum PropagationProfile {
                 format: "%@: floor p50 %.1f µs p99 %.1f µs | package p50 %.1f µs (%.2f×) p99 %.1f µs (%.2f×) | misses %d/%d",
                 name, floor.p50, floor.p99, package.p50, package.p50 / floor.p50, package.p99, package.p99 / floor.p99,
                 result.floorMisses, result.packageMisses))
+    }
+
+    private static func purchase(rounds: Int, catalogPath: String) throws(BenchmarkError) {
+        var plan = BenchmarkPlan.quick
+        plan.propagationRounds = 300
+        let root = try Workspace.make(under: "/tmp")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let suite = BenchmarkSuite(plan: plan, catalogPath: catalogPath) { _ in }
+        var results = BenchmarkResults()
+        results.durable = try suite.propagation(root: root + "/propagation", durable: true)
+        results.purchase = try PurchaseBenchmark(rounds: rounds).run(container: root + "/purchase", catalogPath: catalogPath)
+        let floor = BenchmarkReport(results: results).purchaseFloor
+        let purchase = results.purchase
+        print(
+            String(
+                format: "purchase: p50 %.0f µs (%.2f× floor %.0f µs) p99 %.0f µs (%.2f× floor %.0f µs) | spawn floor p50 %.0f µs"
+                    + " | raw durable floor p50 %.0f µs | daemon part p50 %.0f µs p99 %.0f µs | rounds %d",
+                purchase?.latency?.p50 ?? .nan, (purchase?.latency?.p50 ?? .nan) / (floor.p50 ?? .nan), floor.p50 ?? .nan,
+                purchase?.latency?.p99 ?? .nan, (purchase?.latency?.p99 ?? .nan) / (floor.p99 ?? .nan), floor.p99 ?? .nan,
+                purchase?.spawnFloor?.p50 ?? .nan, results.durable.floor?.p50 ?? .nan, purchase?.daemonPart?.p50 ?? .nan,
+                purchase?.daemonPart?.p99 ?? .nan, purchase?.rounds ?? 0))
     }
 }

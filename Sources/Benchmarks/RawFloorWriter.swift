@@ -1,3 +1,4 @@
+// The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
 
 /// The floor's writer: the atomic replace done with raw Glibc calls and nothing else — open a

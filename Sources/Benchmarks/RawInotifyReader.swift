@@ -1,3 +1,4 @@
+// The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
 
 /// The floor's reader (helper role `floor-reader`): blocked in `read` on a raw inotify

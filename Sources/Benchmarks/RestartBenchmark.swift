@@ -2,6 +2,7 @@ import Broker
 import CLISupport
 import EntitlementModel
 import Foundation
+// The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
 import EntitlementDefaults
 import SharedDefaults

@@ -1,3 +1,4 @@
+// The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
 import SystemShims
 

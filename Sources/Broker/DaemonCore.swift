@@ -23,6 +23,11 @@ final class DaemonCore {
     private var inputsVersion = 0
     /// The inputs version last evaluated and the next transition that evaluation reported.
     private var lastEvaluation: (inputsVersion: Int, nextTransition: Date?)?
+    /// Lines applied in memory whose journal records are written but not yet known to be on
+    /// disk: the journal's `fsync` is running on its own thread (`sync`), or it failed (`nil`)
+    /// and the lines must be written again. Settled (``settleJournal()``) before anything that
+    /// reflects them is published, their inbox files are deleted, or more is appended.
+    private var unsynced: (lines: [String], sync: Journal.PendingSync?)?
 
     private var log: @Sendable (String) -> Void { configuration.log }
     private var layout: ContainerLayout { configuration.layout }
@@ -118,6 +123,7 @@ final class DaemonCore {
     /// memory what the checkpoint drops (``FactStore/compact()``), so neither grows with history.
     private func compact(when trigger: CompactionTrigger) throws(BrokerError) {
         if case .grown = trigger, journal.size <= max(Self.compactionFloor, checkpointSize + checkpointSize / Self.tailDivisor) { return }
+        try settleJournal()
         facts.compact()
         let records = JournalReplay.checkpoint(of: facts)
         try journal.rewrite(records)
@@ -156,8 +162,11 @@ final class DaemonCore {
     /// Applies every queued inbox file: decode, validate, journal (one fsync per step of at most
     /// ``filesPerCommit`` files or about ``eventsPerCommit`` events), publish, then delete. A file
     /// that cannot be read or holds a refused line is moved to `rejected/` with a log line; other
-    /// files are unaffected. Facts change in memory only once their journal append succeeded, so
-    /// a failed append (disk full) leaves nothing published that a restart would forget. A file
+    /// files are unaffected. Facts change in memory only once their journal records are written,
+    /// so a failed append (disk full) applies nothing. The step's journal fsync runs on its own
+    /// thread while the publish writes and fsyncs the snapshot, and the publish renames the
+    /// snapshot into place only once that fsync succeeded (``settleJournal()``), so nothing
+    /// published is missing from the journal on disk, and a restart never forgets it. A file
     /// is deleted only after a publish that reflects it. On a thrown error the step's files stay
     /// queued, and calling this again (the daemon retries with a backoff) resumes where it failed.
     /// Returns whether any fact changed.
@@ -192,7 +201,13 @@ final class DaemonCore {
                 }
                 step.done.append(name)
             }
-            try journal.append(step.accepted, durable: configuration.durable)
+            // The journal's fsync runs on its own thread while the publish below writes the
+            // snapshot; the publish renames it into place only once the journal is on disk.
+            try settleJournal()
+            try journal.append(step.accepted, durable: false)
+            if configuration.durable, !step.accepted.isEmpty, let sync = try journal.syncInBackground() {
+                unsynced = (step.accepted, sync)
+            }
             // One log line per step, not per event, so logging (a write(2) each) stays a small part of a drain.
             if !step.done.isEmpty {
                 log(
@@ -213,8 +228,28 @@ final class DaemonCore {
             // after a failed publish finds its events already applied, and must publish them
             // before it deletes their files. When nothing is unpublished this returns at once.
             try publish(now: Date())
+            try settleJournal()
             for name in step.done { try inbox.remove(name) }
         }
+    }
+
+    /// Waits until the journal holds every applied event on disk: for the pending `fsync`, and
+    /// when it failed (or could not be awaited), appends the same lines again, durably (after a
+    /// failed `fsync` the written pages may be gone; a record written twice replays as once).
+    private func settleJournal() throws(BrokerError) {
+        guard let pending = unsynced else { return }
+        if let sync = pending.sync {
+            unsynced?.sync = nil
+            do {
+                try sync.wait()
+                unsynced = nil
+                return
+            } catch {
+                log("journal: \(error); writing its last \(pending.lines.count) records again")
+            }
+        }
+        try journal.append(pending.lines, durable: true)
+        unsynced = nil
     }
 
     /// One drain step's work in progress: what it will journal, apply and delete.
@@ -288,7 +323,20 @@ final class DaemonCore {
         }
         var snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
         snapshot.issuedIn = boot
-        do { try store.publish(snapshot) } catch { throw .store("\(error)") }
+        // What the snapshot reflects is in the journal, on disk, before the snapshot is renamed
+        // into place: the journal's pending fsync overlaps the snapshot's own write and fsync.
+        var journalError: BrokerError?
+        do {
+            try store.publish(snapshot) { () throws(Errno) in
+                do throws(BrokerError) { try settleJournal() } catch {
+                    journalError = error
+                    throw .ioError
+                }
+            }
+        } catch {
+            if let journalError { throw journalError }
+            throw .store("\(error)")
+        }
         state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot)
         published = (result.entitlements, result.nextTransition)
         // Only a published result may be reused: a failed publish is evaluated and retried.

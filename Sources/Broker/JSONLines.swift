@@ -1,4 +1,4 @@
-import Glibc
+import SystemShims
 
 /// The one way every input of JSON Lines is cut into lines: `entitlementctl ingest` and
 /// `evaluate` (a file or standard input) and the daemon's inbox files.
@@ -25,11 +25,10 @@ package enum JSONLines {
         let lines = bytes.withUnsafeBufferPointer { buffer in
             var lines: [String] = []
             var start = buffer.starts(with: byteOrderMark) ? byteOrderMark.count : 0
-            guard let base = buffer.baseAddress else { return lines }
             while start < buffer.count {
                 // memchr: the byte search stays fast in debug builds too (a 16 MiB line is refused
                 // by its length later, not after seconds of scanning).
-                let newline = memchr(base + start, 0x0A, buffer.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base }
+                let newline = ByteSearch.firstIndex(of: 0x0A, in: buffer, from: start)
                 var end = newline ?? buffer.count
                 if newline != nil, end > start, buffer[end - 1] == 0x0D { end -= 1 }
                 guard let line = String(validating: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) else {

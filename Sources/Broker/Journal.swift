@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import SystemShims
 
 /// The daemon's record of every accepted event: framed, checksummed records (``JournalRecord``),
@@ -19,8 +21,9 @@ import SystemShims
 /// a crash leaves the old journal or the new one, and appends continue on the new one.
 package final class Journal {
     package let path: String
-    /// The journal opened for appending (`O_APPEND`), once ``open(inbox:)`` or ``rewrite(_:)`` ran.
-    private var file: FileDescriptor?
+    /// The journal opened for appending (`O_APPEND`), once ``open(inbox:)`` or ``rewrite(_:)`` ran;
+    /// shared with a ``PendingSync`` still running on it.
+    private var file: SharedFileDescriptor?
     /// The file's length in bytes, as this object last wrote or read it.
     package private(set) var size = 0
 
@@ -96,6 +99,42 @@ package final class Journal {
         size += bytes.count
     }
 
+    /// Starts an `fsync` of the journal on a thread of its own, so that the caller can write
+    /// something else meanwhile (the daemon's next snapshot) and wait for both. Returns `nil`
+    /// when the thread cannot be started: the `fsync` then ran here, and threw on failure.
+    package func syncInBackground() throws(BrokerError) -> PendingSync? {
+        guard let descriptor = file else { preconditionFailure("Journal synced before open(inbox:)") }
+        let pending = PendingSync(path: path)
+        do throws(Errno) {
+            try DetachedThread.start { pending.finish(Result { () throws(Errno) in try descriptor.descriptor.fsync() }) }
+        } catch {
+            do throws(Errno) { try descriptor.descriptor.fsync() } catch { throw .io(path: path, operation: "fsync", errno: error) }
+            return nil
+        }
+        return pending
+    }
+
+    /// An `fsync` of the journal running on its own thread (``syncInBackground()``).
+    package final class PendingSync: Sendable {
+        private let path: String
+        private let outcome = Mutex<Result<Void, Errno>?>(nil)
+        private let finished = DispatchSemaphore(value: 0)
+
+        init(path: String) { self.path = path }
+
+        fileprivate func finish(_ result: Result<Void, Errno>) {
+            outcome.withLock { $0 = result }
+            finished.signal()
+        }
+
+        /// Blocks until the `fsync` returned; throws ``BrokerError/io(path:operation:errno:)``
+        /// when it failed. Call it once.
+        package func wait() throws(BrokerError) {
+            finished.wait()
+            if case .failure(let error)? = outcome.withLock({ $0 }) { throw .io(path: path, operation: "fsync", errno: error) }
+        }
+    }
+
     /// Replaces the journal with `records`, atomically and durably, and appends to the new file
     /// from now on. On error the old journal is still in place and still appended to.
     package func rewrite(_ records: [JournalRecord]) throws(BrokerError) {
@@ -122,16 +161,15 @@ package final class Journal {
     }
 
     private func withOpenFile<R>(_ body: (borrowing FileDescriptor) throws(BrokerError) -> R) throws(BrokerError) -> R {
-        switch file {
-        case .some(let open): return try body(open)
-        case .none: preconditionFailure("Journal written before open(inbox:)")
-        }
+        guard let file else { preconditionFailure("Journal written before open(inbox:)") }
+        return try body(file.descriptor)
     }
 
     private func openFile() throws(BrokerError) {
         let mode = ContainerLayout.fileMode
         do {
-            file = try FileDescriptor.open(path, .readWrite, options: [.create, .append, .noFollow, .closeOnExec], permissions: mode)
+            file = SharedFileDescriptor(
+                try FileDescriptor.open(path, .readWrite, options: [.create, .append, .noFollow, .closeOnExec], permissions: mode))
         } catch {
             throw .io(path: path, operation: "open", errno: error)
         }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import SystemShims
 
 /// A command a tool's `main` runs: parsed from a whole command line, then run. Parsing is
 /// separate from running so tests can parse argument arrays without starting anything. A
@@ -57,7 +57,7 @@ extension RunnableCommand {
         } catch {
             code = report(error)
         }
-        exit(code)
+        ProcessExit.normally(status: code)
     }
 
     /// The text `error` prints, the stream it goes to and the exit status.

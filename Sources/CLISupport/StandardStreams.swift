@@ -1,4 +1,4 @@
-import Glibc
+import SystemShims
 import Synchronization
 
 /// Unbuffered, whole-line writes to stdout and stderr, serialised so lines from different
@@ -7,23 +7,18 @@ public enum StandardStreams {
     private static let lock = Mutex(())
 
     /// Writes `text` to standard output in one go and flushes it (followers are read line by line).
-    public static func writeOut(_ text: String) { write(text, to: STDOUT_FILENO) }
+    public static func writeOut(_ text: String) { write(text, to: FileDescriptor.standardOutput) }
 
     /// Writes `text` to standard error in one go.
-    public static func writeError(_ text: String) { write(text, to: STDERR_FILENO) }
+    public static func writeError(_ text: String) { write(text, to: FileDescriptor.standardError) }
 
-    private static func write(_ text: String, to descriptor: Int32) {
+    private static func write(_ text: String, to descriptor: CInt) {
         var text = text
         lock.withLock { _ in
             text.withUTF8 { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return  // stdout closed (EPIPE) or similar: nothing useful to do
-                    }
-                    offset += written
+                FileDescriptor.withUnowned(descriptor) { (stream: borrowing FileDescriptor) in
+                    // stdout closed (EPIPE) or similar: nothing useful to do.
+                    try? stream.writeAll(UnsafeRawBufferPointer(bytes))
                 }
             }
         }

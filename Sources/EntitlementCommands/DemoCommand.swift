@@ -2,7 +2,6 @@ import Broker
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
-import Glibc
 import ServiceRuntime
 import SharedDefaults
 import SystemShims
@@ -73,10 +72,10 @@ public struct DemoCommand: Command {
 
     package static func makeTemporaryDirectory(prefix: String = "entitlement-demo") throws(ToolError) -> String {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/\(prefix).XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw ToolError(.temporaryFailure, "\(base): cannot create a temporary directory: \(String(cString: strerror(errno)))")
+        do {
+            return try FileSystem.makeTemporaryDirectory(in: base, prefix: prefix)
+        } catch {
+            throw ToolError(.temporaryFailure, "\(base): cannot create a temporary directory: \(error.message)")
         }
-        return String(cString: made)
     }
 }

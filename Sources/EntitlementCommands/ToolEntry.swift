@@ -1,5 +1,5 @@
 import CLISupport
-import Glibc
+import SystemShims
 
 /// The entry points of the executables. Each executable's `main.swift` is one call here.
 /// `entitlement-demo` is also a multi-call binary: `entitlement-demo entitlementd …`, or a link
@@ -19,7 +19,7 @@ public enum ToolEntry {
     public static func main(_ name: String, extraTools: [String: any RunnableCommand.Type] = [:]) async -> Never {
         let tools = Self.tools.merging(extraTools) { _, extra in extra }
         // A reader that closes our stdout (`| head`) must end us with an error, not a signal.
-        signal(SIGPIPE, SIG_IGN)
+        SignalNumber.brokenPipe.ignore()
         var arguments = Array(CommandLine.arguments.dropFirst())
         var tool = name
         if name == "entitlement-demo" || name == "entitlement-stress" {

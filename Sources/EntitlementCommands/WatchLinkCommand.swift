@@ -1,7 +1,6 @@
 import Broker
 import CLISupport
 import FoundationEssentials
-import Glibc
 import SystemShims
 
 /// `entitlementctl watch-link down|up`: simulate the watch going out of range and coming back.
@@ -28,8 +27,12 @@ struct WatchLinkCommand: Command {
     func run() async throws {
         let layout = common.layout
         if up {
-            guard unlink(layout.watchLinkPath) == 0 || errno == ENOENT else {
-                throw ToolError(.temporaryFailure, "\(layout.watchLinkPath): unlink failed: \(String(cString: strerror(errno)))")
+            do {
+                try FileSystem.unlink(layout.watchLinkPath)
+            } catch .noSuchFileOrDirectory {
+                // Already up.
+            } catch {
+                throw ToolError(.temporaryFailure, "\(layout.watchLinkPath): unlink failed: \(error.message)")
             }
         } else {
             do {

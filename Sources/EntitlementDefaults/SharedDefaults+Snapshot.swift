@@ -1,14 +1,17 @@
 import EntitlementModel
 import PropertyList
 import SharedDefaults
+import SystemShims
 
 extension SharedDefaults {
     /// Writes `snapshot` under `EntitlementSnapshot/defaultsKey` in one locked update, leaving
     /// every other key in the suite as it is.
     ///
     /// The caller is responsible for `generation` increasing; readers refuse a lower one.
-    package func publish(_ snapshot: EntitlementSnapshot) throws(SharedDefaultsError) {
+    /// - Parameter beforeReplacing: runs once the new file is written (and fsynced when
+    ///   durable), just before it is renamed into place; if it throws, nothing is published.
+    package func publish(_ snapshot: EntitlementSnapshot, beforeReplacing: () throws(Errno) -> Void = {}) throws(SharedDefaultsError) {
         let value = snapshot.propertyList
-        try update { dictionary in dictionary[EntitlementSnapshot.defaultsKey] = value }
+        try update(beforeReplacing: beforeReplacing) { dictionary in dictionary[EntitlementSnapshot.defaultsKey] = value }
     }
 }

@@ -208,7 +208,12 @@ public enum EventDecoder {
         case subscriptionGroupIdentifier, originalPurchaseDate, quantity, appAccountToken, inAppOwnershipType, signedDate
         case revocationReason, revocationDate, revocationType, isUpgraded, offerType, offerIdentifier, offerDiscountType
         case offerPeriod, environment, storefront, storefrontId, transactionReason, price, currency
-        static let keys = caseNames()
+        static let keys = [
+            "transactionId", "purchaseDate", "expiresDate", "type", "originalTransactionId", "webOrderLineItemId", "bundleId", "productId",
+            "subscriptionGroupIdentifier", "originalPurchaseDate", "quantity", "appAccountToken", "inAppOwnershipType", "signedDate",
+            "revocationReason", "revocationDate", "revocationType", "isUpgraded", "offerType", "offerIdentifier", "offerDiscountType",
+            "offerPeriod", "environment", "storefront", "storefrontId", "transactionReason", "price", "currency",
+        ]
         static let positions = positionsByKey()
     }
 
@@ -255,7 +260,11 @@ public enum EventDecoder {
         case originalTransactionId, autoRenewStatus, autoRenewProductId, productId, isInBillingRetryPeriod, gracePeriodExpiresDate
         case expirationIntent, signedDate, renewalDate, recentSubscriptionStartDate, offerType, offerIdentifier, offerDiscountType
         case environment
-        static let keys = caseNames()
+        static let keys = [
+            "originalTransactionId", "autoRenewStatus", "autoRenewProductId", "productId", "isInBillingRetryPeriod", "gracePeriodExpiresDate",
+            "expirationIntent", "signedDate", "renewalDate", "recentSubscriptionStartDate", "offerType", "offerIdentifier", "offerDiscountType",
+            "environment",
+        ]
         static let positions = positionsByKey()
     }
 

@@ -1,7 +1,9 @@
 /// The fields one payload decoder reads, as an enumeration whose raw values are positions.
-/// Conformers declare `static let keys = caseNames()` and `static let positions = positionsByKey()`.
+/// Conformers declare `static let keys: [String] = [...]` (each case's name, in case order: a
+/// literal, because building it with `String(describing:)` costs reflection and demangling at
+/// every tool's first decode) and `static let positions = positionsByKey()`.
 protocol PayloadField: CaseIterable, RawRepresentable<Int> {
-    /// Each field's JSON key (its case name), by position; built once per field type.
+    /// Each field's JSON key (its case name), by position.
     static var keys: [String] { get }
     /// Each field's position, by JSON key; built once per field type.
     static var positions: [String: Int] { get }
@@ -11,12 +13,9 @@ extension PayloadField {
     /// The JSON key: the case name.
     var key: String { Self.keys[rawValue] }
 
-    /// The case names, by raw value (cases are numbered 0, 1, 2… in order), for ``keys``.
-    static func caseNames() -> [String] { allCases.map { String(describing: $0) } }
-
-    /// Key to position for every case, for ``positions``.
+    /// Key to position for every entry of ``keys``, for ``positions``.
     static func positionsByKey() -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: allCases.map { (String(describing: $0), $0.rawValue) })
+        Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($0.element, $0.offset) })
     }
 }
 

@@ -1,5 +1,3 @@
-import FoundationEssentials
-import Glibc
 import SystemShims
 import Synchronization
 
@@ -45,52 +43,19 @@ public final class ChildProcess: Sendable {
     ) throws {
         self.executable = executable
         self.arguments = arguments
-        // Close-on-exec from birth: a pipe that leaked into a child spawned concurrently by another
-        // thread would keep our read end from ever seeing end of file.
-        guard let pipe2 = pipe2Function else { throw Errno.notImplemented }
-        var output: [Int32] = [-1, -1], error: [Int32] = [-1, -1]
-        guard pipe2(&output, O_CLOEXEC) == 0 else { throw Errno.current }
-        guard pipe2(&error, O_CLOEXEC) == 0 else {
-            let code = errno
-            close(output[0]); close(output[1])
-            throw Errno(rawValue: code)
-        }
+        let output = try FileDescriptor.pipe()
+        let error = try FileDescriptor.pipe()
+        let child = try ProcessID.spawn(
+            executable, arguments: arguments, environment: environment, standardInput: standardInput,
+            standardOutput: output.writeEnd, standardError: error.writeEnd, workingDirectory: workingDirectory)
+        // Only the child may hold the write ends now, so that the reader sees end of file.
+        try? output.writeEnd.close()
+        try? error.writeEnd.close()
+        processIdentifier = child.rawValue
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let standardInput {
-            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, error[1], 2)
-        if let workingDirectory {
-            let result = addChangeDirectoryFunction.map { $0(&actions, workingDirectory) } ?? ENOSYS
-            guard result == 0 else {
-                close(output[0]); close(output[1]); close(error[0]); close(error[1])
-                throw Errno(rawValue: result)
-            }
-        }
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in envp { free(pointer) } }
-        var pid: pid_t = 0
-        let result = withDefaultSignalSpawnAttributes { posix_spawn(&pid, executable, &actions, &$0, argv, envp) }
-        close(output[1])
-        close(error[1])
-        guard result == 0 else {
-            close(output[0])
-            close(error[0])
-            throw Errno(rawValue: result)
-        }
-        processIdentifier = pid
-
-        let state = state, child = pid
-        let readDescriptors = (output[0], error[0])
+        // The reader thread takes the read ends over (it closes each at its end of file).
+        let state = state
+        let readEnds = (output.readEnd.release(), error.readEnd.release())
         do {
             try DetachedThread.start {
                 let status = Self.waitForExit(child)
@@ -98,35 +63,32 @@ public final class ChildProcess: Sendable {
             }
         } catch {
             // Nobody could ever report this child's end: stop it now rather than leave it unowned.
-            kill(child, SIGKILL)
+            try? child.send(.kill)
             _ = Self.waitForExit(child)
-            close(readDescriptors.0)
-            close(readDescriptors.1)
+            try? FileDescriptor(adopting: readEnds.0).close()
+            try? FileDescriptor(adopting: readEnds.1).close()
             throw error
         }
         do {
             try DetachedThread.start {
-                Self.readLines(from: readDescriptors, into: state, onLine: onLine)
+                Self.readLines(from: readEnds, into: state, onLine: onLine)
             }
         } catch {
             // Without a reader the child would block on a full pipe: closing our ends makes its
             // writes fail instead (EPIPE), and nobody waits for lines that cannot come.
-            close(readDescriptors.0)
-            close(readDescriptors.1)
+            try? FileDescriptor(adopting: readEnds.0).close()
+            try? FileDescriptor(adopting: readEnds.1).close()
         }
     }
 
-    /// Blocks until `child` exits; its exit code, or 128 + the signal that killed it.
-    private static func waitForExit(_ child: pid_t) -> Int32 {
-        var raw: Int32 = 0
-        while waitpid(child, &raw, 0) < 0 {
-            guard errno == EINTR else { break }
-        }
-        return raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+    /// Blocks until `child` exits; its exit code, or 128 + the signal that killed it (0 when it
+    /// cannot be waited for).
+    private static func waitForExit(_ child: ProcessID) -> Int32 {
+        (try? child.waitForTermination())?.shellStatus ?? 0
     }
 
     deinit {
-        if isRunning { kill(processIdentifier, SIGKILL) }
+        if isRunning { try? ProcessID(rawValue: processIdentifier).send(.kill) }
     }
 
     /// Everything the child wrote to stdout so far.
@@ -139,7 +101,7 @@ public final class ChildProcess: Sendable {
 
     /// Sends `signal` (e.g. `SIGTERM`) to the child if it has not been reaped yet.
     public func send(_ signal: Int32) {
-        if isRunning { kill(processIdentifier, signal) }
+        if isRunning { try? ProcessID(rawValue: processIdentifier).send(SignalNumber(rawValue: signal)) }
     }
 
     /// Waits until `condition` holds or `timeout` passes; returns whether it held. Checks every 10 ms.
@@ -167,60 +129,85 @@ public final class ChildProcess: Sendable {
     /// SIGTERM, then SIGKILL if the child has not exited within `grace`. Returns the exit status.
     @discardableResult
     public func stop(grace: Duration = .seconds(5)) async -> Int32? {
-        send(SIGTERM)
+        send(SignalNumber.terminate.rawValue)
         if let status = await waitForExit(timeout: grace) { return status }
-        send(SIGKILL)
+        send(SignalNumber.kill.rawValue)
         return await waitForExit(timeout: .seconds(5))
     }
 
-    /// The reader thread: polls both pipes, splits lines, until both reach end of file; closes them.
+    /// The reader thread: owns both read ends (raw numbers handed over), waits for either to
+    /// be readable, splits lines, until both reach end of file.
     private static func readLines(
-        from descriptors: (Int32, Int32), into state: State, onLine: (@Sendable (Stream, String) -> Void)?
+        from readEnds: (CInt, CInt), into state: State, onLine: (@Sendable (Stream, String) -> Void)?
     ) {
-        var polls = [
-            pollfd(fd: descriptors.0, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: descriptors.1, events: Int16(POLLIN), revents: 0),
-        ]
-        var partial: [[UInt8]] = [[], []]
+        var output = PipeReader(.standardOutput, FileDescriptor(adopting: readEnds.0))
+        var error = PipeReader(.standardError, FileDescriptor(adopting: readEnds.1))
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while polls.contains(where: { $0.fd >= 0 }) {
-            if poll(&polls, nfds_t(polls.count), -1) < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            for index in polls.indices where polls[index].fd >= 0 && polls[index].revents != 0 {
-                let stream: Stream = index == 0 ? .standardOutput : .standardError
-                let count = buffer.withUnsafeMutableBytes { read(polls[index].fd, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR || errno == EAGAIN { continue }
-                if count <= 0 {
-                    close(polls[index].fd)
-                    polls[index].fd = -1
-                    if !partial[index].isEmpty { onLine?(stream, String(decoding: partial[index], as: UTF8.self)) }
-                    partial[index] = []
-                    state.buffers.withLock { $0.openStreams -= 1 }
-                    continue
-                }
-                let chunk = buffer[..<count]
-                state.buffers.withLock {
-                    if stream == .standardOutput { $0.standardOutput += chunk } else { $0.standardError += chunk }
-                }
-                partial[index].append(contentsOf: chunk)
-                while let newline = partial[index].firstIndex(of: 0x0A) {
-                    let line = String(decoding: partial[index][..<newline], as: UTF8.self)
-                    partial[index].removeSubrange(...newline)
-                    onLine?(stream, line)
-                }
+        while output.isOpen || error.isOpen {
+            // A closed reader polls -1, which poll(2) skips.
+            guard let ready = try? FileDescriptor.waitForInput([output.polled, error.polled], timeoutMilliseconds: -1) else { break }
+            if ready[0] { output.readAvailable(using: &buffer, into: state, onLine: onLine) }
+            if ready[1] { error.readAvailable(using: &buffer, into: state, onLine: onLine) }
+        }
+    }
+
+    /// One of the child's output pipes as the reader thread sees it: the read end until end of
+    /// file, and the line not yet ended.
+    private struct PipeReader: ~Copyable {
+        let stream: Stream
+        var descriptor: FileDescriptor?
+        var partial: [UInt8] = []
+
+        init(_ stream: Stream, _ descriptor: consuming FileDescriptor) {
+            self.stream = stream
+            self.descriptor = consume descriptor
+        }
+
+        var isOpen: Bool { descriptor != nil }
+        /// The descriptor number to poll; -1 once closed.
+        var polled: CInt {
+            switch descriptor {
+            case .some(let descriptor): descriptor.rawValue
+            case .none: -1
             }
         }
-        for entry in polls where entry.fd >= 0 { close(entry.fd) }
+
+        /// Reads what the pipe holds, records it and hands on every complete line; at end of file
+        /// (or a read error) hands on the unfinished line, closes the descriptor and counts the
+        /// stream as closed.
+        mutating func readAvailable(using buffer: inout [UInt8], into state: State, onLine: (@Sendable (Stream, String) -> Void)?) {
+            let count: Int
+            do {
+                switch descriptor {
+                case .some(let descriptor):
+                    count = try buffer.withUnsafeMutableBytes { bytes in
+                        Result { () throws(Errno) in try descriptor.read(into: bytes) }
+                    }.get()
+                case .none: return
+                }
+            } catch .wouldBlock {
+                return
+            } catch {
+                count = 0
+            }
+            guard count > 0 else {
+                self.descriptor = nil
+                if !partial.isEmpty { onLine?(stream, String(decoding: partial, as: UTF8.self)) }
+                partial = []
+                state.buffers.withLock { $0.openStreams -= 1 }
+                return
+            }
+            let chunk = buffer[..<count]
+            let stream = stream
+            state.buffers.withLock {
+                if stream == .standardOutput { $0.standardOutput += chunk } else { $0.standardError += chunk }
+            }
+            partial.append(contentsOf: chunk)
+            while let newline = partial.firstIndex(of: 0x0A) {
+                let line = String(decoding: partial[..<newline], as: UTF8.self)
+                partial.removeSubrange(...newline)
+                onLine?(stream, line)
+            }
+        }
     }
 }
-
-/// The C library's `pipe2` (SwiftGlibc does not declare it without _GNU_SOURCE), resolved once.
-private typealias Pipe2Function = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-/// `posix_spawn_file_actions_addchdir_np` (glibc 2.29), looked up like `pipe2` because Glibc's
-/// module map does not export GNU extensions.
-private typealias AddChangeDirectoryFunction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-private let addChangeDirectoryFunction = cLibraryFunction(
-    named: "posix_spawn_file_actions_addchdir_np", as: AddChangeDirectoryFunction.self)
-private let pipe2Function = cLibraryFunction(named: "pipe2", as: Pipe2Function.self)

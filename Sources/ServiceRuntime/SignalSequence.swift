@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 
 /// Signals delivered to this process, as an `AsyncSequence`.
 ///

@@ -1,4 +1,4 @@
-import Glibc
+import SystemShims
 
 /// A POSIX signal a service reacts to.
 public struct UnixSignal: Hashable, Sendable, CustomStringConvertible {
@@ -6,18 +6,12 @@ public struct UnixSignal: Hashable, Sendable, CustomStringConvertible {
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// SIGTERM: stop gracefully.
-    public static let terminate = UnixSignal(rawValue: SIGTERM)
+    public static let terminate = UnixSignal(rawValue: SignalNumber.terminate.rawValue)
     /// SIGINT: stop gracefully (Ctrl-C).
-    public static let interrupt = UnixSignal(rawValue: SIGINT)
+    public static let interrupt = UnixSignal(rawValue: SignalNumber.interrupt.rawValue)
     /// SIGHUP: reload configuration.
-    public static let hangup = UnixSignal(rawValue: SIGHUP)
+    public static let hangup = UnixSignal(rawValue: SignalNumber.hangup.rawValue)
 
-    public var description: String {
-        switch rawValue {
-        case SIGTERM: "SIGTERM"
-        case SIGINT: "SIGINT"
-        case SIGHUP: "SIGHUP"
-        default: "signal \(rawValue)"
-        }
-    }
+    /// The symbolic name (`SIGTERM`) of the signals above, `signal N` for most others.
+    public var description: String { SignalNumber(rawValue: rawValue).description }
 }

@@ -20,6 +20,16 @@ extension SharedDefaults {
     /// - Returns: what `body` returned.
     @discardableResult
     public func update<T>(_ body: (inout [String: PropertyListValue]) throws -> T) throws(SharedDefaultsError) -> T {
+        try update(beforeReplacing: {}, body)
+    }
+
+    /// ``update(_:)`` that runs `beforeReplacing` once the new file is written (and fsynced when
+    /// durable), just before it is renamed into place. If it throws, nothing is replaced and
+    /// the error is ``SharedDefaultsError/system(path:operation:errno:)`` with its `errno`.
+    @discardableResult
+    package func update<T>(
+        beforeReplacing: () throws(Errno) -> Void, _ body: (inout [String: PropertyListValue]) throws -> T
+    ) throws(SharedDefaultsError) -> T {
         try writer.withLock { writer throws(SharedDefaultsError) -> T in
             // System calls of one update, each there once: `fstat` of the kept directory (its
             // identity and mode, checked here and trusted for the rest of this update, which holds
@@ -42,7 +52,7 @@ extension SharedDefaults {
             guard bytes.count <= options.maxFileSize else {
                 throw .tooLarge(path: path, size: Int64(bytes.count), limit: options.maxFileSize)
             }
-            try replaceFile(with: bytes, contents: dictionary, in: directory)
+            try replaceFile(with: bytes, contents: dictionary, in: directory, beforeRename: beforeReplacing)
             return result
         }
     }
@@ -104,7 +114,8 @@ extension SharedDefaults {
     /// (the dictionary, the new file's identity after the rename, its descriptor), so the next
     /// read or write by this instance finds it unchanged and decodes nothing.
     private func replaceFile(
-        with bytes: [UInt8], contents: [String: PropertyListValue], in checked: (SharedFileDescriptor, FileStatus)
+        with bytes: [UInt8], contents: [String: PropertyListValue], in checked: (SharedFileDescriptor, FileStatus),
+        beforeRename: () throws(Errno) -> Void
     ) throws(SharedDefaultsError) {
         try state.withLock { state throws(SharedDefaultsError) in
             guard let (directory, _) = try directory(&state, checkedEarlier: checked) else {
@@ -113,7 +124,8 @@ extension SharedDefaults {
             let replaced: AtomicFile.Replaced
             do throws(Errno) {
                 replaced = try AtomicFile.replace(
-                    in: directory.descriptor, name: fileName, bytes: bytes, mode: 0o640, durable: options.durable, staged: true)
+                    in: directory.descriptor, name: fileName, bytes: bytes, mode: 0o640, durable: options.durable, staged: true,
+                    beforeRename: beforeRename)
             } catch {
                 throw .system(path: path, operation: "atomic replace", errno: error)
             }

@@ -48,11 +48,17 @@ package enum AtomicFile {
     /// staging directory's creation the first time (``Staging/prepare(in:)``). The directory
     /// descriptor is the caller's and stays open.
     ///
-    /// - Parameter staged: write the temporary file in `directory`'s staging subdirectory,
-    ///   creating it (with `directory`'s own permissions) when it is missing.
+    /// - Parameters:
+    ///   - staged: write the temporary file in `directory`'s staging subdirectory, creating it
+    ///     (with `directory`'s own permissions) when it is missing.
+    ///   - beforeRename: runs once the temporary file is complete (and fsynced when `durable`),
+    ///     just before the rename makes it visible; if it throws, the temporary file is removed,
+    ///     `name` is untouched and its error is rethrown. For a caller whose other durable write
+    ///     must be on disk before anyone can see this file, and that lets both fsyncs overlap.
     /// - Throws: the `errno` of the first failing call.
     package static func replace(
-        in directory: borrowing FileDescriptor, name: String, bytes: [UInt8], mode: UInt32, durable: Bool, staged: Bool = false
+        in directory: borrowing FileDescriptor, name: String, bytes: [UInt8], mode: UInt32, durable: Bool, staged: Bool = false,
+        beforeRename: () throws(Errno) -> Void = {}
     ) throws(Errno) -> Replaced {
         let temporaryName = (staged ? Staging.name + "/" : "") + ".\(name).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let options: FileDescriptor.OpenOptions = [.create, .exclusiveCreate, .closeOnExec, .noFollow]
@@ -70,6 +76,7 @@ package enum AtomicFile {
             if ProcessUmask.masks(mode) { try file.changeMode(mode) }
             try file.writeAll(bytes)
             if durable { try file.fsync() }
+            try beforeRename()
             try directory.rename(temporaryName, to: name)
             renamed = true
             var renamedStatus = try file.fstat()

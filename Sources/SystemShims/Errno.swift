@@ -34,6 +34,8 @@ public struct Errno: Error, Hashable, Sendable, RawRepresentable, CustomStringCo
     public static let noDevice = Errno(rawValue: ENXIO)
     public static let notImplemented = Errno(rawValue: ENOSYS)
     public static let noSuchProcess = Errno(rawValue: ESRCH)
+    public static let brokenPipe = Errno(rawValue: EPIPE)
+    public static let noChildProcess = Errno(rawValue: ECHILD)
 
     /// The symbolic name of the common numbers (`ENOENT`), or `nil`.
     public var name: String? {
@@ -59,6 +61,8 @@ public struct Errno: Error, Hashable, Sendable, RawRepresentable, CustomStringCo
         case ENXIO: "ENXIO"
         case ENOSYS: "ENOSYS"
         case ESRCH: "ESRCH"
+        case EPIPE: "EPIPE"
+        case ECHILD: "ECHILD"
         default: nil
         }
     }

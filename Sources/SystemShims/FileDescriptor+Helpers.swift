@@ -36,13 +36,16 @@ extension FileDescriptor {
     package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
         let array = Array(bytes)
         try array.withUnsafeBytes { all in
-            Result { () throws(Errno) in
-                var offset = 0
-                while offset < all.count {
-                    offset += try write(UnsafeRawBufferPointer(rebasing: all[offset...]))
-                }
-            }
+            Result { () throws(Errno) in try writeAll(all) }
         }.get()
+    }
+
+    /// ``writeAll(_:)`` for bytes already in memory (a `String`'s UTF-8), without copying them.
+    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        }
     }
 
     /// Reads from the current offset to end of file.

@@ -49,6 +49,18 @@ package enum FileSystem {
         _ = try valueOrErrno { Glibc.symlink(target, path) }
     }
 
+    /// Creates a new directory with a unique name, `prefix.` and six random characters, in
+    /// `directory` (`mkdtemp(3)`): mode 0700, owned by this process's user. Removing it is the
+    /// caller's job.
+    ///
+    /// - Returns: the new directory's path.
+    /// - Throws: `ENOENT` or `EACCES` when `directory` is missing or not writable.
+    package static func makeTemporaryDirectory(in directory: String, prefix: String) throws(Errno) -> String {
+        var template = Array((directory + "/\(prefix).XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw Errno.current }
+        return String(cString: made)
+    }
+
     /// Creates `path` and every missing parent. Each directory this call creates gets exactly
     /// `mode` (applied with `chmod` after `mkdir`, so the umask does not matter); directories that
     /// already exist are left as they are. A component that exists and is not a directory fails

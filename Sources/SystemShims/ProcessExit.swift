@@ -2,6 +2,13 @@ import Glibc
 
 /// Ending this process from any thread.
 package enum ProcessExit {
+    /// Ends the process with `status` the ordinary way (`exit(3)`): `atexit` handlers run and
+    /// the C library's buffered streams are flushed. For the end of a command-line tool's main
+    /// flow; see ``immediately(status:)`` for a process that may have a thread stuck.
+    package static func normally(status: Int32) -> Never {
+        exit(status)
+    }
+
     /// Ends the process at once with `status` (`_exit(2)`): no atexit handlers, no stdio
     /// flush, nothing else runs. For a process that must stop while another of its threads is
     /// stuck (in a write to a dying disk) and might hold a lock that a clean exit would need;

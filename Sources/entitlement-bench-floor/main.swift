@@ -3,6 +3,7 @@
 // FoundationEssentials) and does nothing else. `idle` waits for a signal; anything else exits 0.
 import FoundationEssentials
 import Dispatch
+// Glibc directly on purpose: the floor is the runtime alone, without the package's SystemShims.
 import Glibc
 import Synchronization
 

@@ -119,12 +119,14 @@ struct DaemonCoreTests {
         var accepted: [String] { all.filter { $0.hasPrefix("accepted ") } }
     }
 
-    static func withCore(_ body: (Inbox, ContainerLayout, LogLines, () throws -> DaemonCore) throws -> Void) throws {
+    /// A daemon core on a fresh container; `durable` as the real daemon runs (every journal
+    /// append and publish fsynced), not only atomic.
+    static func withCore(durable: Bool = false, _ body: (Inbox, ContainerLayout, LogLines, () throws -> DaemonCore) throws -> Void) throws {
         let root = NSTemporaryDirectory() + "core-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
         let layout = ContainerLayout(container: root, group: "group.core")
         let log = LogLines()
-        let configuration = DaemonConfiguration(layout: layout, catalogPath: Self.catalog, durable: false, log: { log.append($0) })
+        let configuration = DaemonConfiguration(layout: layout, catalogPath: Self.catalog, durable: durable, log: { log.append($0) })
         try body(Inbox(directory: layout.inboxDirectory), layout, log) { try DaemonCore(configuration: configuration) }
     }
 

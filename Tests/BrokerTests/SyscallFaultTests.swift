@@ -142,5 +142,40 @@ struct SyscallFaultTests {
             #expect(log.all.filter { $0.hasPrefix("published generation ") }.map { $0.prefix(22) } == ["published generation 1", "published generation 2"])
         }
     }
+
+    // MARK: Journal fsync beside the publish
+
+    @Test(
+        "The journal's fsync runs beside the snapshot's write, but the snapshot is renamed into place only once the journal is on disk: after a failed journal fsync the retry writes the records again before it publishes"
+    )
+    func publishWaitsForTheJournal() throws {
+        try DaemonCoreTests.withCore(durable: true) { inbox, layout, log, makeCore in
+            _ = try inbox.enqueue([Self.activeLine(1)])
+            let core = try makeCore()
+            #expect(try core.drainInbox())
+            let sharedBefore = try Data(contentsOf: URL(fileURLWithPath: layout.sharedFilePath))
+
+            _ = try inbox.enqueue([Self.activeLine(2)])
+            let faults = SyscallFaults()
+            // The step's two fsyncs, in whichever order they run: the journal's (on its own
+            // thread) and the new snapshot's temporary file's.
+            faults.inject(.fail(.ioError), into: .fsync, times: 2)
+            #expect(throws: BrokerError.self) { try faults.withFaults { () throws(BrokerError) in try core.drainInbox() } }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: layout.sharedFilePath)) == sharedBefore, "nothing new was published")
+            #expect(try inbox.pending().count == 1, "the events are still queued")
+            #expect(Self.hiddenFiles(layout.preferencesDirectory).filter { $0.contains(".tmp-") }.isEmpty, "no temporary file")
+
+            // The retry finds the journal's fsync failed, writes the step's records again
+            // (durably), and only then publishes and dequeues.
+            _ = try core.drainInbox()
+            #expect(try inbox.pending().isEmpty)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: layout.sharedFilePath)) != sharedBefore)
+            #expect(try DaemonCoreTests.journaledTransactions(layout) == 2)
+            let lines = log.all
+            let rewritten = lines.firstIndex { $0.hasPrefix("journal: ") && $0.contains("fsync failed") && $0.hasSuffix("writing its last 1 records again") }
+            let published = lines.firstIndex { $0.hasPrefix("published generation 2") }
+            #expect(rewritten != nil && published != nil && rewritten! < published!, "\(lines)")
+        }
+    }
 }
 #endif

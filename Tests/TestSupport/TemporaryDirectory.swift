@@ -1,4 +1,5 @@
 import Foundation
+import SystemShims
 
 /// Runs `body` with the path of a fresh directory (mode 0700) under `$TMPDIR` (or `/tmp`), and
 /// removes the directory and everything in it afterwards, even when `body` throws.
@@ -30,15 +31,11 @@ public struct TemporaryDirectoryError: Error, CustomStringConvertible {
 private func makeTemporaryDirectory(prefix: String) throws -> String {
     let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     let safePrefix = String(prefix.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }.prefix(40))
-    var template = Array("\(base)/\(safePrefix).XXXXXX".utf8CString)
-    // mkdtemp creates the directory with mode 0700.
-    let made = template.withUnsafeMutableBufferPointer { buffer in
-        buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+    do {
+        return try FileSystem.makeTemporaryDirectory(in: base, prefix: safePrefix)
+    } catch {
+        throw TemporaryDirectoryError(description: "cannot create a temporary directory under \(base): \(error)")
     }
-    guard let made else {
-        throw TemporaryDirectoryError(description: "cannot create a temporary directory under \(base): errno \(errno)")
-    }
-    return made
 }
 
 private func removeTemporaryDirectory(_ path: String) {

@@ -19,7 +19,8 @@ package final class SyscallFaults: Sendable {
     /// The system calls a fault can be forced into; the raw value is the C function's name.
     package enum Call: String, Sendable, Hashable, CaseIterable {
         case open = "openat"
-        case read, write, fsync, ftruncate, lseek, fchmod, fstat, fstatat, renameat, unlinkat, mkdirat, flock, poll
+        case read, write, fsync, ftruncate, lseek, fchmod, fstat, fstatat, renameat, unlinkat, mkdirat, flock, poll, waitpid
+        case pipe = "pipe2"
         case inotifyInit = "inotify_init1"
         case inotifyAddWatch = "inotify_add_watch"
     }

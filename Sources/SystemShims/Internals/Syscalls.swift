@@ -162,3 +162,27 @@ func system_mkdirat(_ directory: CInt, _ name: String, _ mode: mode_t) -> CInt {
     #endif
     return Glibc.mkdirat(directory, name, mode)
 }
+
+/// `pipe2`, a GNU extension that Glibc's module map does not export, resolved once.
+private let pipe2Function = cLibraryFunction(
+    named: "pipe2", as: (@convention(c) (UnsafeMutablePointer<CInt>, CInt) -> CInt).self)
+
+@inline(__always)
+func system_pipe2(_ ends: UnsafeMutablePointer<CInt>, _ flags: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.pipe) { return forced }
+    #endif
+    guard let pipe2 = pipe2Function else {
+        errno = ENOSYS
+        return -1
+    }
+    return pipe2(ends, flags)
+}
+
+@inline(__always)
+func system_waitpid(_ process: pid_t, _ status: inout CInt, _ options: CInt) -> pid_t {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.waitpid) { return forced }
+    #endif
+    return Glibc.waitpid(process, &status, options)
+}

@@ -1,0 +1,38 @@
+import SystemShims
+import TestSupport
+import Testing
+
+@Suite("Temporary directories", .timeLimit(.minutes(1)))
+struct TemporaryDirectoryTests {
+    @Test("A new directory with the prefix, mode 0700, a different one each time; a missing parent is ENOENT")
+    func makeTemporaryDirectory() throws {
+        try withTemporaryDirectory { directory in
+            let first = try FileSystem.makeTemporaryDirectory(in: directory, prefix: "demo")
+            let second = try FileSystem.makeTemporaryDirectory(in: directory, prefix: "demo")
+            #expect(first != second)
+            for path in [first, second] {
+                #expect(path.hasPrefix(directory + "/demo."))
+                #expect(path.count == (directory + "/demo.XXXXXX").count)
+                let status = try fileStatus(atPath: path)
+                #expect(status.type == .directory && status.permissions == 0o700)
+            }
+            #expect(throws: Errno.noSuchFileOrDirectory) {
+                _ = try FileSystem.makeTemporaryDirectory(in: directory + "/missing", prefix: "demo")
+            }
+        }
+    }
+}
+
+@Suite("Finding a byte in memory")
+struct ByteSearchTests {
+    @Test(
+        "The first index of the byte at or after the start, nil when there is none",
+        arguments: [
+            ("a\nb\n", 0, 1), ("a\nb\n", 1, 1), ("a\nb\n", 2, 3), ("a\nb\n", 4, nil), ("abc", 0, nil), ("", 0, nil),
+            ("\n", 0, 0), ("a\n", 5, nil), ("a\n", -1, nil),
+        ] as [(String, Int, Int?)])
+    func firstNewline(text: String, start: Int, expected: Int?) {
+        let found = Array(text.utf8).withUnsafeBufferPointer { ByteSearch.firstIndex(of: 0x0A, in: $0, from: start) }
+        #expect(found == expected)
+    }
+}
