@@ -81,11 +81,16 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// Blocks until `child` exits; its exit code, or 128 + the signal that killed it (0 when it
-    /// cannot be waited for).
-    private static func waitForExit(_ child: ProcessID) -> Int32 {
-        (try? child.waitForTermination())?.shellStatus ?? 0
+    /// Blocks until `child` exits; its exit code, or 128 + the signal that killed it, or
+    /// ``unknownStatus`` when it cannot be waited for (someone else reaped it): a status nobody
+    /// saw must never read as success.
+    static func waitForExit(_ child: ProcessID) -> Int32 {
+        (try? child.waitForTermination())?.shellStatus ?? unknownStatus
     }
+
+    /// The status reported for a child whose end could not be observed; no exit code or
+    /// 128 + signal can take it.
+    public static let unknownStatus: Int32 = -1
 
     deinit {
         if isRunning { try? ProcessID(rawValue: processIdentifier).send(.kill) }
@@ -95,7 +100,8 @@ public final class ChildProcess: Sendable {
     public var standardOutput: String { String(decoding: state.buffers.withLock { $0.standardOutput }, as: UTF8.self) }
     /// Everything the child wrote to stderr so far.
     public var standardError: String { String(decoding: state.buffers.withLock { $0.standardError }, as: UTF8.self) }
-    /// The exit status once the child has exited: its exit code, or 128 + the signal that killed it.
+    /// The exit status once the child has exited: its exit code, or 128 + the signal that killed
+    /// it, or ``unknownStatus`` when its end could not be observed.
     public var terminationStatus: Int32? { state.exitStatus.withLock { $0 } }
     public var isRunning: Bool { terminationStatus == nil }
 

@@ -119,13 +119,7 @@ struct SyscallFaultTests {
         "A failed publish leaves the old shared file and the events queued; the retry publishes them and only then dequeues",
         arguments: [(SyscallFaults.Call.renameat, Errno.ioError), (.write, .noSpace)])
     func failedPublishIsRetried(call: SyscallFaults.Call, errno: Errno) throws {
-        try DaemonCoreTests.withCore { inbox, layout, log, makeCore in
-            _ = try inbox.enqueue([Self.activeLine(1)])
-            let core = try makeCore()
-            #expect(try core.drainInbox())
-            let sharedBefore = try Data(contentsOf: URL(fileURLWithPath: layout.sharedFilePath))
-
-            _ = try inbox.enqueue([Self.activeLine(2)])
+        try Self.withSecondStepQueued { core, inbox, layout, log, sharedBefore in
             let faults = SyscallFaults()
             // The journal append (one write) goes through; the publish's first `call` fails.
             faults.inject(.fail(errno), into: call, after: call == .write ? 1 : 0)
@@ -149,13 +143,7 @@ struct SyscallFaultTests {
         "The journal's fsync runs beside the snapshot's write, but the snapshot is renamed into place only once the journal is on disk: after a failed journal fsync the retry writes the records again before it publishes"
     )
     func publishWaitsForTheJournal() throws {
-        try DaemonCoreTests.withCore(durable: true) { inbox, layout, log, makeCore in
-            _ = try inbox.enqueue([Self.activeLine(1)])
-            let core = try makeCore()
-            #expect(try core.drainInbox())
-            let sharedBefore = try Data(contentsOf: URL(fileURLWithPath: layout.sharedFilePath))
-
-            _ = try inbox.enqueue([Self.activeLine(2)])
+        try Self.withSecondStepQueued(durable: true) { core, inbox, layout, log, sharedBefore in
             let faults = SyscallFaults()
             // The step's two fsyncs, in whichever order they run: the journal's (on its own
             // thread) and the new snapshot's temporary file's.
@@ -175,6 +163,21 @@ struct SyscallFaultTests {
             let rewritten = lines.firstIndex { $0.hasPrefix("journal: ") && $0.contains("fsync failed") && $0.hasSuffix("writing its last 1 records again") }
             let published = lines.firstIndex { $0.hasPrefix("published generation 2") }
             #expect(rewritten != nil && published != nil && rewritten! < published!, "\(lines)")
+        }
+    }
+
+    /// A core that has drained and published one event, with a second event queued: `body` gets
+    /// the core, its inbox, layout and log, and the shared file's bytes as first published.
+    private static func withSecondStepQueued(
+        durable: Bool = false, _ body: (DaemonCore, Inbox, ContainerLayout, DaemonCoreTests.LogLines, Data) throws -> Void
+    ) throws {
+        try DaemonCoreTests.withCore(durable: durable) { inbox, layout, log, makeCore in
+            _ = try inbox.enqueue([activeLine(1)])
+            let core = try makeCore()
+            #expect(try core.drainInbox())
+            let sharedBefore = try Data(contentsOf: URL(fileURLWithPath: layout.sharedFilePath))
+            _ = try inbox.enqueue([activeLine(2)])
+            try body(core, inbox, layout, log, sharedBefore)
         }
     }
 }

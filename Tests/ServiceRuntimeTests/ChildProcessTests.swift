@@ -1,5 +1,5 @@
 import Foundation
-import ServiceRuntime
+@testable import ServiceRuntime
 import Synchronization
 import SystemShims
 import Testing
@@ -28,6 +28,14 @@ struct ChildProcessTests {
             workingDirectory: directory)
         #expect(await child.waitForExit(timeout: .seconds(30)) == 0)
         #expect(child.standardOutput == "this\n\(directory)\n")
+    }
+
+    @Test("A process that cannot be waited for (not our child: ECHILD) reports the unknown status, never 0")
+    func unobservableEndIsNotSuccess() {
+        // Process 1 is never a child of the test process, so waitpid fails as it does for a child
+        // someone else reaped.
+        #expect(ChildProcess.waitForExit(ProcessID(rawValue: 1)) == ChildProcess.unknownStatus)
+        #expect(ChildProcess.unknownStatus != 0)
     }
 
     @Test("stop() ends a child that runs on with SIGTERM: 128 + 15")
