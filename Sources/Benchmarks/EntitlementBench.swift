@@ -29,6 +29,7 @@ public enum EntitlementBench {
 
     public static func main() async -> Never {
         signal(SIGPIPE, SIG_IGN)
+        LiveChildren.stopOnTerminationSignals()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "--role" {
             await runRole(Array(arguments.dropFirst()))

@@ -116,19 +116,25 @@ enum RestartBenchmark {
         let inbox = Inbox(directory: layout.inboxDirectory)
         let daemon = try DaemonBenchmarks.startDaemon(container: container, catalogPath: catalogPath, extra: ["--no-fsync"])
         defer { daemon.stop(grace: 60) }
+        // Waits until at most `backlog` inbox files are left; a daemon that died or stalls for
+        // ten minutes ends the preparation with an error instead of a wait forever.
+        func waitForBacklog(atMost backlog: Int) throws(BenchmarkError) {
+            let deadline = MonotonicClock.now() + 600_000_000_000
+            while ((try? inbox.pending().count) ?? (backlog + 1)) > backlog {
+                guard daemon.isRunning else { throw BenchmarkError("entitlementd exited while applying the history in \(container)") }
+                guard MonotonicClock.now() < deadline else { throw BenchmarkError("entitlementd did not drain \(container) within 10 minutes") }
+                usleep(2000)
+            }
+        }
         var next = 0
         while next < events {
             let count = min(4096, events - next)
             do { _ = try inbox.enqueue((next..<(next + count)).map { line($0, catalog) }) } catch { throw BenchmarkError("\(error)") }
             next += count
             // Keep the backlog small, as a live daemon would see it.
-            while ((try? inbox.pending().count) ?? 0) > 8 { usleep(2000) }
+            try waitForBacklog(atMost: 8)
         }
-        let deadline = MonotonicClock.now() + 600_000_000_000
-        while ((try? inbox.pending().count) ?? 1) > 0 {
-            guard daemon.isRunning, MonotonicClock.now() < deadline else { throw BenchmarkError("entitlementd did not drain \(container)") }
-            usleep(5000)
-        }
+        try waitForBacklog(atMost: 0)
     }
 
     /// Median over three starts of `entitlementd` on `container` (durable, as shipped) of the wall

@@ -31,16 +31,20 @@ final class SpawnedProcess {
         defer { for pointer in argv { free(pointer) } }
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer { for pointer in envp ?? [] { free(pointer) } }
-        var child: pid_t = 0
-        // The child starts with no signal blocked (openssl speed times itself with alarm()).
-        let result = withDefaultSignalSpawnAttributes { attributes in
-            envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
-                ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        var failure: Int32 = 0
+        let spawned = LiveChildren.spawning {
+            var child: pid_t = 0
+            // The child starts with no signal blocked (openssl speed times itself with alarm()).
+            failure = withDefaultSignalSpawnAttributes { attributes in
+                envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
+                    ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+            }
+            return failure == 0 ? child : nil
         }
-        guard result == 0 else {
-            throw BenchmarkError("spawn \(executable): \(String(cString: strerror(result)))")
+        guard let spawned else {
+            throw BenchmarkError("spawn \(executable): \(String(cString: strerror(failure)))")
         }
-        pid = child
+        pid = spawned
     }
 
     /// Whether the child has not been reaped yet (reaps it if it has exited).
@@ -49,6 +53,7 @@ final class SpawnedProcess {
         var raw: Int32 = 0
         if waitpid(pid, &raw, WNOHANG) == pid {
             status = raw
+            LiveChildren.remove(pid)
             return false
         }
         return true
@@ -61,6 +66,7 @@ final class SpawnedProcess {
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
         status = raw
+        LiveChildren.remove(pid)
         return raw
     }
 

@@ -29,6 +29,41 @@ struct BenchmarkShapeTests {
         #expect((object["errors"] as? [Any])?.isEmpty == true, "errors: \(String(describing: object["errors"]))")
     }
 
+    @Test("A benchmark ended by SIGTERM ends the processes it started (its daemon) and dies by the same signal")
+    func terminationStopsChildren() async throws {
+        try await withTemporaryDirectory { directory in try await Self.terminateBenchWithChildren(in: directory) }
+    }
+
+    private static func terminateBenchWithChildren(in directory: String) async throws {
+        // The restart bench starts entitlementd at once, to time its start on an empty container.
+        let bench = try BuiltTools.start(
+            "entitlement-bench", ["--role", "restart", "--quick", "--directory", directory], workingDirectory: BuiltTools.packageRoot)
+        defer { bench.send(SIGKILL) }
+        // Each thread lists the children it started.
+        let tasks = "/proc/\(bench.processIdentifier)/task"
+        func children() -> [Int32] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).flatMap { task in
+                ((try? String(contentsOfFile: "\(tasks)/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
+            }
+        }
+        #expect(try await eventually(timeout: .seconds(30)) { !children().isEmpty || !bench.isRunning }, "no child appeared")
+        let started = children()
+        try #require(!started.isEmpty, "the bench exited before starting a child: \(bench.standardError.suffix(2000))")
+        bench.send(SIGTERM)
+        let status = await bench.waitForExit(timeout: .seconds(30))
+        #expect(status == 128 + SIGTERM, "stderr: \(bench.standardError.suffix(2000))")
+        // An ended child is gone, or a zombie until whoever inherited it reaps it.
+        func ended(_ pid: Int32) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+            return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+        }
+        for pid in started {
+            let gone = try await eventually(timeout: .seconds(30)) { ended(pid) }
+            #expect(gone, "child \(pid) still runs after the bench was stopped: \((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "")")
+            if !gone { kill(pid, SIGKILL) }
+        }
+    }
+
     @Test("An unknown option is a usage error (64) and prints no result")
     func usageError() async throws {
         let result = try await BuiltTools.run("entitlement-bench", ["--fast"])
