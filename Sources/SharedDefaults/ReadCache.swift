@@ -10,7 +10,7 @@ import SystemShims
 /// answers with the same refusal; any other key means: open, validate and decode the file.
 ///
 /// Why an equal key is the same file: the key holds the file's device, inode, size,
-/// modification and change times in nanoseconds, mode, owner and link count, and the last good
+/// modification and change times in nanoseconds, mode, owner, group and link count, and the last good
 /// file stays open (``accept(_:key:pinning:)``), so its inode cannot be freed and reused by a
 /// new file that would then compare equal. Anything that writes, truncates, `chmod`s,
 /// `chown`s, links or replaces it changes the key.
@@ -18,14 +18,25 @@ import SystemShims
 /// A refused file never replaces what was read before: ``contents`` stays the last good
 /// dictionary until another file is accepted or the file is gone.
 package struct ReadCache {
-    /// What identifies one version of the suite file. The directory's times are left out on
-    /// purpose: other suites and temporary files in the same directory change them.
+    /// What identifies one version of the suite file: every field of its `fstatat` (device,
+    /// inode, size, mode, owner, group, link count, modification and change times in
+    /// nanoseconds) and which directory it is in, with that directory's mode and owner. The
+    /// directory's times are left out on purpose: other suites and temporary files in the same
+    /// directory change them. Plain integers, so comparing two keys is a few inlined compares.
     package struct Key: Hashable {
         package var directoryDevice: UInt64
         package var directoryInode: UInt64
         package var directoryMode: UInt32
         package var directoryOwner: UInt32
-        package var file: FileStatus
+        package var device: UInt64
+        package var inode: UInt64
+        package var size: Int64
+        package var mode: UInt32
+        package var userID: UInt32
+        package var groupID: UInt32
+        package var linkCount: UInt64
+        package var modificationTimeNanoseconds: Int64
+        package var changeTimeNanoseconds: Int64
 
         /// The key of the file whose `fstatat`/`fstat` is `file`, in the directory whose validated
         /// `fstat` is `directory`.
@@ -34,7 +45,15 @@ package struct ReadCache {
             directoryInode = directory.inode
             directoryMode = directory.mode
             directoryOwner = directory.userID
-            self.file = file
+            device = file.device
+            inode = file.inode
+            size = file.size
+            mode = file.mode  // its type bits too: a file turned into anything else is another key
+            userID = file.userID
+            groupID = file.groupID
+            linkCount = file.linkCount
+            modificationTimeNanoseconds = file.modificationTimeNanoseconds
+            changeTimeNanoseconds = file.changeTimeNanoseconds
         }
     }
 
@@ -66,11 +85,11 @@ package struct ReadCache {
     /// What a refresh that found `key` may answer without opening the file. Finding the good
     /// file again clears ``lastError``.
     package mutating func answer(for key: Key) -> Answer {
-        if key == good {
+        if let good, good == key {
             lastError = nil
             return .unchanged
         }
-        if key == rejected, let lastError { return .refusedAgain(lastError) }
+        if let rejected, rejected == key, let lastError { return .refusedAgain(lastError) }
         return .read
     }
 

@@ -40,19 +40,19 @@ extension SharedDefaults {
         _ state: inout State, holding held: ValidatedDirectory? = nil,
         decode: ([UInt8]) throws(SharedDefaultsError) -> [String: PropertyListValue]
     ) throws(SharedDefaultsError) -> ReloadResult {
-        let directory: ValidatedDirectory
         do {
-            guard let found = try currentDirectory(&state, holding: held) else {
+            guard try validateDirectory(&state, holding: held) else {
                 state.cache.becomeMissing()
                 return .missing
             }
-            directory = found
         } catch {
             throw state.cache.refuse(error, key: nil)
         }
+        // From here `state.directory` is the validated directory; it is read in place, not
+        // copied, on the path every unchanged refresh takes.
         let key: ReadCache.Key
         do {
-            key = ReadCache.Key(directory: directory.status, file: try directory.descriptor.status(ofEntry: fileName))
+            key = ReadCache.Key(directory: state.directory!.status, file: try state.directory!.descriptor.status(ofEntry: fileName))
         } catch .noSuchFileOrDirectory {
             return fileIsMissing(&state, letGoOfDirectory: held == nil)
         } catch {
@@ -63,6 +63,7 @@ extension SharedDefaults {
         case .refusedAgain(let error): throw error
         case .read: break
         }
+        let directory = state.directory!
         do {
             guard let (contents, status, descriptor) = try readValidatedFile(in: directory, &state, decode: decode) else {
                 return fileIsMissing(&state, letGoOfDirectory: held == nil)
@@ -104,19 +105,22 @@ extension SharedDefaults {
     }
 
     /// The validated preferences directory, or `nil` when it does not exist (then the state
-    /// holds none either): `held` when the state still holds exactly that validation (no system
-    /// call), else the kept one when ``ValidatedDirectory/recheck(at:path:)`` allows it, else
-    /// the path opened and checked again. A refused directory throws and is not adopted.
+    /// holds none either); see ``validateDirectory(_:holding:)``.
     func currentDirectory(_ state: inout State, holding held: ValidatedDirectory? = nil) throws(SharedDefaultsError) -> ValidatedDirectory? {
-        if let held, let kept = state.directory, kept.isSameValidation(as: held) { return kept }
+        try validateDirectory(&state, holding: held) ? state.directory : nil
+    }
+
+    /// Makes `state.directory` the validated preferences directory: `held` when the state still
+    /// holds exactly that validation (no system call), else the kept one when
+    /// ``ValidatedDirectory/recheck(at:path:)`` allows it, else the path opened and checked
+    /// again. A refused directory throws and is not adopted.
+    /// - Returns: `false` when the directory does not exist (the state then holds none).
+    private func validateDirectory(_ state: inout State, holding held: ValidatedDirectory?) throws(SharedDefaultsError) -> Bool {
+        if let held, state.directory?.isSameValidation(as: held) == true { return true }
         let now = Clocks.coarseMonotonicNanoseconds
-        if state.directory?.recheck(at: now, path: directoryPath) == true { return state.directory }
-        guard let opened = try ValidatedDirectory.open(directoryPath, options: options, at: now) else {
-            state.directory = nil
-            return nil
-        }
-        state.directory = opened
-        return opened
+        if state.directory?.recheck(at: now, path: directoryPath) == true { return true }
+        state.directory = try ValidatedDirectory.open(directoryPath, options: options, at: now)
+        return state.directory != nil
     }
 
     /// The file is gone: serve an empty dictionary and, unless the caller holds the directory,
