@@ -8,7 +8,7 @@ import SystemShims
 ///
 /// ## Reading
 /// Every getter first checks, with two stat calls (`fstat` of the kept directory, `fstatat` of the
-/// file in it, see ``ReadCache``), whether the file (or its directory) changed
+/// file in it, see `ReadCache`), whether the file (or its directory) changed
 /// since the last read: device, inode, size, modification and change times in nanoseconds, mode
 /// and owner. If not, the cached dictionary is served without decoding. Otherwise the file is
 /// opened relative to the directory (`openat`, `O_NOFOLLOW|O_NONBLOCK`) and validated; see
