@@ -36,7 +36,7 @@ extension SharedDefaults {
             // the lock; an `lstat` of the path too when its times changed), `flock`,
             // `fstatat` of the suite file (unchanged since this instance's last write?), the
             // atomic replace, and `fstat` of the directory after the rename (so the next look
-            // finds it unchanged, see `noteOwnWrite`).
+            // finds it unchanged, see `ValidatedDirectory.noteOwnWrite`).
             let (lock, directory) = try lockFile(&writer)
             do throws(Errno) { try lock.lock(.exclusive) } catch { throw .system(path: lockFilePath, operation: "flock", errno: error) }
             defer { try? lock.unlock() }
@@ -82,12 +82,12 @@ extension SharedDefaults {
     /// directory, mode 0750 with parents, if it is missing) and kept open while the directory
     /// stays the same one (its staging subdirectory checked or made at the same time), with the
     /// directory as validated for this update. Called with the writer mutex held.
-    private func lockFile(_ writer: inout Writer) throws(SharedDefaultsError) -> (FileLock, (SharedFileDescriptor, FileStatus)) {
+    private func lockFile(_ writer: inout Writer) throws(SharedDefaultsError) -> (FileLock, ValidatedDirectory) {
         for attempt in 0..<2 {
-            let locked = try state.withLock { state throws(SharedDefaultsError) -> (FileLock, (SharedFileDescriptor, FileStatus))? in
-                guard let (directory, status) = try currentDirectory(&state) else { return nil }
-                let key = Writer.DirectoryKey(device: status.device, inode: status.inode)
-                if let lock = writer.lock, writer.lockDirectory == key { return (lock, (directory, status)) }
+            let locked = try state.withLock { state throws(SharedDefaultsError) -> (FileLock, ValidatedDirectory)? in
+                guard let directory = try currentDirectory(&state) else { return nil }
+                let key = Writer.DirectoryKey(device: directory.status.device, inode: directory.status.inode)
+                if let lock = writer.lock, writer.lockDirectory == key { return (lock, directory) }
                 let lock: FileLock
                 do throws(Errno) { lock = try FileLock(name: lockFileName, relativeTo: directory.descriptor, permissions: 0o640) } catch {
                     throw .system(path: lockFilePath, operation: "open lock file", errno: error)
@@ -99,7 +99,7 @@ extension SharedDefaults {
                 }
                 writer.lock = lock
                 writer.lockDirectory = key
-                return (lock, (directory, status))
+                return (lock, directory)
             }
             if let locked { return locked }
             guard attempt == 0 else { break }
@@ -114,11 +114,11 @@ extension SharedDefaults {
     /// (the dictionary, the new file's identity after the rename, its descriptor), so the next
     /// read or write by this instance finds it unchanged and decodes nothing.
     private func replaceFile(
-        with bytes: [UInt8], contents: [String: PropertyListValue], in checked: (SharedFileDescriptor, FileStatus),
+        with bytes: [UInt8], contents: [String: PropertyListValue], in checked: ValidatedDirectory,
         beforeRename: () throws(Errno) -> Void
     ) throws(SharedDefaultsError) {
         try state.withLock { state throws(SharedDefaultsError) in
-            guard let (directory, _) = try directory(&state, checkedEarlier: checked) else {
+            guard let directory = try currentDirectory(&state, holding: checked) else {
                 throw .system(path: directoryPath, operation: "open", errno: .noSuchFileOrDirectory)
             }
             let replaced: AtomicFile.Replaced
@@ -129,33 +129,26 @@ extension SharedDefaults {
             } catch {
                 throw .system(path: path, operation: "atomic replace", errno: error)
             }
-            noteOwnWrite(in: &state)
-            guard let directoryStatus = state.directoryStatus else {
-                // The directory changed under us: forget the cache, the next look re-reads.
-                state.forgetFile()
+            // The directory's times changed because of us: take its new `fstat` as the known one
+            // if it still passes the checks, so the next look finds it unchanged.
+            guard state.directory?.noteOwnWrite() == true, let directoryStatus = state.directory?.status else {
+                // The directory changed under us: forget it and the cache, the next look re-reads.
+                state.directory = nil
+                state.cache.forgetFile()
                 return
             }
-            let identity = FileIdentity(directory: directoryStatus, file: replaced.status)
-            state.accept(contents, identity: identity, descriptor: SharedFileDescriptor(replaced.takeDescriptor()))
+            let key = ReadCache.Key(directory: directoryStatus, file: replaced.status)
+            state.cache.accept(contents, key: key, pinning: SharedFileDescriptor(replaced.takeDescriptor()))
         }
     }
 
     /// The dictionary a write starts from: the validated current file, empty when it is missing
     /// or merely undecodable. Called with the file lock held.
-    private func currentContentsForWriting(
-        in checked: (SharedFileDescriptor, FileStatus)
-    ) throws(SharedDefaultsError) -> [String: PropertyListValue] {
-        let path = path
-        return try state.withLock { state throws(SharedDefaultsError) in
+    private func currentContentsForWriting(in checked: ValidatedDirectory) throws(SharedDefaultsError) -> [String: PropertyListValue] {
+        try state.withLock { state throws(SharedDefaultsError) in
             do throws(SharedDefaultsError) {
-                guard let directory = try directory(&state, checkedEarlier: checked) else {
-                    state.becomeMissing()
-                    return [:]
-                }
-                let (result, _) = try refresh(
-                    &state, in: directory, decode: { bytes throws(SharedDefaultsError) in try Self.decodeDictionary(bytes, path: path) },
-                    served: { $0 })
-                return result == .missing ? [:] : state.contents
+                let result = try refresh(&state, holding: checked, decode: decodeDictionary)
+                return result == .missing ? [:] : state.cache.contents
             } catch where error.isContentRejection {
                 return [:]
             }

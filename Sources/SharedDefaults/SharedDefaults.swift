@@ -7,7 +7,8 @@ import SystemShims
 /// `<container>/Library/Preferences/<suiteName>.plist`, with a dictionary at its root.
 ///
 /// ## Reading
-/// Every getter first checks, with two `lstat` calls, whether the file (or its directory) changed
+/// Every getter first checks, with two stat calls (`fstat` of the kept directory, `fstatat` of the
+/// file in it, see `ReadCache`), whether the file (or its directory) changed
 /// since the last read: device, inode, size, modification and change times in nanoseconds, mode
 /// and owner. If not, the cached dictionary is served without decoding. Otherwise the file is
 /// opened relative to the directory (`openat`, `O_NOFOLLOW|O_NONBLOCK`) and validated; see
@@ -112,8 +113,8 @@ public final class SharedDefaults: Sendable {
 
     deinit {
         state.withLock { state in
-            state.forgetFile()
-            state.forgetDirectory()
+            state.cache.forgetFile()
+            state.directory = nil
         }
     }
 
@@ -122,8 +123,8 @@ public final class SharedDefaults: Sendable {
     /// The value for `key`: from the file, else from the registered defaults, else `nil`.
     public func object(forKey key: String) -> PropertyListValue? {
         state.withLock { state in
-            _ = try? refresh(&state)
-            return state.contents[key] ?? state.registered[key]
+            _ = try? refresh(&state, decode: decodeDictionary)
+            return state.cache.contents[key] ?? state.registered[key]
         }
     }
 
@@ -177,8 +178,8 @@ public final class SharedDefaults: Sendable {
     /// Every key: the registered defaults overlaid with the file's contents.
     public func dictionaryRepresentation() -> [String: PropertyListValue] {
         state.withLock { state in
-            _ = try? refresh(&state)
-            return state.registered.merging(state.contents) { _, fromFile in fromFile }
+            _ = try? refresh(&state, decode: decodeDictionary)
+            return state.registered.merging(state.cache.contents) { _, fromFile in fromFile }
         }
     }
 
@@ -193,11 +194,11 @@ public final class SharedDefaults: Sendable {
     /// - Throws: why the current file was refused. The getters keep serving the last good
     ///   dictionary, and a refused file that has not changed is refused again without re-reading.
     public func reload() throws(SharedDefaultsError) -> ReloadResult {
-        try state.withLock { state throws(SharedDefaultsError) in try refresh(&state) }
+        try state.withLock { state throws(SharedDefaultsError) in try refresh(&state, decode: decodeDictionary) }
     }
 
     /// Why the last look at the file refused it, or `nil` if it was good or missing.
-    public var lastError: SharedDefaultsError? { state.withLock { $0.lastError } }
+    public var lastError: SharedDefaultsError? { state.withLock { $0.cache.lastError } }
 
     /// How many times this instance decoded the file (for tests of the unchanged fast path).
     package var decodeCount: Int { state.withLock { $0.decodeCount } }

@@ -151,11 +151,12 @@ package struct FileDescriptor: ~Copyable, Sendable {
 
     /// The status of `name` in the directory this descriptor refers to, without following a
     /// symbolic link (`fstatat(2)` with `AT_SYMLINK_NOFOLLOW`): one lookup of one name, no path
-    /// walk from the root.
+    /// walk from the root. Called on every unchanged refresh, so the name is passed with
+    /// `withCString` (no copy of a native string), not converted to a new C array.
     package func status(ofEntry name: String) throws(Errno) -> FileStatus {
         var buffer = stat()
         let descriptor = rawValue
-        _ = try valueOrErrno { system_fstatat(descriptor, name, &buffer, AT_SYMLINK_NOFOLLOW) }
+        _ = try valueOrErrno { name.withCString { system_fstatat(descriptor, $0, &buffer, AT_SYMLINK_NOFOLLOW) } }
         return FileStatus(buffer)
     }
 

@@ -100,7 +100,7 @@ func system_fstat(_ fd: CInt, _ buffer: inout stat) -> CInt {
 }
 
 @inline(__always)
-func system_fstatat(_ fd: CInt, _ name: String, _ buffer: inout stat, _ flags: CInt) -> CInt {
+func system_fstatat(_ fd: CInt, _ name: UnsafePointer<CChar>, _ buffer: inout stat, _ flags: CInt) -> CInt {
     #if ENABLE_MOCKING
     if let forced = forcedFailure(.fstatat) { return forced }
     #endif

@@ -1,0 +1,122 @@
+import SystemShims
+
+/// The preferences directory, opened through its path and found safe to read a suite from.
+///
+/// Holding a value is the proof of the invariant: the only way to make one is
+/// ``open(_:options:at:)``, which opens the path without following a symlink and checks the
+/// open directory's `fstat`:
+/// - it is a directory (a symlink is refused, never followed);
+/// - it is owned by an allowed user (``SharedDefaults/Options/allowsDirectoryOwner(_:)``);
+/// - it is not world-writable.
+///
+/// What protects the suite file is this directory *object*: only a writer of it can replace the
+/// file, and only its owner can rename the file's entries. So every file operation goes through
+/// ``descriptor`` (never through the path again), and ``status`` records which directory was
+/// validated (device and inode) with which mode, owner and times.
+///
+/// The value is kept between calls; ``recheck(at:path:)`` says whether it may still be used, and
+/// fails closed: anything it cannot prove unchanged is re-validated through the path by the
+/// caller.
+package struct ValidatedDirectory {
+    /// Longest time, in nanoseconds, a kept directory is trusted without opening its path again:
+    /// the bound on how long a renamed *ancestor* (the container, `Library`) goes unnoticed.
+    package static let revalidationInterval: UInt64 = 1_000_000_000
+
+    /// The open directory. Do not close it; it is closed when the last holder lets go.
+    package let shared: SharedFileDescriptor
+    /// The directory's `fstat` when it was validated, or after this instance's own write into
+    /// it (``noteOwnWrite()``). Its device and inode say which directory this is.
+    package private(set) var status: FileStatus
+    /// `CLOCK_MONOTONIC_COARSE` nanoseconds when the path was opened and checked.
+    package let openedAt: UInt64
+
+    /// The open directory's descriptor, for `openat`/`fstatat` relative to it.
+    package var descriptor: FileDescriptor {
+        _read { yield shared.descriptor }
+    }
+
+    /// Opens `path` without following a symlink and checks it (see the type's documentation).
+    /// - Returns: `nil` when nothing is at `path`.
+    /// - Throws: ``SharedDefaultsError/directoryIsSymlink(path:)``,
+    ///   ``SharedDefaultsError/notADirectory(path:type:)``, ``SharedDefaultsError/foreignOwner(path:owner:)``,
+    ///   ``SharedDefaultsError/directoryWorldWritable(path:)``, or ``SharedDefaultsError/system(path:operation:errno:)``.
+    package static func open(_ path: String, options: SharedDefaults.Options, at now: UInt64) throws(SharedDefaultsError) -> ValidatedDirectory? {
+        let directory: FileDescriptor
+        do {
+            directory = try FileDescriptor.open(path, .readOnly, options: [.directory, .noFollow, .closeOnExec])
+        } catch .noSuchFileOrDirectory {
+            return nil
+        } catch .tooManySymbolicLinkLevels {
+            throw .directoryIsSymlink(path: path)
+        } catch .notDirectory {
+            // O_NOFOLLOW|O_DIRECTORY on a symlink fails with ENOTDIR; tell the two apart.
+            let type = (try? fileStatus(atPath: path, followSymlinks: false))?.type
+            if type == .symlink { throw .directoryIsSymlink(path: path) }
+            throw .notADirectory(path: path, type: type?.rawValue ?? "non-directory")
+        } catch {
+            throw .system(path: path, operation: "open", errno: error)
+        }
+        let status: FileStatus
+        do throws(Errno) { status = try directory.fstat() } catch { throw .system(path: path, operation: "fstat", errno: error) }
+        guard status.type == .directory else { throw .notADirectory(path: path, type: status.type.rawValue) }
+        guard options.allowsDirectoryOwner(status.userID) else { throw .foreignOwner(path: path, owner: status.userID) }
+        guard !status.isWorldWritable else { throw .directoryWorldWritable(path: path) }
+        return ValidatedDirectory(shared: SharedFileDescriptor(directory), status: status, openedAt: now)
+    }
+
+    /// Whether this directory may still be used at `now` without opening `path` again; it may
+    /// take the directory's new `fstat` as ``status`` on the way. `false` means: validate
+    /// through the path (``open(_:options:at:)``). System calls: one `fstat` of ``descriptor``,
+    /// plus one `lstat` of `path` only when the directory's times changed.
+    ///
+    /// Why a `true` is safe:
+    /// - It is only given within ``revalidationInterval`` of the last open through the path.
+    ///   Renaming an *ancestor* does not touch this directory: for at most that long the reader
+    ///   keeps reading the directory it validated, still protected by its own checked mode.
+    ///   Stale for a second at worst, never following anything it has not validated.
+    /// - An unchanged `fstat` (device, inode, mode, owner, link count, times) is this very
+    ///   directory as validated: a `chmod`/`chown` changes its mode and ctime, and renaming or
+    ///   removing it changes its ctime (ext4, tmpfs) or its link count (0 once removed).
+    /// - When only its times changed (entries were added or replaced: other suites, temporary
+    ///   files, another process's atomic replace of the suite file — or the directory itself was
+    ///   renamed), one `lstat` of `path` tells the two apart: if the path still names this
+    ///   directory (same device and inode, still a directory) and its device, inode, mode and
+    ///   owner are as validated, it is kept. Anything else goes back to the path, so a symlink or
+    ///   another directory put in its place is seen (and refused or adopted) at once.
+    /// The suite file itself is not judged here: the caller compares it on every call.
+    package mutating func recheck(at now: UInt64, path: String) -> Bool {
+        guard now &- openedAt < Self.revalidationInterval, let current = try? descriptor.fstat() else { return false }
+        if current == status { return true }
+        guard isSameSafeDirectory(current),
+            let atPath = try? fileStatus(atPath: path, followSymlinks: false),
+            atPath.type == .directory, atPath.device == current.device, atPath.inode == current.inode
+        else { return false }
+        status = current  // `openedAt` stays: the path is re-opened on time
+        return true
+    }
+
+    /// After this instance renamed a file into the directory, takes the directory's new `fstat`
+    /// as the known one (its times changed because of us) if it still passes
+    /// ``isSameSafeDirectory(_:)``.
+    /// - Returns: `false` when it does not (or cannot be read): the caller must drop this value
+    ///   and validate through the path again.
+    package mutating func noteOwnWrite() -> Bool {
+        guard let fresh = try? descriptor.fstat(), isSameSafeDirectory(fresh) else { return false }
+        status = fresh
+        return true
+    }
+
+    /// Whether `current` is still the directory ``status`` describes (device, inode, mode,
+    /// owner), still linked, still a directory and not world-writable: only its times may
+    /// differ, as they do whenever an entry is added or replaced.
+    package func isSameSafeDirectory(_ current: FileStatus) -> Bool {
+        current.type == .directory && !current.isWorldWritable && current.linkCount > 0 && current.device == status.device
+            && current.inode == status.inode && current.mode == status.mode && current.userID == status.userID
+    }
+
+    /// Whether `other` holds the same open descriptor with the same known status (nothing
+    /// replaced or re-checked it in between).
+    package func isSameValidation(as other: ValidatedDirectory) -> Bool {
+        shared === other.shared && status == other.status
+    }
+}
