@@ -197,8 +197,9 @@ enum CostBenchmarks {
     }
 
     /// Runs one cost (`check`, `checkfull`, `decode100`, `decode1000`, `unchanged`, `encode`, `publish-tmpfs`,
-    /// `refresh-changed`, or the quick `ingest` run with its child
-    /// processes) long enough to profile, printing its figure.
+    /// `refresh-changed`, `signatures` (the P-256 / P-384 verification rows without OpenSSL), or
+    /// the quick `ingest` or `ingest-signed` run with its child processes) long enough to profile,
+    /// printing its figure.
     static func profile(_ name: String, catalogPath: String) throws(BenchmarkError) {
         let value: Double
         switch name {
@@ -228,8 +229,19 @@ enum CostBenchmarks {
             let root = try Workspace.make(under: "/tmp")
             defer { try? FileManager.default.removeItem(atPath: root) }
             value = try BenchmarkPlan.quick.ingest.run(container: root + "/ingest", catalogPath: catalogPath).eventsPerSecond
+        case "signatures":
+            let outcome = try SignatureBenchmarks.measure(seconds: 3, runOpenSSL: false)
+            print("signatures: P-256 \(outcome.p256VerificationsPerSecond)/s, P-384 \(outcome.p384VerificationsPerSecond)/s, P-256 keys \(outcome.p256KeysPerSecond)/s (per CPU s)")
+            value = outcome.p256VerificationsPerSecond
+        case "ingest-signed":
+            let root = try Workspace.make(under: "/tmp")
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let outcome = try BenchmarkPlan.quick.verifiedIngest.run(container: root + "/ingest", catalogPath: catalogPath)
+            print("ingest-signed: daemon \(outcome.daemonMicrosecondsPerEvent) µs of CPU per event")
+            value = outcome.eventsPerSecond
         default:
-            throw BenchmarkError("unknown cost '\(name)' (check, checkfull, decode100, decode1000, unchanged, encode, publish-tmpfs, refresh-changed, ingest)")
+            throw BenchmarkError(
+                "unknown cost '\(name)' (check, checkfull, decode100, decode1000, unchanged, encode, publish-tmpfs, refresh-changed, ingest, ingest-signed, signatures)")
         }
         print("\(name): \(value)")
     }

@@ -32,20 +32,31 @@ public enum EventDecoder {
     /// - Throws: ``EventDecodingError`` with a one-line description naming the field and, for a
     ///   refused signature, the reason.
     public static func decode(line: some Collection<UInt8>, signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
-        let value: JSONInput
-        do { value = try JSONInput.parse(line) } catch {
-            if let jws = bareJWS(line) {
-                do { return try signedLine(JSONCursor(.string(jws), rootLabel: "JWS"), signatures) } catch { throw EventDecodingError(error) }
-            }
-            throw .notJSON("line is not JSON: \(error.description)")
+        let decoded: Result<[StoreEvent], EventDecodingError>
+        if let inPlace = line.withContiguousStorageIfAvailable({ bytes in Result { () throws(EventDecodingError) in try decode(bytes: bytes, signatures) } }) {
+            decoded = inPlace
+        } else {
+            decoded = Array(line).withUnsafeBufferPointer { bytes in Result { () throws(EventDecodingError) in try decode(bytes: bytes, signatures) } }
         }
+        return try decoded.get()
+    }
+
+    /// One line's bytes, read in place. A bare JWS (base64url symbols and two dots) is never
+    /// JSON (no JSON value has two dots outside a string), so it is told apart first and its
+    /// bytes go to the JWS reader as they are.
+    private static func decode(bytes line: UnsafeBufferPointer<UInt8>, _ signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
+        if let jws = bareJWS(line) {
+            do { return try signedLine(jws, signatures) } catch { throw EventDecodingError(error) }
+        }
+        let value: JSONInput
+        do { value = try JSONInput.parse(line) } catch { throw .notJSON("line is not JSON: \(error.description)") }
         guard case .object = value else { throw .notJSON("line is not a JSON object") }
         do { return try decode(JSONCursor(value), signatures) } catch { throw EventDecodingError(error) }
     }
 
     /// Decodes one line given as text.
     public static func decode(line: String, signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
-        try decode(line: Array(line.utf8), signatures: signatures)
+        try decode(line: line.utf8, signatures: signatures)
     }
 
     private static let renewalKeys = [
@@ -85,29 +96,47 @@ public enum EventDecoder {
         throw root.fail("JWS payload is neither a transaction, a renewal info nor a notification")
     }
 
-    /// A bare JWS line: the payload is a notification, a transaction or a renewal info.
-    private static func signedLine(_ jws: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
-        let payload = try jwsPayload(jws, signatures)
+    /// A bare JWS line (its bytes, white space trimmed): the payload is a notification, a
+    /// transaction or a renewal info. Errors name the line `JWS`.
+    private static func signedLine(_ bytes: UnsafeBufferPointer<UInt8>, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
+        let line = JSONCursor(.null, rootLabel: "JWS")
+        let jws: JWSCompact
+        do throws(JWSFailure) { jws = try JWSCompact(utf8: bytes) } catch { throw line.fail(error.description) }
+        let payload = try jwsPayload(jws, at: line, signatures)
         if payload.has("notificationType") { return try notification(payload, signatures) }
         return try unsignedPayload(payload)
     }
 
     /// `line` without surrounding white space, if it has the shape of a JWS compact string
-    /// (base64url characters and exactly two dots); else `nil`.
-    private static func bareJWS(_ line: some Collection<UInt8>) -> String? {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        let bytes = Array(line).drop(while: isSpace)
-        let trimmed = bytes.prefix(bytes.count - bytes.reversed().prefix(while: isSpace).count)
+    /// (base64url symbols and exactly two dots); else `nil`.
+    private static func bareJWS(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        var start = 0, end = line.count
+        while start < end, isSpace(line[start]) { start += 1 }
+        while end > start, isSpace(line[end - 1]) { end -= 1 }
+        // One table look-up per byte and no branch: the smallest class seen (0: outside the
+        // shape) and the number of dots.
+        var smallest: UInt8 = 2
         var dots = 0
-        for byte in trimmed {
-            switch byte {
-            case UInt8(ascii: "."): dots += 1
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"): continue
-            default: return nil
+        jwsByteClasses.withUnsafeBufferPointer { classes in
+            for index in start..<end {
+                let byteClass = classes[Int(line[index])]
+                smallest = min(smallest, byteClass)
+                dots &+= Int(byteClass >> 1)
             }
         }
-        return dots == 2 ? String(decoding: trimmed, as: UTF8.self) : nil
+        return smallest > 0 && dots == 2 ? UnsafeBufferPointer(rebasing: line[start..<end]) : nil
+    }
+
+    /// Each byte's class in a JWS compact string: 1 for a base64url symbol, 2 for a dot, 0 for
+    /// anything else.
+    private static let jwsByteClasses: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
+        switch UInt8(byte) {
+        case UInt8(ascii: "."): 2
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"): 1
+        default: 0
+        }
     }
 
     private static func notification(_ root: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
@@ -149,6 +178,11 @@ public enum EventDecoder {
         let jws: JWSCompact
         let text = try cursor.string()
         do throws(JWSFailure) { jws = try JWSCompact(text) } catch { throw cursor.fail(error.description) }
+        return try jwsPayload(jws, at: cursor, signatures)
+    }
+
+    /// The payload of `jws` (read from `cursor`, which names it in errors), as above.
+    private static func jwsPayload(_ jws: JWSCompact, at cursor: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> JSONCursor {
         let header = try preparedHeader(jws, at: cursor)
         let payload = try? JSONInput.parse(jws.payload)
         var signedDate: Double?

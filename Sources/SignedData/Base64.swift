@@ -8,12 +8,23 @@
 public enum Base64 {
     /// The bytes of `text` in base64url without padding, or `nil` if it is not exactly that.
     public static func decode(url text: some StringProtocol) -> [UInt8]? {
-        decode(Array(text.utf8), alphabet: .url)
+        withContiguousUTF8(text) { decode($0, alphabet: .url) }
     }
 
     /// The bytes of `text` in standard base64 with padding, or `nil` if it is not exactly that.
     public static func decode(standard text: some StringProtocol) -> [UInt8]? {
-        decode(Array(text.utf8), alphabet: .standard)
+        withContiguousUTF8(text) { decode($0, alphabet: .standard) }
+    }
+
+    /// The bytes of `symbols` in base64url without padding, or `nil` if it is not exactly that.
+    static func decode(url symbols: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        decode(symbols, alphabet: .url)
+    }
+
+    /// `body` over the UTF-8 bytes of `text`, in place when the string stores them contiguously.
+    private static func withContiguousUTF8<R>(_ text: some StringProtocol, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     /// Bytes as base64url without padding (the inverse of ``decode(url:)``).
@@ -50,7 +61,7 @@ public enum Base64 {
     /// Whole groups of four symbols at a time through a lookup table: a JWS header carries the
     /// whole `x5c` chain (kilobytes), decoded for every JWS, so decoding sits on the hot path of
     /// a verified ingest and a branch per symbol would cost more than the table.
-    private static func decode(_ symbols: [UInt8], alphabet: Alphabet) -> [UInt8]? {
+    private static func decode(_ symbols: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {
         var count = symbols.count
         if alphabet == .standard {
             guard count % 4 == 0 else { return nil }
@@ -66,7 +77,8 @@ public enum Base64 {
         var valid = true
         let out = [UInt8](unsafeUninitializedCapacity: outCount) { out, initialized in
             table.withUnsafeBufferPointer { table in
-                symbols.withUnsafeBufferPointer { input in
+                do {
+                    let input = symbols
                     var bad: UInt8 = 0
                     var o = 0
                     var i = 0

@@ -15,18 +15,20 @@ public struct ECDSAPublicKey: Sendable, Hashable {
 
     /// How much a key precomputes, traded against the cost of each verification.
     public enum Preparation: Sendable, Hashable {
-        /// Tables for a scalar split in two: about the cost of one verification to build. For a
-        /// key that verifies a few signatures (a certificate's issuer).
+        /// Tables for a scalar split in two, 8 entries each: about the cost of one verification
+        /// to build. For a key that verifies a few signatures (a certificate's issuer).
         case standard
-        /// Tables for a scalar split in four: 192 doublings and four tables to build instead of
-        /// 128 and two (P-256), and each verification then takes half the doublings. For a key
-        /// kept to verify many signatures (the leaf of a cached chain).
+        /// Tables for a scalar split in eight, 32 entries each (width-7 digits, as the
+        /// generator's): 224 doublings and 256 entries to build on P-256 (about five
+        /// verifications), and each verification then takes a quarter of the doublings and
+        /// fewer additions. For a key kept to verify many signatures (the leaf of a cached chain).
         case manySignatures
 
-        var parts: Int {
+        /// The width of the key's digits and the pieces its scalar is split into.
+        var shape: (window: Int, parts: Int) {
             switch self {
-            case .standard: 2
-            case .manySignatures: 4
+            case .standard: (5, 2)
+            case .manySignatures: (7, 8)
             }
         }
     }
@@ -40,8 +42,8 @@ public struct ECDSAPublicKey: Sendable, Hashable {
         self.curve = curve
         self.x962Representation = bytes
         switch curve {
-        case .p256: verifier = .p256(ECDSAVerifier(key: try ECDSAVerifier<P256>.decodePoint(bytes), parts: preparation.parts))
-        case .p384: verifier = .p384(ECDSAVerifier(key: try ECDSAVerifier<P384>.decodePoint(bytes), parts: preparation.parts))
+        case .p256: verifier = .p256(ECDSAVerifier(key: try ECDSAVerifier<P256>.decodePoint(bytes), window: preparation.shape.window, parts: preparation.shape.parts))
+        case .p384: verifier = .p384(ECDSAVerifier(key: try ECDSAVerifier<P384>.decodePoint(bytes), window: preparation.shape.window, parts: preparation.shape.parts))
         }
     }
 

@@ -3,9 +3,10 @@ struct ECDSAVerifier<C: WeierstrassCurve>: Sendable {
     /// The key's odd multiples, built once so each verification only adds.
     let keyMultiples: SplitMultiples<C>
 
-    /// `parts`: pieces the key's scalar is split into (see ``SplitMultiples``).
-    init(key: AffinePoint<C>, parts: Int) {
-        keyMultiples = SplitMultiples(of: key, window: SplitMultiples<C>.keyWindow, parts: parts)
+    /// `window` and `parts`: the width of the key's tables and the pieces its scalar is split
+    /// into (see ``SplitMultiples``).
+    init(key: AffinePoint<C>, window: Int, parts: Int) {
+        keyMultiples = SplitMultiples(of: key, window: window, parts: parts)
     }
 
     /// The key point Q from `0x04 || X || Y`.

@@ -17,21 +17,39 @@ public struct JWSCompact: Sendable, Hashable {
     /// Splits and decodes `text`.
     /// - Throws: ``JWSFailure/malformed(_:)`` naming the part that is wrong.
     public init(_ text: some StringProtocol) throws(JWSFailure) {
-        let utf8 = Array(text.utf8)
-        let parts = utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .malformed("JWS has \(parts.count) part\(parts.count == 1 ? "" : "s"), expected 3") }
-        let names = ["header", "payload", "signature"]
-        var decoded: [[UInt8]] = []
-        for (name, part) in zip(names, parts) {
-            guard let bytes = Base64.decode(url: String(decoding: part, as: UTF8.self)) else {
+        try self.init(utf8: text.utf8)
+    }
+
+    /// Splits and decodes the UTF-8 bytes of a JWS, in place when they are contiguous (an
+    /// array, a slice of one, a native string's UTF-8 view): the one copy made is ``signingInput``.
+    /// - Throws: ``JWSFailure/malformed(_:)`` naming the part that is wrong.
+    public init(utf8 bytes: some Collection<UInt8>) throws(JWSFailure) {
+        let parsed = bytes.withContiguousStorageIfAvailable { contiguous in Result { () throws(JWSFailure) in try JWSCompact(contiguous: contiguous) } }
+        if let parsed {
+            self = try parsed.get()
+        } else {
+            self = try Array(bytes).withUnsafeBufferPointer { contiguous throws(JWSFailure) in try JWSCompact(contiguous: contiguous) }
+        }
+    }
+
+    private init(contiguous bytes: UnsafeBufferPointer<UInt8>) throws(JWSFailure) {
+        let dot = UInt8(ascii: ".")
+        let firstDot = bytes.firstIndex(of: dot)
+        let secondDot = firstDot.flatMap { first in bytes[(first + 1)...].firstIndex(of: dot) }
+        guard let firstDot, let secondDot, !bytes[(secondDot + 1)...].contains(dot) else {
+            let parts = bytes.count(where: { $0 == dot }) + 1
+            throw .malformed("JWS has \(parts) part\(parts == 1 ? "" : "s"), expected 3")
+        }
+        func decoded(_ range: Range<Int>, _ name: String) throws(JWSFailure) -> [UInt8] {
+            guard let decoded = Base64.decode(url: UnsafeBufferPointer(rebasing: bytes[range])) else {
                 throw .malformed("JWS \(name) is not base64url")
             }
-            decoded.append(bytes)
+            return decoded
         }
-        header = decoded[0]
-        payload = decoded[1]
-        signature = decoded[2]
-        signingInput = Array(utf8[..<parts[1].endIndex])
-        encodedHeaderCount = parts[0].count
+        header = try decoded(0..<firstDot, "header")
+        payload = try decoded(firstDot + 1..<secondDot, "payload")
+        signature = try decoded(secondDot + 1..<bytes.count, "signature")
+        signingInput = Array(UnsafeBufferPointer(rebasing: bytes[..<secondDot]))
+        encodedHeaderCount = firstDot
     }
 }

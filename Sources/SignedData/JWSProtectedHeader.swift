@@ -45,38 +45,57 @@ public final class JWSHeaderCache: Sendable {
     public static let shared = JWSHeaderCache()
     static let capacity = 64
 
-    private let entries = Mutex<[HeaderText: JWSProtectedHeader]>([:])
+    /// Headers by a hash of their text's length, first 512 and last 64 bytes (a chain's leaf
+    /// comes first), so a lookup neither copies nor hashes 4 KB; headers crafted to collide cost
+    /// at most ``capacity`` comparisons. A header is found only when its text is equal byte for
+    /// byte.
+    private struct Entries {
+        var byHash: [Int: [JWSProtectedHeader]] = [:]
+        var count = 0
+    }
+
+    private let entries = Mutex(Entries())
 
     /// The prepared header whose text is exactly `encoded`, if one is cached.
     public func header(encoded: some Collection<UInt8>) -> JWSProtectedHeader? {
-        let key = HeaderText(Array(encoded))
-        return entries.withLock { $0[key] }
+        let found = encoded.withContiguousStorageIfAvailable { find(UnsafeRawBufferPointer($0)) }
+        return found ?? Array(encoded).withUnsafeBytes { find($0) }
+    }
+
+    private func find(_ encoded: UnsafeRawBufferPointer) -> JWSProtectedHeader? {
+        let key = Self.hash(encoded)
+        return entries.withLock { entries in
+            entries.byHash[key]?.first { header in header.encoded.withUnsafeBytes { ByteComparison.equal($0, encoded) } }
+        }
     }
 
     /// Keeps `header` for later JWS strings with the same header text.
     public func insert(_ header: JWSProtectedHeader) {
+        let key = header.encoded.withUnsafeBytes { Self.hash($0) }
         entries.withLock { entries in
-            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[HeaderText(header.encoded)] = header
+            if entries.count >= Self.capacity {
+                entries.byHash.removeAll(keepingCapacity: true)
+                entries.count = 0
+            }
+            var bucket = entries.byHash[key] ?? []
+            if let index = bucket.firstIndex(where: { ByteComparison.equal($0.encoded, header.encoded) }) {
+                bucket[index] = header
+            } else {
+                bucket.append(header)
+                entries.count += 1
+            }
+            entries.byHash[key] = bucket
         }
     }
 
     /// How many headers are cached, for tests.
     var count: Int { entries.withLock { $0.count } }
 
-    /// A header's text as a key: equal only byte for byte. The hash reads the length and the
-    /// first and last bytes only (a chain's leaf comes first), so a lookup does not hash 4 KB;
-    /// headers crafted to collide cost at most ``capacity`` comparisons.
-    private struct HeaderText: Hashable, Sendable {
-        let bytes: [UInt8]
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(bytes.count)
-            bytes.withUnsafeBytes { raw in
-                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.prefix(512)))
-                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.suffix(64)))
-            }
-        }
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes.count)
+        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes.prefix(512)))
+        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes.suffix(64)))
+        return hasher.finalize()
     }
 }

@@ -57,7 +57,7 @@ public struct JWSVerifier: Sendable, Hashable {
     /// - Throws: the ``JWSFailure`` (an integrity failure) that makes it not intact;
     ///   ``JWSFailure/malformed(_:)`` when `header` is not the header `jws` carries.
     public func verify(_ jws: JWSCompact, header: JWSProtectedHeader, signedDate: Double?) throws(JWSFailure) -> Trust {
-        guard jws.encodedHeader.elementsEqual(header.encoded) else { throw .malformed("JWS header differs from the prepared one") }
+        guard ByteComparison.equal(jws.encodedHeader, header.encoded) else { throw .malformed("JWS header differs from the prepared one") }
         guard header.algorithm == "ES256" else { throw .algorithm(header.algorithm) }
         guard let verdict = header.verdict else { throw .malformed("JWS header has no x5c certificate chain") }
         let verified = try verdict.get()

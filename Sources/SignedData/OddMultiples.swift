@@ -4,11 +4,10 @@
 /// (2^(window−1) − 1)P_j in affine form: the entries a width-`window` NAF digit indexes (digit d
 /// picks entry |d|/2, negated when d < 0).
 struct SplitMultiples<C: WeierstrassCurve>: Sendable {
-    /// The generator's tables are built once per process, so they can be wide and many.
+    /// The generator's tables are built once per process, so they can be wide and many: eight
+    /// pieces of 32 bits (P-256) or 48 (P-384), 32 entries each.
     static var generatorWindow: Int { 7 }
-    static var generatorParts: Int { 4 }
-    /// A public key's tables are built once per key.
-    static var keyWindow: Int { 5 }
+    static var generatorParts: Int { 8 }
 
     let window: Int
     /// Pieces the scalar is split into.
@@ -66,25 +65,87 @@ struct SplitMultiples<C: WeierstrassCurve>: Sendable {
 /// The width-`window` non-adjacent form of bits `start ..< start + count` of `scalar`: digits,
 /// least significant first, each zero or odd with absolute value below 2^(window−1), such that
 /// Σ digit·2^i equals those bits' value. `digits` must hold `count + 1` entries.
+///
+/// Works a digit at a time rather than a bit at a time: strip the trailing zeros, take the low
+/// `window` bits as a signed digit, subtract it (which clears them), repeat.
 func writeNonAdjacentForm(of scalar: Limbs, bits start: Int, count: Int, window: Int, into digits: UnsafeMutableBufferPointer<Int32>) {
-    let length = count + 1
-    for index in 0..<length { digits[index] = 0 }
-    /// Bit `index` of the part (zero from `count` up).
-    func bit(_ index: Int) -> Int32 { index < count && scalar.bit(start + index) ? 1 : 0 }
-    var carry: Int32 = 0
+    for index in 0...count { digits[index] = 0 }
+    var value = scalar.bits(start, count: count)
+    let mask = UInt64(1) << UInt64(window) - 1
+    let half = Int64(1) << Int64(window - 1)
     var position = 0
-    while position < length {
-        if bit(position) == carry {
-            position += 1
-            continue
+    while !value.isZero {
+        let zeros = value.trailingZeroBitCount
+        value.shiftRightWide(zeros)
+        position += zeros
+        var digit = Int64(value.words.0 & mask)
+        if digit >= half {
+            digit -= Int64(1) << Int64(window)
+            value.addSmall(UInt64(-digit))
+        } else {
+            value.subtractSmall(UInt64(digit))
         }
-        let width = min(window, length - position)
-        var word = carry
-        for offset in 0..<width { word += bit(position + offset) << Int32(offset) }
-        carry = (word >> Int32(window - 1)) & 1
-        word -= carry << Int32(window)
-        digits[position] = word
-        position += width
+        digits[position] = Int32(digit)
+    }
+}
+
+extension Limbs {
+    /// Bits `start ..< start + count` as a number.
+    func bits(_ start: Int, count: Int) -> Limbs {
+        var result = Limbs()
+        let firstWord = start >> 6, offset = start & 63
+        for index in 0..<6 - firstWord {
+            var word = self[firstWord + index] >> UInt64(offset)
+            if offset > 0, firstWord + index + 1 < 6 { word |= self[firstWord + index + 1] << UInt64(64 - offset) }
+            result[index] = word
+        }
+        // Keep the low `count` bits.
+        for index in 0..<6 {
+            let low = index * 64
+            if low >= count {
+                result[index] = 0
+            } else if count - low < 64 {
+                result[index] &= (UInt64(1) << UInt64(count - low)) - 1
+            }
+        }
+        return result
+    }
+
+    /// The number of trailing zero bits (the value is nonzero).
+    var trailingZeroBitCount: Int {
+        for index in 0..<6 where self[index] != 0 { return index * 64 + self[index].trailingZeroBitCount }
+        return 384
+    }
+
+    /// All six words shifted right by `shift` bits (any shift).
+    mutating func shiftRightWide(_ shift: Int) {
+        let wordShift = shift >> 6, bitShift = UInt64(shift & 63)
+        for index in 0..<6 {
+            let source = index + wordShift
+            var word: UInt64 = source < 6 ? self[source] >> bitShift : 0
+            if bitShift > 0, source + 1 < 6 { word |= self[source + 1] << (64 - bitShift) }
+            self[index] = word
+        }
+    }
+
+    /// self + small, carried through the six words (the sum must fit them).
+    mutating func addSmall(_ small: UInt64) {
+        var carry = small
+        for index in 0..<6 where carry != 0 {
+            let (sum, overflow) = self[index].addingReportingOverflow(carry)
+            self[index] = sum
+            carry = overflow ? 1 : 0
+        }
+    }
+
+    /// self − small, borrowed through the six words (small must not exceed self).
+    mutating func subtractSmall(_ small: UInt64) {
+        var borrow = small
+        for index in 0..<6 where borrow != 0 {
+            let (difference, overflow) = self[index].subtractingReportingOverflow(borrow)
+            self[index] = difference
+            borrow = overflow ? 1 : 0
+        }
     }
 }
 
