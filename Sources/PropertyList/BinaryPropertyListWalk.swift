@@ -212,37 +212,41 @@ struct BinaryPropertyListWalk {
     /// to be in range, strings and distinct (each counts 1), so only the values are walked, in
     /// the same order and with the same checks as the general loop.
     private func values(count: Int, keysStart: Int, valuesStart: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+        let objectCount = trailer.objectCount, counts = self.counts
         var total = 1
+        // Per value: in range, then its count if already known (a shared or already walked
+        // object), else walked now; the same checks in the same order as the general loop.
         switch trailer.objectRefSize {  // the common widths without a switch per reference
         case 1:
             for position in 0..<count {
-                total &+= 1 &+ (try value(Int(bytes[valuesStart &+ position]), position: position, keysStart: keysStart, index: index, depth: depth))
+                let child = Int(bytes[valuesStart &+ position])
+                guard child < objectCount else { throw outOfRange(UInt64(child), from: index) }
+                let known = Int(counts[child])
+                total &+= 1 &+ (known > 0 ? known : try firstUse(of: child, position: position, keysStart: keysStart, depth: depth))
                 guard total <= Format.maximumValueCount else { throw tooManyValues() }
             }
         case 2:
             for position in 0..<count {
                 let at = valuesStart &+ position &* 2
                 let child = Int(bytes[at]) &<< 8 | Int(bytes[at &+ 1])
-                total &+= 1 &+ (try value(child, position: position, keysStart: keysStart, index: index, depth: depth))
+                guard child < objectCount else { throw outOfRange(UInt64(child), from: index) }
+                let known = Int(counts[child])
+                total &+= 1 &+ (known > 0 ? known : try firstUse(of: child, position: position, keysStart: keysStart, depth: depth))
                 guard total <= Format.maximumValueCount else { throw tooManyValues() }
             }
         default:
             for position in 0..<count {
                 let child = try reference(at: valuesStart &+ position &* trailer.objectRefSize, from: index)
-                total &+= 1 &+ (try value(child, position: position, keysStart: keysStart, index: index, depth: depth))
+                total &+= 1 &+ (try firstUse(of: child, position: position, keysStart: keysStart, depth: depth))
                 guard total <= Format.maximumValueCount else { throw tooManyValues() }
             }
         }
         return total
     }
 
-    /// How many values the value object `child` at `position` of dictionary `index` expands to,
-    /// checked to be in range (it is not negative) and walked on its first use; an error names
-    /// the key it is under.
-    @inline(__always) private func value(_ child: Int, position: Int, keysStart: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
-        guard child < trailer.objectCount else { throw outOfRange(UInt64(child), from: index) }
-        let known = counts[child]
-        if known > 0 { return Int(known) }
+    /// How many values the value object `child` (in range) at `position` of a dictionary
+    /// expands to, walked if this is its first use; an error names the key it is under.
+    @inline(never) private func firstUse(of child: Int, position: Int, keysStart: Int, depth: Int) throws(PropertyListError) -> Int {
         do { return try self.count(of: child, depth: depth) } catch {
             let key = file.reference(at: keysStart &+ position &* trailer.objectRefSize)
             throw error.nested(under: .key(file.string(key) ?? ""))
