@@ -162,12 +162,19 @@ enum SnapshotSchema {
             ownership: ownershipValue)
     }
 
-    private static func enumeration<Value: SnapshotName, Source: SnapshotPropertyList>(
+    /// Inlined where an entry is read (three per entry); the refusal is worked out of line.
+    @inline(__always) private static func enumeration<Value: SnapshotName, Source: SnapshotPropertyList>(
         _ object: Source.Object?, _ field: EntryField, _ source: Source
     ) throws(EntryRefusal) -> Value {
         if let object, let value: Value = source.name(object) { return value }
-        guard let object, let raw = source.string(object) else { throw EntryRefusal(field: field, problem: "is missing or not a string") }
-        throw EntryRefusal(field: field, problem: "has unknown value '\(raw)'")
+        throw notAName(object, field, source)
+    }
+
+    @inline(never) private static func notAName<Source: SnapshotPropertyList>(
+        _ object: Source.Object?, _ field: EntryField, _ source: Source
+    ) -> EntryRefusal {
+        guard let object, let raw = source.string(object) else { return EntryRefusal(field: field, problem: "is missing or not a string") }
+        return EntryRefusal(field: field, problem: "has unknown value '\(raw)'")
     }
 
     private static func rootDate<Source: SnapshotPropertyList>(
@@ -183,15 +190,19 @@ enum SnapshotSchema {
         let problem: String
     }
 
-    /// The date in `object` if it is a finite date within ``dateRange``.
-    private static func checkedDate<Source: SnapshotPropertyList>(_ object: Source.Object?, _ source: Source) throws(DateRefusal) -> Date {
-        guard let date = object.flatMap(source.date), date.timeIntervalSince1970.isFinite else {
-            throw DateRefusal(problem: "is missing or not a date")
-        }
-        guard dateRange.contains(date) else {
-            throw DateRefusal(problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
-        }
+    /// The date in `object` if it is a finite date within ``dateRange``. Inlined where an entry
+    /// is read; the refusal is worked out of line.
+    @inline(__always) private static func checkedDate<Source: SnapshotPropertyList>(_ object: Source.Object?, _ source: Source) throws(DateRefusal) -> Date {
+        guard let date = object.flatMap(source.date), dateRange.contains(date) else { throw notInRange(object, source) }
         return date
+    }
+
+    /// Why ``checkedDate(_:_:)`` refused `object` (not a date, not finite, or outside ``dateRange``).
+    @inline(never) private static func notInRange<Source: SnapshotPropertyList>(_ object: Source.Object?, _ source: Source) -> DateRefusal {
+        guard let date = object.flatMap(source.date), date.timeIntervalSince1970.isFinite else {
+            return DateRefusal(problem: "is missing or not a date")
+        }
+        return DateRefusal(problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
     }
 }
 
