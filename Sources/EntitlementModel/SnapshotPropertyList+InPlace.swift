@@ -17,11 +17,14 @@ struct SnapshotInPlace: SnapshotPropertyList {
     private let file: AcceptedBinaryPropertyList
     /// Per object, ``columns`` bytes: one per ``SnapshotName/rememberedIn`` column (0 not yet
     /// resolved, ``unknown`` not one of that name's texts, else the case's position + 1), then
-    /// the string's position + 1 in ``interned`` (0 if not there yet).
+    /// the string's position + 1 in ``interned`` (0 not made yet, ``usedOnce`` made once and
+    /// not kept, ``unknown`` not kept because ``interned`` is full).
     private let resolved: UnsafeMutablePointer<UInt8>
     private let interned: UnsafeMutablePointer<[String]>
 
     private static let unknown: UInt8 = 0xFF
+    /// In the interned column: the string was made once and not kept.
+    private static let usedOnce: UInt8 = 0xFE
     private static let columns = 5
     private static let internedColumn = 4
 
@@ -85,20 +88,24 @@ struct SnapshotInPlace: SnapshotPropertyList {
     func real(_ object: Object) -> Double? { file.real(object) }
     @inline(__always) func date(_ object: Object) -> Date? { file.date(object) }
 
-    /// The string `object`, made once per string object: values sharing a string share the
-    /// `String` (up to 254 distinct ones; later ones are made per use).
+    /// The string `object`. A string object used a second time is kept, and every later use
+    /// shares that `String` (up to 253 of them; later ones are made per use), so an id used by
+    /// many entries is one allocation while a string used once costs no bookkeeping.
     func string(_ object: Object) -> String? {
         let slot = resolved + (Self.columns &* object.index &+ Self.internedColumn)
         let known = slot.pointee
-        if known != 0 && known != Self.unknown { return interned.pointee[Int(known) - 1] }
+        if known != 0 && known < Self.usedOnce { return interned.pointee[Int(known) - 1] }
         guard let string = file.string(object) else { return nil }
-        if known == 0 {
-            if interned.pointee.count < Int(Self.unknown) - 1 {
+        switch known {
+        case 0: slot.pointee = Self.usedOnce
+        case Self.usedOnce:
+            if interned.pointee.count < Int(Self.usedOnce) - 1 {
                 interned.pointee.append(string)
                 slot.pointee = UInt8(interned.pointee.count)
             } else {
                 slot.pointee = Self.unknown
             }
+        default: break  // the table is full
         }
         return string
     }

@@ -146,16 +146,20 @@ enum SnapshotSchema {
         guard let willRenew = willRenew.flatMap(source.boolean) else {
             throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean")
         }
-        var expiry: Date?
+        let expiry: Date?
         if let expiresAt {
             do throws(DateRefusal) { expiry = try checkedDate(expiresAt, source) } catch {
                 throw EntryRefusal(field: .expiresAt, problem: error.problem)
             }
+        } else {
+            expiry = nil
         }
-        var product: String?
+        let product: String?
         if let productId {
             guard let string = source.string(productId) else { throw EntryRefusal(field: .productId, problem: "is not a string") }
             product = string
+        } else {
+            product = nil
         }
         return EntitlementStatus(
             active: active, state: stateValue, periodType: periodTypeValue, expiresAt: expiry, productId: product, willRenew: willRenew,
@@ -193,7 +197,10 @@ enum SnapshotSchema {
     /// The date in `object` if it is a finite date within ``dateRange``. Inlined where an entry
     /// is read; the refusal is worked out of line.
     @inline(__always) private static func checkedDate<Source: SnapshotPropertyList>(_ object: Source.Object?, _ source: Source) throws(DateRefusal) -> Date {
-        guard let date = object.flatMap(source.date), dateRange.contains(date) else { throw notInRange(object, source) }
+        // Finite first: `ClosedRange.contains` asks `!(upper < date)`, which a NaN passes.
+        guard let date = object.flatMap(source.date), date.timeIntervalSince1970.isFinite, dateRange.contains(date) else {
+            throw notInRange(object, source)
+        }
         return date
     }
 
