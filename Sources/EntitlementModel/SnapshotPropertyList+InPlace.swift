@@ -21,6 +21,19 @@ struct SnapshotInPlace: SnapshotPropertyList {
     /// not kept, ``unknown`` not kept because ``interned`` is full).
     private let resolved: UnsafeMutablePointer<UInt8>
     private let interned: UnsafeMutablePointer<[String]>
+    /// The last dictionary read with a remembered ``SnapshotName`` (and that name's column),
+    /// whose keys' names by position are in ``fieldCodes``.
+    private let last: UnsafeMutablePointer<LastFields>
+    /// Per position of ``last``'s dictionary: its key's case position + 1, 0 if not a name.
+    private let fieldCodes: UnsafeMutablePointer<UInt8>
+
+    private struct LastFields {
+        var dictionary: AcceptedBinaryPropertyList.DictionaryObject?
+        var column: Int
+    }
+
+    /// The most keys a dictionary may have for its names by position to be remembered.
+    private static let cachedPositions = 16
 
     private static let unknown: UInt8 = 0xFF
     /// In the interned column: the string was made once and not kept.
@@ -31,21 +44,45 @@ struct SnapshotInPlace: SnapshotPropertyList {
     /// Runs `body` with a reader over `file`, its memory freed afterwards.
     static func withReader<Result>(_ file: AcceptedBinaryPropertyList, _ body: (SnapshotInPlace) -> Result) -> Result {
         var interned: [String] = []
+        var last = LastFields(dictionary: nil, column: -1)
         return withUnsafeMutablePointer(to: &interned) { interned in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: columns * file.objectCount + 1) { storage in
-                let base = storage.baseAddress!  // capacity is at least 1
-                base.initialize(repeating: 0, count: storage.count)
-                return body(SnapshotInPlace(file: file, resolved: base, interned: interned))
+            withUnsafeMutablePointer(to: &last) { last in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: columns * file.objectCount + cachedPositions) { storage in
+                    let base = storage.baseAddress!  // capacity is at least `cachedPositions`
+                    base.initialize(repeating: 0, count: storage.count)
+                    return body(SnapshotInPlace(
+                        file: file, resolved: base, interned: interned, last: last, fieldCodes: base + columns * file.objectCount))
+                }
             }
         }
     }
 
-    func forEachField<Name: SnapshotName>(of object: Object, _ body: (Name, Object) -> Void) -> Bool {
+    @inline(__always) func forEachField<Name: SnapshotName>(of object: Object, _ body: (Name, Object) -> Void) -> Bool {
         guard let dictionary = file.dictionary(object) else { return false }
-        for position in 0..<dictionary.count {
-            if let name: Name = name(file.key(position, of: dictionary)) { body(name, file.value(position, of: dictionary)) }
+        guard let column = Name.rememberedIn, dictionary.count <= Self.cachedPositions else {
+            for position in 0..<dictionary.count {
+                if let name: Name = name(file.key(position, of: dictionary)) { body(name, file.value(position, of: dictionary)) }
+            }
+            return true
+        }
+        // Entries of one shape share their key objects: the names by position are worked out
+        // for the first and reused while the next dictionary has the very same key references.
+        if !(last.pointee.column == column && last.pointee.dictionary.map({ file.hasSameKeys(dictionary, as: $0) }) == true) {
+            rememberFields(of: dictionary, as: Name.self, column: column)
+        }
+        for position in 0..<dictionary.count where fieldCodes[position] != 0 {
+            body(Name.allCases[Int(fieldCodes[position]) - 1], file.value(position, of: dictionary))
         }
         return true
+    }
+
+    /// Works out the names of `dictionary`'s keys by position into ``fieldCodes``.
+    private func rememberFields<Name: SnapshotName>(of dictionary: AcceptedBinaryPropertyList.DictionaryObject, as: Name.Type, column: Int) {
+        for position in 0..<dictionary.count {
+            let name: Name? = name(file.key(position, of: dictionary))
+            fieldCodes[position] = name.flatMap { Name.allCases.firstIndex(of: $0) }.map { UInt8($0 + 1) } ?? 0
+        }
+        last.pointee = LastFields(dictionary: dictionary, column: column)
     }
 
     func forEachEntry(
