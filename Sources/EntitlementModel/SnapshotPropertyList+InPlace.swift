@@ -10,8 +10,9 @@ import PropertyList
 ///
 /// A writer stores each key string and each enumeration value once and every entry references
 /// it, so what a string object means (which entry field, which state…) is worked out once per
-/// object and remembered in a per-object table, not compared again for every entry; a product
-/// id shared by several entries becomes one `String`.
+/// object and remembered in a per-object table, not compared again for every entry, and entries
+/// with the very same key objects reuse the first one's field names by position; a product id
+/// shared by several entries is made into a `String` twice at most (the second is shared).
 struct SnapshotInPlace: SnapshotPropertyList {
     typealias Object = AcceptedBinaryPropertyList.Object
     private let file: AcceptedBinaryPropertyList
