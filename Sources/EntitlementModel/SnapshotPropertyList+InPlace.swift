@@ -10,39 +10,80 @@ import PropertyList
 ///
 /// A writer stores each key string and each enumeration value once and every entry references
 /// it, so what a string object means (which entry field, which state…) is worked out once per
-/// object and remembered in a per-object table, not compared again for every entry; a product
-/// id shared by several entries becomes one `String`.
+/// object and remembered in a per-object table, not compared again for every entry, and entries
+/// with the very same key objects reuse the first one's field names by position; a product id
+/// shared by several entries is made into a `String` twice at most (the second is shared).
 struct SnapshotInPlace: SnapshotPropertyList {
     typealias Object = AcceptedBinaryPropertyList.Object
     private let file: AcceptedBinaryPropertyList
     /// Per object, ``columns`` bytes: one per ``SnapshotName/rememberedIn`` column (0 not yet
     /// resolved, ``unknown`` not one of that name's texts, else the case's position + 1), then
-    /// the string's position + 1 in ``interned`` (0 if not there yet).
+    /// the string's position + 1 in ``interned`` (0 not made yet, ``usedOnce`` made once and
+    /// not kept, ``unknown`` not kept because ``interned`` is full).
     private let resolved: UnsafeMutablePointer<UInt8>
     private let interned: UnsafeMutablePointer<[String]>
+    /// The last dictionary read with a remembered ``SnapshotName`` (and that name's column),
+    /// whose keys' names by position are in ``fieldCodes``.
+    private let last: UnsafeMutablePointer<LastFields>
+    /// Per position of ``last``'s dictionary: its key's case position + 1, 0 if not a name.
+    private let fieldCodes: UnsafeMutablePointer<UInt8>
+
+    private struct LastFields {
+        var dictionary: AcceptedBinaryPropertyList.DictionaryObject?
+        var column: Int
+    }
+
+    /// The most keys a dictionary may have for its names by position to be remembered.
+    private static let cachedPositions = 16
 
     private static let unknown: UInt8 = 0xFF
+    /// In the interned column: the string was made once and not kept.
+    private static let usedOnce: UInt8 = 0xFE
     private static let columns = 5
     private static let internedColumn = 4
 
     /// Runs `body` with a reader over `file`, its memory freed afterwards.
     static func withReader<Result>(_ file: AcceptedBinaryPropertyList, _ body: (SnapshotInPlace) -> Result) -> Result {
         var interned: [String] = []
+        var last = LastFields(dictionary: nil, column: -1)
         return withUnsafeMutablePointer(to: &interned) { interned in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: columns * file.objectCount + 1) { storage in
-                let base = storage.baseAddress!  // capacity is at least 1
-                base.initialize(repeating: 0, count: storage.count)
-                return body(SnapshotInPlace(file: file, resolved: base, interned: interned))
+            withUnsafeMutablePointer(to: &last) { last in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: columns * file.objectCount + cachedPositions) { storage in
+                    let base = storage.baseAddress!  // capacity is at least `cachedPositions`
+                    base.initialize(repeating: 0, count: storage.count)
+                    return body(SnapshotInPlace(
+                        file: file, resolved: base, interned: interned, last: last, fieldCodes: base + columns * file.objectCount))
+                }
             }
         }
     }
 
-    func forEachField<Name: SnapshotName>(of object: Object, _ body: (Name, Object) -> Void) -> Bool {
+    @inline(__always) func forEachField<Name: SnapshotName>(of object: Object, _ body: (Name, Object) -> Void) -> Bool {
         guard let dictionary = file.dictionary(object) else { return false }
-        for position in 0..<dictionary.count {
-            if let name: Name = name(file.key(position, of: dictionary)) { body(name, file.value(position, of: dictionary)) }
+        guard let column = Name.rememberedIn, dictionary.count <= Self.cachedPositions else {
+            for position in 0..<dictionary.count {
+                if let name: Name = name(file.key(position, of: dictionary)) { body(name, file.value(position, of: dictionary)) }
+            }
+            return true
+        }
+        // Entries of one shape share their key objects: the names by position are worked out
+        // for the first and reused while the next dictionary has the very same key references.
+        if !(last.pointee.column == column && last.pointee.dictionary.map({ file.hasSameKeys(dictionary, as: $0) }) == true) {
+            rememberFields(of: dictionary, as: Name.self, column: column)
+        }
+        for position in 0..<dictionary.count where fieldCodes[position] != 0 {
+            body(Name.allCases[Int(fieldCodes[position]) - 1], file.value(position, of: dictionary))
         }
         return true
+    }
+
+    /// Works out the names of `dictionary`'s keys by position into ``fieldCodes``.
+    private func rememberFields<Name: SnapshotName>(of dictionary: AcceptedBinaryPropertyList.DictionaryObject, as: Name.Type, column: Int) {
+        for position in 0..<dictionary.count {
+            let name: Name? = name(file.key(position, of: dictionary))
+            fieldCodes[position] = name.flatMap { Name.allCases.firstIndex(of: $0) }.map { UInt8($0 + 1) } ?? 0
+        }
+        last.pointee = LastFields(dictionary: dictionary, column: column)
     }
 
     func forEachEntry(
@@ -85,20 +126,24 @@ struct SnapshotInPlace: SnapshotPropertyList {
     func real(_ object: Object) -> Double? { file.real(object) }
     @inline(__always) func date(_ object: Object) -> Date? { file.date(object) }
 
-    /// The string `object`, made once per string object: values sharing a string share the
-    /// `String` (up to 254 distinct ones; later ones are made per use).
+    /// The string `object`. A string object used a second time is kept, and every later use
+    /// shares that `String` (up to 253 of them; later ones are made per use), so an id used by
+    /// many entries is one allocation while a string used once costs no bookkeeping.
     func string(_ object: Object) -> String? {
         let slot = resolved + (Self.columns &* object.index &+ Self.internedColumn)
         let known = slot.pointee
-        if known != 0 && known != Self.unknown { return interned.pointee[Int(known) - 1] }
+        if known != 0 && known < Self.usedOnce { return interned.pointee[Int(known) - 1] }
         guard let string = file.string(object) else { return nil }
-        if known == 0 {
-            if interned.pointee.count < Int(Self.unknown) - 1 {
+        switch known {
+        case 0: slot.pointee = Self.usedOnce
+        case Self.usedOnce:
+            if interned.pointee.count < Int(Self.usedOnce) - 1 {
                 interned.pointee.append(string)
                 slot.pointee = UInt8(interned.pointee.count)
             } else {
                 slot.pointee = Self.unknown
             }
+        default: break  // the table is full
         }
         return string
     }

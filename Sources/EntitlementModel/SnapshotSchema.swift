@@ -146,28 +146,39 @@ enum SnapshotSchema {
         guard let willRenew = willRenew.flatMap(source.boolean) else {
             throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean")
         }
-        var expiry: Date?
+        let expiry: Date?
         if let expiresAt {
             do throws(DateRefusal) { expiry = try checkedDate(expiresAt, source) } catch {
                 throw EntryRefusal(field: .expiresAt, problem: error.problem)
             }
+        } else {
+            expiry = nil
         }
-        var product: String?
+        let product: String?
         if let productId {
             guard let string = source.string(productId) else { throw EntryRefusal(field: .productId, problem: "is not a string") }
             product = string
+        } else {
+            product = nil
         }
         return EntitlementStatus(
             active: active, state: stateValue, periodType: periodTypeValue, expiresAt: expiry, productId: product, willRenew: willRenew,
             ownership: ownershipValue)
     }
 
-    private static func enumeration<Value: SnapshotName, Source: SnapshotPropertyList>(
+    /// Inlined where an entry is read (three per entry); the refusal is worked out of line.
+    @inline(__always) private static func enumeration<Value: SnapshotName, Source: SnapshotPropertyList>(
         _ object: Source.Object?, _ field: EntryField, _ source: Source
     ) throws(EntryRefusal) -> Value {
         if let object, let value: Value = source.name(object) { return value }
-        guard let object, let raw = source.string(object) else { throw EntryRefusal(field: field, problem: "is missing or not a string") }
-        throw EntryRefusal(field: field, problem: "has unknown value '\(raw)'")
+        throw notAName(object, field, source)
+    }
+
+    @inline(never) private static func notAName<Source: SnapshotPropertyList>(
+        _ object: Source.Object?, _ field: EntryField, _ source: Source
+    ) -> EntryRefusal {
+        guard let object, let raw = source.string(object) else { return EntryRefusal(field: field, problem: "is missing or not a string") }
+        return EntryRefusal(field: field, problem: "has unknown value '\(raw)'")
     }
 
     private static func rootDate<Source: SnapshotPropertyList>(
@@ -183,15 +194,22 @@ enum SnapshotSchema {
         let problem: String
     }
 
-    /// The date in `object` if it is a finite date within ``dateRange``.
-    private static func checkedDate<Source: SnapshotPropertyList>(_ object: Source.Object?, _ source: Source) throws(DateRefusal) -> Date {
-        guard let date = object.flatMap(source.date), date.timeIntervalSince1970.isFinite else {
-            throw DateRefusal(problem: "is missing or not a date")
-        }
-        guard dateRange.contains(date) else {
-            throw DateRefusal(problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
+    /// The date in `object` if it is a finite date within ``dateRange``. Inlined where an entry
+    /// is read; the refusal is worked out of line.
+    @inline(__always) private static func checkedDate<Source: SnapshotPropertyList>(_ object: Source.Object?, _ source: Source) throws(DateRefusal) -> Date {
+        // Finite first: `ClosedRange.contains` asks `!(upper < date)`, which a NaN passes.
+        guard let date = object.flatMap(source.date), date.timeIntervalSince1970.isFinite, dateRange.contains(date) else {
+            throw notInRange(object, source)
         }
         return date
+    }
+
+    /// Why ``checkedDate(_:_:)`` refused `object` (not a date, not finite, or outside ``dateRange``).
+    @inline(never) private static func notInRange<Source: SnapshotPropertyList>(_ object: Source.Object?, _ source: Source) -> DateRefusal {
+        guard let date = object.flatMap(source.date), date.timeIntervalSince1970.isFinite else {
+            return DateRefusal(problem: "is missing or not a date")
+        }
+        return DateRefusal(problem: "is \(date.timeIntervalSince1970) s since 1970, outside 2008...2300")
     }
 }
 

@@ -91,6 +91,13 @@ package struct AcceptedBinaryPropertyList {
         reference(at: dictionary.valuesStart &+ position &* objectRefSize)
     }
 
+    /// Whether `dictionary` has the same key object as `other` at every position (as every
+    /// entry of one shape has when the writer stores each key string once).
+    package func hasSameKeys(_ dictionary: DictionaryObject, as other: DictionaryObject) -> Bool {
+        dictionary.count == other.count
+            && RawBytes.equal(bytes + dictionary.keysStart, bytes + other.keysStart, count: dictionary.count &* objectRefSize)
+    }
+
     /// The bytes of `object` when it is a string stored in ASCII (which is text as it stands);
     /// `nil` for any other kind, a UTF-16 string included.
     @inlinable @inline(__always) package func asciiBytes(_ object: Object) -> UnsafeBufferPointer<UInt8>? {

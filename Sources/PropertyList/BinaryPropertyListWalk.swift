@@ -176,6 +176,7 @@ struct BinaryPropertyListWalk {
         let (count, keysStart) = try length(info: info, at: offset, index: index, unitSize: 2 * refSize)
         let valuesStart = keysStart &+ count &* refSize
         let keysKnown = count > 0 && Int(lastKeys[1]) == count && RawBytes.equal(file.bytes + Int(lastKeys[0]), file.bytes + keysStart, count: count &* refSize)
+        if keysKnown { return try values(count: count, keysStart: keysStart, valuesStart: valuesStart, index: index, depth: depth) }
         // Keys told apart by their bytes while every key so far is ASCII; from the first UTF-16
         // key on, as Swift strings (which also equate canonically equivalent texts).
         var keyStrings: Set<String>?
@@ -183,14 +184,10 @@ struct BinaryPropertyListWalk {
         for position in 0..<count {
             let keyObject = try reference(at: keysStart &+ position &* refSize, from: index)
             let valueObject = try reference(at: valuesStart &+ position &* refSize, from: index)
-            if !keysKnown {
-                total &+= try self.count(of: keyObject, depth: depth)
-                let keyMarker = bytes[file.offset(of: .init(index: keyObject))] >> 4
-                guard keyMarker == Format.asciiStringKind || keyMarker == Format.utf16StringKind else {
-                    throw .unsupportedValue(path: "", type: "dictionary key \(kindDescription(ofObject: keyObject))")
-                }
-            } else {
-                total &+= 1
+            total &+= try self.count(of: keyObject, depth: depth)
+            let keyMarker = bytes[file.offset(of: .init(index: keyObject))] >> 4
+            guard keyMarker == Format.asciiStringKind || keyMarker == Format.utf16StringKind else {
+                throw .unsupportedValue(path: "", type: "dictionary key \(kindDescription(ofObject: keyObject))")
             }
             let valueCount: Int
             do { valueCount = try self.count(of: valueObject, depth: depth) } catch {
@@ -198,16 +195,62 @@ struct BinaryPropertyListWalk {
             }
             total &+= valueCount
             guard total <= Format.maximumValueCount else { throw tooManyValues() }
-            if !keysKnown, !(try isFirstUse(ofKey: keyObject, position: position, keysStart: keysStart, dictionary: index, strings: &keyStrings)) {
+            if !(try isFirstUse(ofKey: keyObject, position: position, keysStart: keysStart, dictionary: index, strings: &keyStrings)) {
                 let name = file.string(.init(index: keyObject)) ?? ""
                 throw .malformed(reason: "dictionary (object \(index)) has the key \(name.quotedForMessage) twice")
             }
         }
-        if !keysKnown, count > 0 {
+        if count > 0 {
             lastKeys[0] = Int32(keysStart)  // inside the file, below its 2^28-byte limit
             lastKeys[1] = Int32(count)
         }
         return total
+    }
+
+    /// The rest of ``dictionary(info:at:index:depth:)`` for a dictionary whose key references
+    /// are byte for byte those of the last dictionary whose keys all passed: its keys are known
+    /// to be in range, strings and distinct (each counts 1), so only the values are walked, in
+    /// the same order and with the same checks as the general loop.
+    private func values(count: Int, keysStart: Int, valuesStart: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+        let objectCount = trailer.objectCount, counts = self.counts
+        var total = 1
+        // Per value: in range, then its count if already known (a shared or already walked
+        // object), else walked now; the same checks in the same order as the general loop.
+        switch trailer.objectRefSize {  // the common widths without a switch per reference
+        case 1:
+            for position in 0..<count {
+                let child = Int(bytes[valuesStart &+ position])
+                guard child < objectCount else { throw outOfRange(UInt64(child), from: index) }
+                let known = Int(counts[child])
+                total &+= 1 &+ (known > 0 ? known : try firstUse(of: child, position: position, keysStart: keysStart, depth: depth))
+                guard total <= Format.maximumValueCount else { throw tooManyValues() }
+            }
+        case 2:
+            for position in 0..<count {
+                let at = valuesStart &+ position &* 2
+                let child = Int(bytes[at]) &<< 8 | Int(bytes[at &+ 1])
+                guard child < objectCount else { throw outOfRange(UInt64(child), from: index) }
+                let known = Int(counts[child])
+                total &+= 1 &+ (known > 0 ? known : try firstUse(of: child, position: position, keysStart: keysStart, depth: depth))
+                guard total <= Format.maximumValueCount else { throw tooManyValues() }
+            }
+        default:
+            for position in 0..<count {
+                let child = try reference(at: valuesStart &+ position &* trailer.objectRefSize, from: index)
+                total &+= 1 &+ (try firstUse(of: child, position: position, keysStart: keysStart, depth: depth))
+                guard total <= Format.maximumValueCount else { throw tooManyValues() }
+            }
+        }
+        return total
+    }
+
+    /// How many values the value object `child` (in range) at `position` of a dictionary
+    /// expands to, walked if this is its first use; an error names the key it is under.
+    @inline(never) private func firstUse(of child: Int, position: Int, keysStart: Int, depth: Int) throws(PropertyListError) -> Int {
+        do { return try self.count(of: child, depth: depth) } catch {
+            let key = file.reference(at: keysStart &+ position &* trailer.objectRefSize)
+            throw error.nested(under: .key(file.string(key) ?? ""))
+        }
     }
 
     /// Whether no earlier key of dictionary `dictionary` equals the key object `key` (a string,

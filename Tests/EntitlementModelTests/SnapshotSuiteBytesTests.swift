@@ -85,6 +85,27 @@ import Testing
         #expect(try EntitlementSnapshot.decode(fromSuiteBytes: bytes) == snapshot)
     }
 
+    /// Product ids used by one, two, three and four entries (a string is kept from its second
+    /// use on): every entry still reads its own id.
+    @Test func productIdsUsedOnceOrMoreDecodeAlike() throws {
+        let base = Date(timeIntervalSinceReferenceDate: 780_000_000)
+        var statuses: [String: EntitlementStatus] = [:]
+        var index = 0
+        for uses in 1...4 {
+            for id in 0..<20 {
+                for _ in 0..<uses {
+                    statuses["entitlement.\(index)"] = EntitlementStatus(
+                        active: true, state: .subscribed, productId: "com.example.product.used.\(uses).\(id)", willRenew: true)
+                    index += 1
+                }
+            }
+        }
+        let snapshot = EntitlementSnapshot(generation: 4, issuedAt: base, nextTransition: nil, entitlements: statuses)
+        let bytes = try Self.suiteBytes(snapshot.propertyList, others: false)
+        #expect(try EntitlementSnapshot.decode(fromSuiteBytes: bytes) == snapshot)
+        Self.expectSameOutcome(bytes, "ids used once or more")
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func corruptedFilesAreRefusedOrAcceptedAlike(seed: UInt64) throws {
         var random = SplitMix(seed: seed)

@@ -19,6 +19,16 @@ import Testing
 
     static let zeros = [UInt8](repeating: 0, count: 8)
 
+    /// An array of two one-entry dictionaries with the same key object: `{a: true}` and
+    /// `{a: <object secondValue>}`, where object 5 is a null; references of `referenceSize` bytes.
+    static func repeatedKeys(secondValue: UInt64, referenceSize: Int) -> [UInt8] {
+        func ref(_ index: UInt64) -> [UInt8] { bigEndian(index, width: referenceSize) }
+        let objects: [[UInt8]] = [
+            [0xA2] + ref(1) + ref(2), [0xD1] + ref(3) + ref(4), [0xD1] + ref(3) + ref(secondValue), [0x51, 0x61], [0x09], [0x00],
+        ]
+        return CraftedBinaryPropertyList(objects: objects, objectRefSize: UInt8(referenceSize)).bytes
+    }
+
     static let cases: [(String, [UInt8], Expected)] = [
         ("bad magic", CraftedBinaryPropertyList(magic: Array("xplist00".utf8), objects: [[0x09]]).bytes, .malformed("bplist00 magic")),
         ("unsupported version", CraftedBinaryPropertyList(magic: Array("bplist01".utf8), objects: [[0x09]]).bytes, .malformed("version")),
@@ -81,6 +91,15 @@ import Testing
         ("the same key object twice", CraftedBinaryPropertyList(objects: [[0xD2, 1, 1, 2, 2], [0x51, 0x61], [0x09]]).bytes, .malformed("key \"a\" twice")),
         ("the same key in two encodings", CraftedBinaryPropertyList(objects: [[0xD2, 1, 2, 3, 3], [0x51, 0x61], [0x61, 0, 0x61], [0x09]]).bytes,
          .malformed("twice")),
+        // The second dictionary has the very key references of the first, so the walk checks
+        // only its values: the same errors, with the same paths, as for any other dictionary.
+        ("value out of range under known keys", repeatedKeys(secondValue: 9, referenceSize: 1), .malformed("references object 9")),
+        ("value out of range under known two-byte keys", repeatedKeys(secondValue: 9, referenceSize: 2), .malformed("references object 9")),
+        ("value out of range under known three-byte keys", repeatedKeys(secondValue: 9, referenceSize: 3), .malformed("references object 9")),
+        ("null under known keys", repeatedKeys(secondValue: 5, referenceSize: 1), .unsupported(path: "[1].a", type: "null")),
+        ("null under known two-byte keys", repeatedKeys(secondValue: 5, referenceSize: 2), .unsupported(path: "[1].a", type: "null")),
+        ("null under known three-byte keys", repeatedKeys(secondValue: 5, referenceSize: 3), .unsupported(path: "[1].a", type: "null")),
+        ("cycle under known keys", repeatedKeys(secondValue: 0, referenceSize: 1), .malformed("cycle")),
         ("canonically equivalent keys", CraftedBinaryPropertyList(objects: [[0xD2, 1, 2, 3, 3], [0x61, 0, 0xE9], [0x62, 0, 0x65, 0x03, 0x01], [0x09]]).bytes,
          .malformed("twice")),
     ]
