@@ -28,13 +28,18 @@ struct DemoProcessNameTests {
         }
     }
 
-    /// Every live child of `parent`, by process ID.
+    /// Every live child of `parent`, by process ID: the kernel lists each thread's children in
+    /// `/proc/<parent>/task/<tid>/children` (no scan of all of `/proc`, which races with every
+    /// other process a loaded machine starts and ends).
     static func children(of parent: Int32) -> [Int32: ProcessStat] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let tasks = "/proc/\(parent)/task"
         var found: [Int32: ProcessStat] = [:]
-        for pid in entries.compactMap({ Int32($0) }) {
-            guard let stat = ProcessStat(pid: pid), stat.parent == parent else { continue }
-            found[pid] = stat
+        for task in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+            let listed = (try? String(contentsOfFile: "\(tasks)/\(task)/children", encoding: .utf8)) ?? ""
+            for pid in listed.split(separator: " ").compactMap({ Int32($0) }) {
+                guard let stat = ProcessStat(pid: pid), stat.parent == parent else { continue }
+                found[pid] = stat
+            }
         }
         return found
     }
