@@ -116,7 +116,12 @@ struct SnapshotInPlace: SnapshotPropertyList {
         guard let ascii = file.asciiBytes(object) else { return file.string(object).flatMap(Name.init(rawValue:)) }
         for candidate in Name.allCases {
             var text = candidate.rawValue
-            if text.withUTF8({ $0.count == ascii.count && $0.elementsEqual(ascii) }) { return candidate }
+            if text.withUTF8({ utf8 in
+                guard utf8.count == ascii.count, let left = utf8.baseAddress, let right = ascii.baseAddress else { return utf8.count == ascii.count }
+                return RawBytes.equal(left, right, count: ascii.count)
+            }) {
+                return candidate
+            }
         }
         return nil
     }

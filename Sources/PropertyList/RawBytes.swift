@@ -1,9 +1,10 @@
 /// Byte-run helpers for the binary codec, on the standard library alone (no `memcmp`), so the
 /// module builds wherever Swift does.
-enum RawBytes {
-    /// Whether the `count` bytes at `first` and at `second` are equal, eight at a time.
-    @inline(__always)
-    static func equal(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
+package enum RawBytes {
+    /// Whether the `count` bytes at `first` and at `second` are equal, eight at a time (inlined
+    /// into typed readers in other modules too, where a generic comparison costs several times more).
+    @inlinable @inline(__always)
+    package static func equal(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
         let a = UnsafeRawPointer(first), b = UnsafeRawPointer(second)
         var position = 0
         while position &+ 8 <= count {
