@@ -1,4 +1,5 @@
 import Foundation
+import ServiceRuntime
 import TestSupport
 import Testing
 
@@ -39,29 +40,17 @@ struct BenchmarkShapeTests {
         let bench = try BuiltTools.start(
             "entitlement-bench", ["--role", "restart", "--quick", "--directory", directory], workingDirectory: BuiltTools.packageRoot)
         defer { bench.send(SIGKILL) }
-        // Each thread lists the children it started.
-        let tasks = "/proc/\(bench.processIdentifier)/task"
-        func children() -> [Int32] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).flatMap { task in
-                ((try? String(contentsOfFile: "\(tasks)/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
-            }
-        }
-        #expect(try await eventually(timeout: .seconds(30)) { !children().isEmpty || !bench.isRunning }, "no child appeared")
-        let started = children()
-        try #require(!started.isEmpty, "the bench exited before starting a child: \(bench.standardError.suffix(2000))")
-        bench.send(SIGTERM)
+        // The bench's daemons live a few hundred milliseconds each, and the suite's other tests can
+        // keep the concurrency pool busy for longer than the whole bench runs, so the lookout is a
+        // thread of its own: it sends SIGTERM the moment it sees a daemon of the bench running.
+        let lookout = DaemonLookout(directory: directory, bench: bench)
+        let pid = try #require(await lookout.terminateOnFirstDaemon(timeout: .seconds(30)),
+            "the bench exited before starting a daemon: \(bench.standardError.suffix(2000))")
         let status = await bench.waitForExit(timeout: .seconds(30))
         #expect(status == 128 + SIGTERM, "stderr: \(bench.standardError.suffix(2000))")
-        // An ended child is gone, or a zombie until whoever inherited it reaps it.
-        func ended(_ pid: Int32) -> Bool {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
-            return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
-        }
-        for pid in started {
-            let gone = try await eventually(timeout: .seconds(30)) { ended(pid) }
-            #expect(gone, "child \(pid) still runs after the bench was stopped: \((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "")")
-            if !gone { kill(pid, SIGKILL) }
-        }
+        let gone = try await eventually(timeout: .seconds(30)) { !DaemonLookout.isRunning(pid) }
+        #expect(gone, "daemon \(pid) still runs after the bench was stopped")
+        if !gone { kill(pid, SIGKILL) }
     }
 
     @Test("An unknown option is a usage error (64) and prints no result")
@@ -70,5 +59,50 @@ struct BenchmarkShapeTests {
         #expect(result.status == 64)
         #expect(result.standardError.hasPrefix("Error: Unknown option '--fast'"))
         #expect(result.standardOutput.isEmpty)
+    }
+}
+
+/// Watches a bench's workspace for a running `entitlementd` from a dedicated thread, and ends the
+/// bench with SIGTERM as soon as it finds one.
+private struct DaemonLookout: Sendable {
+    let directory: String
+    let bench: ChildProcess
+
+    /// The pid of the daemon that was running when SIGTERM was sent, or `nil` if the bench ended
+    /// (or `timeout` passed) before one was seen.
+    func terminateOnFirstDaemon(timeout: Duration) async -> Int32? {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let deadline = ContinuousClock.now.advanced(by: timeout)
+                while ContinuousClock.now < deadline && bench.isRunning {
+                    if let pid = runningDaemon() {
+                        bench.send(SIGTERM)
+                        return continuation.resume(returning: pid)
+                    }
+                    usleep(2_000)
+                }
+                continuation.resume(returning: nil)
+            }
+            thread.start()
+        }
+    }
+
+    /// A running daemon of the bench, found by the pid in its container's lock file (every
+    /// container of the bench's workspace is under `directory`).
+    private func runningDaemon() -> Int32? {
+        let locks = (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []).filter {
+            $0.hasSuffix("Library/Broker/entitlementd.lock")
+        }
+        for lock in locks {
+            let text = (try? String(contentsOfFile: directory + "/" + lock, encoding: .utf8)) ?? ""
+            if let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), Self.isRunning(pid) { return pid }
+        }
+        return nil
+    }
+
+    /// A process that is gone, or a zombie until whoever inherited it reaps it, has ended.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
     }
 }
