@@ -21,8 +21,8 @@ public final class ChildProcess: Sendable {
     /// Shared with the reader and waiter threads.
     private final class State: Sendable {
         let buffers = Mutex(Buffers())
-        /// The exit status once reaped: the exit code, or 128 + the signal number.
-        let exitStatus = Mutex<Int32?>(nil)
+        /// Once reaped: the exit code or 128 + the signal number, and when the waiter thread saw it.
+        let exit = Mutex<(status: Int32, instant: ContinuousClock.Instant)?>(nil)
     }
 
     private let state = State()
@@ -59,7 +59,8 @@ public final class ChildProcess: Sendable {
         do {
             try DetachedThread.start {
                 let status = Self.waitForExit(child)
-                state.exitStatus.withLock { $0 = status }
+                let instant = ContinuousClock.now
+                state.exit.withLock { $0 = (status, instant) }
             }
         } catch {
             // Nobody could ever report this child's end: stop it now rather than leave it unowned.
@@ -102,7 +103,11 @@ public final class ChildProcess: Sendable {
     public var standardError: String { String(decoding: state.buffers.withLock { $0.standardError }, as: UTF8.self) }
     /// The exit status once the child has exited: its exit code, or 128 + the signal that killed
     /// it, or ``unknownStatus`` when its end could not be observed.
-    public var terminationStatus: Int32? { state.exitStatus.withLock { $0 } }
+    public var terminationStatus: Int32? { state.exit.withLock { $0?.status } }
+    /// When the child's exit was observed (on the continuous clock), by a thread that does
+    /// nothing else, so the instant does not depend on when its owner next looks; `nil` while it
+    /// runs.
+    public var exitInstant: ContinuousClock.Instant? { state.exit.withLock { $0?.instant } }
     public var isRunning: Bool { terminationStatus == nil }
 
     /// Sends `signal` (e.g. `SIGTERM`) to the child if it has not been reaped yet.

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceRuntime
+import Synchronization
 import TestSupport
 import Testing
 
@@ -40,15 +41,19 @@ struct BenchmarkShapeTests {
         let bench = try BuiltTools.start(
             "entitlement-bench", ["--role", "restart", "--quick", "--directory", directory], workingDirectory: BuiltTools.packageRoot)
         defer { bench.send(SIGKILL) }
-        // The bench's daemons live a few hundred milliseconds each, and the suite's other tests can
-        // keep the concurrency pool busy for longer than the whole bench runs, so the lookout is a
-        // thread of its own: it sends SIGTERM the moment it sees a daemon of the bench running.
-        let lookout = DaemonLookout(directory: directory, bench: bench)
-        let pid = try #require(await lookout.terminateOnFirstDaemon(timeout: .seconds(30)),
-            "the bench exited before starting a daemon: \(bench.standardError.suffix(2000))")
+        // The bench's daemons live a few hundred milliseconds each: SIGTERM goes out the moment
+        // one is seen running.
+        let daemon = Mutex<Int32?>(nil)
+        _ = await eventuallyOnOwnThread(timeout: .seconds(30)) {
+            guard let pid = runningDaemon(in: directory) else { return !bench.isRunning }
+            daemon.withLock { $0 = pid }
+            bench.send(SIGTERM)
+            return true
+        }
+        let pid = try #require(daemon.withLock { $0 }, "the bench exited before starting a daemon: \(bench.standardError.suffix(2000))")
         let status = await bench.waitForExit(timeout: .seconds(30))
         #expect(status == 128 + SIGTERM, "stderr: \(bench.standardError.suffix(2000))")
-        let gone = try await eventually(timeout: .seconds(30)) { !DaemonLookout.isRunning(pid) }
+        let gone = try await eventually(timeout: .seconds(30)) { !isRunning(pid) }
         #expect(gone, "daemon \(pid) still runs after the bench was stopped")
         if !gone { kill(pid, SIGKILL) }
     }
@@ -62,47 +67,21 @@ struct BenchmarkShapeTests {
     }
 }
 
-/// Watches a bench's workspace for a running `entitlementd` from a dedicated thread, and ends the
-/// bench with SIGTERM as soon as it finds one.
-private struct DaemonLookout: Sendable {
-    let directory: String
-    let bench: ChildProcess
-
-    /// The pid of the daemon that was running when SIGTERM was sent, or `nil` if the bench ended
-    /// (or `timeout` passed) before one was seen.
-    func terminateOnFirstDaemon(timeout: Duration) async -> Int32? {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                let deadline = ContinuousClock.now.advanced(by: timeout)
-                while ContinuousClock.now < deadline && bench.isRunning {
-                    if let pid = runningDaemon() {
-                        bench.send(SIGTERM)
-                        return continuation.resume(returning: pid)
-                    }
-                    usleep(2_000)
-                }
-                continuation.resume(returning: nil)
-            }
-            thread.start()
-        }
+/// A running daemon of a bench, found by the pid in its container's lock file (every container of
+/// the bench's workspace is under `directory`).
+private func runningDaemon(in directory: String) -> Int32? {
+    let locks = (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []).filter {
+        $0.hasSuffix("Library/Broker/entitlementd.lock")
     }
-
-    /// A running daemon of the bench, found by the pid in its container's lock file (every
-    /// container of the bench's workspace is under `directory`).
-    private func runningDaemon() -> Int32? {
-        let locks = (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []).filter {
-            $0.hasSuffix("Library/Broker/entitlementd.lock")
-        }
-        for lock in locks {
-            let text = (try? String(contentsOfFile: directory + "/" + lock, encoding: .utf8)) ?? ""
-            if let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), Self.isRunning(pid) { return pid }
-        }
-        return nil
+    for lock in locks {
+        let text = (try? String(contentsOfFile: directory + "/" + lock, encoding: .utf8)) ?? ""
+        if let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), isRunning(pid) { return pid }
     }
+    return nil
+}
 
-    /// A process that is gone, or a zombie until whoever inherited it reaps it, has ended.
-    static func isRunning(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-        return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
-    }
+/// A process that is gone, or a zombie until whoever inherited it reaps it, has ended.
+private func isRunning(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+    return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
 }

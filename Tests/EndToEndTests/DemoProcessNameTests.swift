@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ServiceRuntime
+import Synchronization
 import Testing
 import TestSupport
 
@@ -10,7 +11,7 @@ import TestSupport
 struct DemoProcessNameTests {
     /// What `/proc/<pid>/stat` says of a process: its `comm`, parent, state and start time (in
     /// clock ticks since boot, which tells a process from a later one with the same ID).
-    struct ProcessStat: Equatable {
+    struct ProcessStat: Equatable, Sendable {
         var name: String
         var parent: Int32
         var state: Substring
@@ -55,12 +56,22 @@ struct DemoProcessNameTests {
         try await withTemporaryDirectory { tmp in
             let demo = try BuiltTools.start(
                 "entitlement-demo", ["--trial-seconds", "30", "--catalog", BuiltTools.defaultCatalog], environment: ["TMPDIR": tmp])
-            var seen: [Int32: ProcessStat] = [:]
-            // A loaded machine may take a while to start the demo and its children.
-            _ = await ChildProcess.wait(timeout: .seconds(60)) {
-                seen.merge(Self.children(of: demo.processIdentifier)) { first, _ in first }
-                return Set(seen.values.map(\.name)).isSuperset(of: ["entitlementd", "widget-renderer"]) || !demo.isRunning
+            // A loaded machine may take a while to start the demo and its children; they are looked
+            // for from a thread of its own, which other tests cannot keep from looking.
+            let seenSoFar = Mutex<[Int32: ProcessStat]>([:])
+            _ = await eventuallyOnOwnThread(timeout: .seconds(60), interval: .milliseconds(10)) {
+                let names = seenSoFar.withLock { seen in
+                    // The latest look at each child wins: a child seen between its fork and its
+                    // exec still carries the name of the demo's thread that started it.
+                    seen.merge(Self.children(of: demo.processIdentifier)) { _, latest in latest }
+                    return Set(seen.values.map(\.name))
+                }
+                // Stopped once its daemon serves: a daemon signalled before it listens for signals
+                // (its first milliseconds) dies by the signal instead of exiting 0.
+                return names.isSuperset(of: ["entitlementd", "widget-renderer"]) && demo.standardOutput.contains("published generation 1")
+                    || !demo.isRunning
             }
+            let seen = seenSoFar.withLock { $0 }
             _ = await demo.stop()
             // The demo stops its children before it exits; any left over is killed here so the
             // test leaves nothing running, and is reported.

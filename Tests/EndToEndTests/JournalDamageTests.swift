@@ -160,7 +160,7 @@ struct JournalDamageTests {
             // A journal that has no record yet gets its header with its first append.
             let existing = (try? Data(contentsOf: URL(fileURLWithPath: fixture.layout.journalPath))) ?? Data()
             let torn = (existing.isEmpty ? JournalRecord.header : []) + record.prefix(record.count / 2)
-            FileManager.default.createFile(atPath: fixture.layout.journalPath, contents: existing + Data(torn))
+            #expect(FileManager.default.createFile(atPath: fixture.layout.journalPath, contents: existing + Data(torn)))
             let restarted = try await Self.restart(fixture)
             #expect(await ChildProcess.wait(timeout: .seconds(20)) { fixture.snapshot()?.entitlements["plus"]?.state == .purchased })
             #expect(!restarted.standardError.contains("refusing"), "\(restarted.standardError)")

@@ -30,6 +30,19 @@ struct ChildProcessTests {
         #expect(child.standardOutput == "this\n\(directory)\n")
     }
 
+    @Test("The exit instant is the reaper's: absent while the child runs, then after the exit and before its owner looked")
+    func exitInstantIsWhenTheReaperSawTheExit() async throws {
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exec sleep 30"])
+        defer { child.send(SIGKILL) }
+        #expect(child.exitInstant == nil)
+        let signalled = ContinuousClock.now
+        child.send(SIGKILL)
+        #expect(await child.waitForExit(timeout: .seconds(30)) == 128 + SIGKILL)
+        let looked = ContinuousClock.now
+        let exit = try #require(child.exitInstant)
+        #expect(signalled <= exit && exit <= looked)
+    }
+
     @Test("A process that cannot be waited for (not our child: ECHILD) reports the unknown status, never 0")
     func unobservableEndIsNotSuccess() {
         // Process 1 is never a child of the test process, so waitpid fails as it does for a child
