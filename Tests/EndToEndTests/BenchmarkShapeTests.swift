@@ -82,6 +82,6 @@ private func runningDaemon(in directory: String) -> Int32? {
 
 /// A process that is gone, or a zombie until whoever inherited it reaps it, has ended.
 private func isRunning(_ pid: Int32) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-    return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+    guard let stat = ProcessStat(pid: pid) else { return false }
+    return stat.state != "Z"
 }
