@@ -1,5 +1,4 @@
 import EntitlementDefaults
-import Broker
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
@@ -65,7 +64,7 @@ package struct CommonOptions: Sendable {
     }
 
     /// A group id becomes a file name: no slashes, no leading dot, nothing empty.
-    static func isValidGroup(_ group: String) -> Bool {
+    package static func isValidGroup(_ group: String) -> Bool {
         !group.isEmpty && !group.hasPrefix(".") && group.utf8.count <= 200
             && group.unicodeScalars.allSatisfy { isLetterMarkOrNumber($0) || "._-".unicodeScalars.contains($0) }
     }
@@ -82,10 +81,10 @@ package struct CommonOptions: Sendable {
         }
     }
 
-    static let containerOption = CommandConfiguration.Option(
+    package static let containerOption = CommandConfiguration.Option(
         "--container", value: "dir",
         "App-group container (env ENTITLEMENTS_CONTAINER). Default: the container of the place the default catalog comes from (see --catalog): $XDG_STATE_HOME/entitlements/container (~/.local/state/entitlements/container), /var/lib/entitlements/container or the package's Shared/Container; with no catalog anywhere, the user's (the system's when there is no home).")
-    static let groupOption = CommandConfiguration.Option(
+    package static let groupOption = CommandConfiguration.Option(
         "--group", value: "id",
         "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; default \(defaultGroup)).")
     package static let catalogOption = CommandConfiguration.Option(
