@@ -2,6 +2,7 @@ import EntitlementDefaults
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
+import SystemShims
 
 /// `--container`, `--group` and `--catalog`, which every tool takes: each from its flag, else
 /// its environment variable (`ENTITLEMENTS_CONTAINER`, `ENTITLEMENTS_GROUP`,
@@ -22,7 +23,7 @@ package struct CommonOptions: Sendable {
     /// variables, then from `locations` (by default the places `environment` and this
     /// executable give), which are looked at once, so container and catalog come from one place.
     package init(
-        parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessInfo.processInfo.environment,
+        parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessEnvironment.current,
         locations: DefaultLocations? = nil
     ) throws(UsageError) {
         let containerFlag = try scanner.value("--container")
@@ -44,7 +45,7 @@ package struct CommonOptions: Sendable {
 
     /// Only `--catalog` (for a command that declares no container: the demo).
     package static func catalog(
-        parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessInfo.processInfo.environment,
+        parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessEnvironment.current,
         locations: DefaultLocations? = nil
     ) throws(UsageError) -> ResolvedPath {
         try explicit(scanner.value("--catalog"), flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", environment: environment)
@@ -124,7 +125,7 @@ package enum CatalogLoading {
     /// A missing `catalog` is a usage error (exit 64, like every other): one line naming the
     /// path and where it came from.
     package static func requireExists(_ catalog: ResolvedPath) throws(UsageError) {
-        guard FileManager.default.fileExists(atPath: catalog.path) else {
+        guard FileSystem.exists(atPath: catalog.path) else {
             if catalog.alsoTried.isEmpty {
                 throw UsageError("\(catalog.path): catalog not found (\(catalog.origin))")
             }

@@ -9,7 +9,7 @@ extension TextCharset {
     /// set is not UTF-8 (`LANG=C`, `POSIX`, as in many containers and services), box drawing
     /// otherwise. The locale is the first non-empty of `LC_ALL`, `LC_CTYPE` and `LANG`, as the C
     /// library resolves it; no locale at all is taken as a modern UTF-8 terminal.
-    package static func forOutput(asciiRequested: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> TextCharset {
+    package static func forOutput(asciiRequested: Bool, environment: [String: String] = ProcessEnvironment.current) -> TextCharset {
         asciiRequested || !localeIsUTF8(environment) ? .ascii : .unicode
     }
 

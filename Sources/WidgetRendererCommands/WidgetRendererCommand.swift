@@ -39,7 +39,7 @@ public struct WidgetRendererCommand: Command {
 
     public init(parsing scanner: inout ArgumentScanner) throws {
         // Read once: building the environment's dictionary is a measurable part of a one-shot render.
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         common = try CommonOptions(parsing: &scanner, environment: environment)
         device = try scanner.value("--device", as: "phone, tablet or watch") { DeviceProfile(rawValue: $0) } ?? .phone
         let device = device
