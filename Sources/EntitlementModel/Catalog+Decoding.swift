@@ -15,7 +15,7 @@ extension Catalog {
     ///   - catalogPath: how to name the catalog file in errors; the `.storekit` file is named by
     ///     its path resolved against this one's directory.
     ///   - trustedRootFiles: the contents of the certificate files `trustedRoots` names, by path
-    ///     resolved as ``trustedRootPaths(catalogJSON:catalogPath:)`` resolves them; a path
+    ///     resolved as `trustedRootPaths(catalogJSON:catalogPath:)` resolves them; a path
     ///     missing from it is reported as a file that cannot be read.
     /// - Throws: ``CatalogError`` naming the file and key path of the first problem: invalid JSON,
     ///   a missing or mistyped key, an unknown environment, an entitlement or feature naming a
@@ -29,9 +29,9 @@ extension Catalog {
             trustedRootFiles: trustedRootFiles.mapValues { Array($0) })
     }
 
-    /// ``init(catalogJSON:storeKitJSON:catalogPath:trustedRootFiles:)-(Data,_,_,_)`` from byte
-    /// arrays, the form the tools read files in: the catalog code itself then uses no `Data`, whose
-    /// part of FoundationEssentials a one-shot tool would otherwise link and relocate at every start.
+    /// The `Data` initializer above, from byte arrays: the form the tools read files in, so the
+    /// catalog code itself uses no `Data`, whose part of FoundationEssentials a one-shot tool would
+    /// otherwise link and relocate at every start.
     public init(catalogJSON: [UInt8], storeKitJSON: [UInt8], catalogPath: String, trustedRootFiles: [String: [UInt8]] = [:]) throws(CatalogError) {
         try self.init(catalogRoot: Self.parse(catalogJSON, file: catalogPath), storeKitJSON: storeKitJSON, catalogPath: catalogPath, trustedRootFiles: trustedRootFiles)
     }
@@ -60,7 +60,7 @@ extension Catalog {
         try storeKitPath(catalogJSON: Array(catalogJSON), catalogPath: catalogPath)
     }
 
-    /// ``storeKitPath(catalogJSON:catalogPath:)-(Data,_)`` from a byte array.
+    /// The `Data` form above from a byte array.
     public static func storeKitPath(catalogJSON: [UInt8], catalogPath: String) throws(CatalogError) -> String {
         try resolvedStoreKitPath(in: parse(catalogJSON, file: catalogPath), catalogPath: catalogPath)
     }
@@ -76,7 +76,7 @@ extension Catalog {
         try trustedRootPaths(catalogJSON: Array(catalogJSON), catalogPath: catalogPath)
     }
 
-    /// ``trustedRootPaths(catalogJSON:catalogPath:)-(Data,_)`` from a byte array.
+    /// The `Data` form above from a byte array.
     public static func trustedRootPaths(catalogJSON: [UInt8], catalogPath: String) throws(CatalogError) -> [String] {
         try trustedRootPaths(in: parse(catalogJSON, file: catalogPath), catalogPath: catalogPath)
     }

@@ -8,7 +8,7 @@ extension Catalog {
     /// Decodes the catalog whose `Catalog.json` is at `path`, with the files it names: the
     /// `.storekit` file (relative to the catalog's directory) and the certificate files its
     /// `trustedRoots` names, each obtained from `contents`, then decoded with
-    /// ``init(catalogJSON:storeKitJSON:catalogPath:trustedRootFiles:)``. This module reads no
+    /// `init(catalogJSON:storeKitJSON:catalogPath:trustedRootFiles:)`. This module reads no
     /// file itself: the caller's `contents` does (the tools pass the file system's reader).
     ///
     /// - Parameters:
