@@ -35,7 +35,7 @@ public struct ContainerLayout: Sendable, Hashable {
     public var brokerDirectory: String { container + "/Library/Broker" }
     /// The lock file held by the one running daemon; removing it stops the daemon.
     public var daemonLockPath: String { brokerDirectory + "/" + Self.daemonLockName }
-    /// Where ``IngestClient`` queues events, one file per ingest, until the daemon journals them.
+    /// Where `Broker`'s `IngestClient` queues events, one file per ingest, until the daemon journals them.
     public var inboxDirectory: String { brokerDirectory + "/inbox" }
     /// Where the daemon moves inbox files it refused, each with a `.reason` file beside it.
     public var rejectedDirectory: String { brokerDirectory + "/rejected" }
