@@ -54,8 +54,8 @@ let package = Package(
         .target(name: "SystemShims", swiftSettings: mockableSyscalls),
         // The App Group UserDefaults stand-in: one property-list file per suite.
         .target(name: "SharedDefaults", dependencies: ["PropertyList", "SystemShims"], swiftSettings: strict),
-        // What entitlements keep in the App Group store: the snapshot's reader and publisher,
-        // launch-time preferences and paywall analytics, on top of SharedDefaults.
+        // What entitlements keep in the App Group store: the container's layout, the snapshot's
+        // reader and publisher, launch-time preferences and paywall analytics, on top of SharedDefaults.
         .target(name: "EntitlementDefaults", dependencies: ["SharedDefaults", "EntitlementModel", "PropertyList", "SystemShims"], swiftSettings: strict),
         // inotify on a directory, filtered by name, as an AsyncSequence.
         .target(name: "FileWatch", dependencies: ["SystemShims"], swiftSettings: strict),
@@ -70,22 +70,47 @@ let package = Package(
         .target(name: "WatchExtension", dependencies: ["EntitlementModel", "WidgetTimeline"], swiftSettings: strict),
         // A small hand-written argument parser, errors and exit codes.
         .target(name: "CLISupport", dependencies: ["SystemShims"], swiftSettings: strict),
-        // Every command of every tool; executables are one line each.
+        // What every tool's commands share: --container, --group and --catalog with their defaults,
+        // catalog loading, --format, the terminal's charset and zone, the one-shot snapshot read, and
+        // how a tool's process runs its command.
         .target(
-            name: "EntitlementCommands",
-            dependencies: ["CLISupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "FileWatch", "ServiceRuntime", "Broker", "WidgetTimeline", "WatchExtension", "SystemShims", "PropertyList"],
+            name: "ToolSupport",
+            dependencies: ["CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "WidgetTimeline", "SystemShims"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "entitlementd", dependencies: ["EntitlementCommands"], swiftSettings: strict, linkerSettings: shippedTool),
-        .executableTarget(name: "entitlementctl", dependencies: ["EntitlementCommands"], swiftSettings: strict, linkerSettings: shippedTool),
-        .executableTarget(name: "widget-renderer", dependencies: ["EntitlementCommands"], swiftSettings: strict, linkerSettings: shippedTool),
+        // The command libraries, so that each shipped executable links only the code it runs: the
+        // renderer's needs neither the daemon's library (Broker) nor the other tools' commands; the
+        // daemon's and entitlementctl's, which share Broker's error mapping, are one library.
+        .target(
+            name: "WidgetRendererCommands",
+            dependencies: ["ToolSupport", "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime", "WidgetTimeline", "WatchExtension", "SystemShims"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BrokerCommands",
+            dependencies: ["ToolSupport", "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "Broker", "SystemShims"],
+            swiftSettings: strict
+        ),
+        // The demo, and the multi-call entry that runs any tool from the demo's (or stress) binary.
+        .target(
+            name: "EntitlementCommands",
+            dependencies: [
+                "ToolSupport", "WidgetRendererCommands", "BrokerCommands", "CLISupport", "EntitlementModel", "SharedDefaults",
+                "EntitlementDefaults", "ServiceRuntime", "Broker", "WidgetTimeline", "SystemShims",
+            ],
+            swiftSettings: strict
+        ),
+        // The executables are one line each.
+        .executableTarget(name: "entitlementd", dependencies: ["BrokerCommands", "ToolSupport"], swiftSettings: strict, linkerSettings: shippedTool),
+        .executableTarget(name: "entitlementctl", dependencies: ["BrokerCommands", "ToolSupport"], swiftSettings: strict, linkerSettings: shippedTool),
+        .executableTarget(name: "widget-renderer", dependencies: ["WidgetRendererCommands", "ToolSupport"], swiftSettings: strict, linkerSettings: shippedTool),
         .executableTarget(name: "entitlement-demo", dependencies: ["EntitlementCommands"], swiftSettings: strict),
         // Tight publish/read loops for the torn-read tests and the torture harness (not in the contract).
         // The stress and crash-torture commands; the one library that links Foundation proper (its
         // UserDefaults is the contrast writer), so the shipped tools need only FoundationEssentials.
         .target(
             name: "StressCommands",
-            dependencies: ["EntitlementCommands", "CLISupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "FileWatch", "ServiceRuntime", "Broker", "SystemShims", "PropertyList"],
+            dependencies: ["EntitlementCommands", "ToolSupport", "CLISupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "FileWatch", "ServiceRuntime", "Broker", "SystemShims", "PropertyList"],
             swiftSettings: strict
         ),
         .executableTarget(name: "entitlement-stress", dependencies: ["StressCommands"], swiftSettings: strict),
@@ -93,7 +118,7 @@ let package = Package(
         .target(
             name: "Benchmarks",
             dependencies: [
-                "EntitlementCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "EntitlementDefaults", "FileWatch", "Broker", "WidgetTimeline",
+                "BrokerCommands", "WidgetRendererCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "EntitlementDefaults", "FileWatch", "Broker", "WidgetTimeline",
                 "SystemShims", "SignedData",
             ],
             swiftSettings: strict
@@ -124,7 +149,8 @@ let package = Package(
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         // Every command's declared options against what its parser reads, and the defaults.
         .testTarget(
-            name: "EntitlementCommandsTests", dependencies: ["EntitlementCommands", "CLISupport", "TestSupport"],
+            name: "EntitlementCommandsTests",
+            dependencies: ["EntitlementCommands", "ToolSupport", "WidgetRendererCommands", "BrokerCommands", "CLISupport", "WidgetTimeline", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",

@@ -1,8 +1,9 @@
+import BrokerCommands
 import CLISupport
-import EntitlementCommands
 import Foundation
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
+import WidgetRendererCommands
 
 /// `entitlement-bench [--quick] [--format text|json]`: every benchmark in one run.
 ///

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import SystemShims
 
 /// The help screen in swift-argument-parser's shape: OVERVIEW, the discussion, USAGE,
 /// ARGUMENTS, OPTIONS, SUBCOMMANDS; names in a first column, descriptions aligned in a second,
@@ -19,7 +19,7 @@ public enum HelpLayout {
     }
 
     /// The width for this process's environment.
-    public static var width: Int { width(environment: ProcessInfo.processInfo.environment) }
+    public static var width: Int { width(environment: ProcessEnvironment.current) }
 }
 
 extension CommandConfiguration {

@@ -5,6 +5,7 @@ import FoundationEssentials
 import ServiceRuntime
 import SharedDefaults
 import SystemShims
+import ToolSupport
 import WidgetTimeline
 
 /// `entitlement-demo`: the whole product in under a minute, on the built-in defaults.

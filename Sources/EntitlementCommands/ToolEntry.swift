@@ -1,10 +1,12 @@
+import BrokerCommands
 import CLISupport
-import SystemShims
+import ToolSupport
+import WidgetRendererCommands
 
-/// The entry points of the executables. Each executable's `main.swift` is one call here.
-/// `entitlement-demo` is also a multi-call binary: `entitlement-demo entitlementd …`, or a link
+/// The entry point of the multi-call executables: `entitlement-demo entitlementd …`, or a link
 /// to it named `entitlementd`, runs the daemon, so `swift run entitlement-demo` needs no other
-/// product built.
+/// product built. The shipped tools start through ``ToolStart`` instead and link only their own
+/// command library.
 public enum ToolEntry {
     static let tools: [String: any RunnableCommand.Type] = [
         "entitlementd": EntitlementdCommand.self,
@@ -18,8 +20,6 @@ public enum ToolEntry {
     /// kept out of the shipped tools).
     public static func main(_ name: String, extraTools: [String: any RunnableCommand.Type] = [:]) async -> Never {
         let tools = Self.tools.merging(extraTools) { _, extra in extra }
-        // A reader that closes our stdout (`| head`) must end us with an error, not a signal.
-        SignalNumber.brokenPipe.ignore()
         var arguments = Array(CommandLine.arguments.dropFirst())
         var tool = name
         if name == "entitlement-demo" || name == "entitlement-stress" {
@@ -32,6 +32,6 @@ public enum ToolEntry {
             }
         }
         guard let type = tools[tool] else { fatalError("ToolEntry.main called with unknown tool \(tool)") }
-        await type.main(arguments)
+        await ToolStart.main(type, arguments: arguments)
     }
 }

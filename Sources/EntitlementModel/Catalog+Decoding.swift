@@ -15,15 +15,29 @@ extension Catalog {
     ///   - catalogPath: how to name the catalog file in errors; the `.storekit` file is named by
     ///     its path resolved against this one's directory.
     ///   - trustedRootFiles: the contents of the certificate files `trustedRoots` names, by path
-    ///     resolved as ``trustedRootPaths(catalogJSON:catalogPath:)`` resolves them; a path
+    ///     resolved as `trustedRootPaths(catalogJSON:catalogPath:)` resolves them; a path
     ///     missing from it is reported as a file that cannot be read.
     /// - Throws: ``CatalogError`` naming the file and key path of the first problem: invalid JSON,
     ///   a missing or mistyped key, an unknown environment, an entitlement or feature naming a
     ///   product or entitlement that does not exist, a non-renewing subscription without a duration,
     ///   a `signatures` value other than `required` or `optional`, a trusted root that is not a
     ///   certificate.
+    @_alwaysEmitIntoClient
     public init(catalogJSON: Data, storeKitJSON: Data, catalogPath: String, trustedRootFiles: [String: Data] = [:]) throws(CatalogError) {
-        let root = try Self.parse(catalogJSON, file: catalogPath)
+        try self.init(
+            catalogJSON: Array(catalogJSON), storeKitJSON: Array(storeKitJSON), catalogPath: catalogPath,
+            trustedRootFiles: trustedRootFiles.mapValues { Array($0) })
+    }
+
+    /// The `Data` initializer above, from byte arrays: the form the tools read files in, so the
+    /// catalog code itself uses no `Data`, whose part of FoundationEssentials a one-shot tool would
+    /// otherwise link and relocate at every start.
+    public init(catalogJSON: [UInt8], storeKitJSON: [UInt8], catalogPath: String, trustedRootFiles: [String: [UInt8]] = [:]) throws(CatalogError) {
+        try self.init(catalogRoot: Self.parse(catalogJSON, file: catalogPath), storeKitJSON: storeKitJSON, catalogPath: catalogPath, trustedRootFiles: trustedRootFiles)
+    }
+
+    /// The catalog from its parsed `Catalog.json` (`root`), so that ``load(path:bytes:)`` parses it once.
+    init(catalogRoot root: JSONCursor, storeKitJSON: [UInt8], catalogPath: String, trustedRootFiles: [String: [UInt8]]) throws(CatalogError) {
         let storeKitPath = try Self.storeKitPath(in: root, catalogPath: catalogPath)
         let storeKitFile = Self.resolve(storeKitPath, relativeTo: catalogPath)
         let storeKitRoot = try Self.parse(storeKitJSON, file: storeKitFile)
@@ -41,15 +55,33 @@ extension Catalog {
 
     /// The path of the `.storekit` file a catalog names, resolved against the catalog's directory
     /// (an absolute `storekit` value is returned unchanged). Pure string arithmetic.
+    @_alwaysEmitIntoClient
     public static func storeKitPath(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> String {
-        let root = try parse(catalogJSON, file: catalogPath)
-        return resolve(try storeKitPath(in: root, catalogPath: catalogPath), relativeTo: catalogPath)
+        try storeKitPath(catalogJSON: Array(catalogJSON), catalogPath: catalogPath)
+    }
+
+    /// The `Data` form above from a byte array.
+    public static func storeKitPath(catalogJSON: [UInt8], catalogPath: String) throws(CatalogError) -> String {
+        try resolvedStoreKitPath(in: parse(catalogJSON, file: catalogPath), catalogPath: catalogPath)
+    }
+
+    static func resolvedStoreKitPath(in root: JSONCursor, catalogPath: String) throws(CatalogError) -> String {
+        resolve(try storeKitPath(in: root, catalogPath: catalogPath), relativeTo: catalogPath)
     }
 
     /// The certificate files a catalog's `trustedRoots` names, resolved against the catalog's
     /// directory, in order (empty when the key is absent). Pure string arithmetic.
+    @_alwaysEmitIntoClient
     public static func trustedRootPaths(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> [String] {
-        let root = try parse(catalogJSON, file: catalogPath)
+        try trustedRootPaths(catalogJSON: Array(catalogJSON), catalogPath: catalogPath)
+    }
+
+    /// The `Data` form above from a byte array.
+    public static func trustedRootPaths(catalogJSON: [UInt8], catalogPath: String) throws(CatalogError) -> [String] {
+        try trustedRootPaths(in: parse(catalogJSON, file: catalogPath), catalogPath: catalogPath)
+    }
+
+    static func trustedRootPaths(in root: JSONCursor, catalogPath: String) throws(CatalogError) -> [String] {
         do throws(JSONPathError) {
             guard let list = try root.optional("trustedRoots") else { return [] }
             return try list.array().map { (item) throws(JSONPathError) in resolve(try item.string(), relativeTo: catalogPath) }
@@ -62,9 +94,9 @@ extension Catalog {
         return String(catalogPath[...slash]) + path
     }
 
-    private static func parse(_ data: Data, file: String) throws(CatalogError) -> JSONCursor {
+    static func parse(_ bytes: [UInt8], file: String) throws(CatalogError) -> JSONCursor {
         let value: JSONInput
-        do { value = try JSONInput.parse(data) } catch { throw CatalogError(file: file, keyPath: "", problem: error.description) }
+        do { value = try JSONInput.parse(bytes) } catch { throw CatalogError(file: file, keyPath: "", problem: error.description) }
         guard case .object = value else { throw CatalogError(file: file, keyPath: "", problem: "not a JSON object") }
         return JSONCursor(value)
     }
@@ -136,7 +168,7 @@ extension Catalog {
     }
 
     private static func decodeSignatures(
-        _ root: JSONCursor, environment: StoreEnvironment, catalogPath: String, files: [String: Data]
+        _ root: JSONCursor, environment: StoreEnvironment, catalogPath: String, files: [String: [UInt8]]
     ) throws(JSONPathError) -> SignaturePolicy {
         var requirement = SignaturePolicy.defaultRequirement(for: environment)
         if let cursor = try root.optional("signatures") {

@@ -8,7 +8,7 @@ extension Catalog {
     /// Decodes the catalog whose `Catalog.json` is at `path`, with the files it names: the
     /// `.storekit` file (relative to the catalog's directory) and the certificate files its
     /// `trustedRoots` names, each obtained from `contents`, then decoded with
-    /// ``init(catalogJSON:storeKitJSON:catalogPath:trustedRootFiles:)``. This module reads no
+    /// `init(catalogJSON:storeKitJSON:catalogPath:trustedRootFiles:)`. This module reads no
     /// file itself: the caller's `contents` does (the tools pass the file system's reader).
     ///
     /// - Parameters:
@@ -16,14 +16,21 @@ extension Catalog {
     ///   - contents: the bytes of the file at a path, or a ``CatalogError`` naming it.
     /// - Throws: ``CatalogError`` naming the file that is missing, unreadable or malformed (a
     ///   trusted root that cannot be read names the catalog and its `trustedRoots` entry).
+    @_alwaysEmitIntoClient
     public static func load(path: String, contents: (String) throws(CatalogError) -> Data) throws(CatalogError) -> Catalog {
-        let catalogJSON = try contents(path)
-        let storeKitFile = try storeKitPath(catalogJSON: catalogJSON, catalogPath: path)
-        let storeKitJSON = try contents(storeKitFile)
-        var rootFiles: [String: Data] = [:]
-        for file in try trustedRootPaths(catalogJSON: catalogJSON, catalogPath: path) {
-            rootFiles[file] = try? contents(file)
+        try load(path: path, bytes: { (file) throws(CatalogError) in Array(try contents(file)) })
+    }
+
+    /// ``load(path:contents:)`` with a reader that returns byte arrays, the form the tools read
+    /// files in (so the catalog code uses no `Data`). `Catalog.json` is parsed once.
+    public static func load(path: String, bytes: (String) throws(CatalogError) -> [UInt8]) throws(CatalogError) -> Catalog {
+        let catalogJSON = try bytes(path)
+        let root = try parse(catalogJSON, file: path)
+        let storeKitJSON = try bytes(try resolvedStoreKitPath(in: root, catalogPath: path))
+        var rootFiles: [String: [UInt8]] = [:]
+        for file in try trustedRootPaths(in: root, catalogPath: path) {
+            rootFiles[file] = try? bytes(file)
         }
-        return try Catalog(catalogJSON: catalogJSON, storeKitJSON: storeKitJSON, catalogPath: path, trustedRootFiles: rootFiles)
+        return try Catalog(catalogRoot: root, storeKitJSON: storeKitJSON, catalogPath: path, trustedRootFiles: rootFiles)
     }
 }

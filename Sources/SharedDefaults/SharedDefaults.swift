@@ -93,7 +93,9 @@ public final class SharedDefaults: Sendable {
     /// `.<suiteName>.plist.lock`.
     let lockFileName: String
 
-    /// The suite file as a URL.
+    /// The suite file as a URL. Emitted into the caller, so that a reader that never asks for a
+    /// URL does not link the part of FoundationEssentials that `URL` brings.
+    @_alwaysEmitIntoClient
     public var fileURL: URL { URL(fileURLWithPath: path) }
 
     /// Describes the suite; nothing touches the file system until the first read or write.

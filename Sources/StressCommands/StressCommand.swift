@@ -5,6 +5,7 @@ import EntitlementModel
 import Foundation
 import EntitlementDefaults
 import SharedDefaults
+import ToolSupport
 
 /// `entitlement-stress`: tight loops and the crash-torture harness, for tests and for people who
 /// want to see the broker survive abuse. Not part of the public contract.

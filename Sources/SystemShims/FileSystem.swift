@@ -14,6 +14,12 @@ package enum FileSystem {
         return FileStatus(buffer)
     }
 
+    /// Whether `path` names something (`stat(2)` succeeds, symbolic links followed), as
+    /// `FileManager.fileExists(atPath:)` answers.
+    package static func exists(atPath path: String) -> Bool {
+        (try? status(atPath: path)) != nil
+    }
+
     /// Renames `source` to `destination`, atomically replacing an existing destination (`rename(2)`).
     package static func rename(_ source: String, to destination: String) throws(Errno) {
         _ = try valueOrErrno { Glibc.rename(source, destination) }

@@ -33,7 +33,8 @@ package enum ProcessUmask {
         guard let fd = try? FileDescriptor.open("/proc/self/status", .readOnly) else { return nil }
         guard let bytes = try? fd.readAll(limit: 64 * 1024) else { return nil }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Umask:") {
-            return UInt32(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8)
+            // `drop(while:)`, not `trimmingPrefix(while:)`, which would link _StringProcessing.
+            return UInt32(line.dropFirst("Umask:".count).drop(while: { $0 == " " || $0 == "\t" }), radix: 8)
         }
         return nil
     }

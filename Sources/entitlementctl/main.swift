@@ -1,3 +1,4 @@
-import EntitlementCommands
+import BrokerCommands
+import ToolSupport
 
-await ToolEntry.main("entitlementctl")
+await ToolStart.main(EntitlementctlCommand.self)

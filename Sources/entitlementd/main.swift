@@ -1,3 +1,4 @@
-import EntitlementCommands
+import BrokerCommands
+import ToolSupport
 
-await ToolEntry.main("entitlementd")
+await ToolStart.main(EntitlementdCommand.self)

@@ -1,3 +1,4 @@
-import EntitlementCommands
+import ToolSupport
+import WidgetRendererCommands
 
-await ToolEntry.main("widget-renderer")
+await ToolStart.main(WidgetRendererCommand.self)

@@ -1,5 +1,8 @@
 import CLISupport
+@testable import BrokerCommands
 @testable import EntitlementCommands
+@testable import ToolSupport
+@testable import WidgetRendererCommands
 import Testing
 
 /// Help is generated from each command's declared options; these tests hold the parser to the

@@ -1,5 +1,5 @@
 import CLISupport
-@testable import EntitlementCommands
+@testable import ToolSupport
 import Foundation
 import Testing
 import TestSupport

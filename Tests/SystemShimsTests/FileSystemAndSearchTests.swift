@@ -1,3 +1,4 @@
+import Glibc
 import SystemShims
 import TestSupport
 import Testing
@@ -34,5 +35,29 @@ struct ByteSearchTests {
     func firstNewline(text: String, start: Int, expected: Int?) {
         let found = Array(text.utf8).withUnsafeBufferPointer { ByteSearch.firstIndex(of: 0x0A, in: $0, from: start) }
         #expect(found == expected)
+    }
+}
+
+@Suite("File existence and the process environment", .timeLimit(.minutes(1)))
+struct ExistenceAndEnvironmentTests {
+    @Test("exists follows symbolic links, as FileManager.fileExists: a file, a directory and a link to either exist; a dangling link and a missing path do not")
+    func exists() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory + "/file", missing = directory + "/missing"
+            try FileDescriptor.open(file, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec]).close()
+            try FileSystem.makeSymbolicLink(at: directory + "/to-file", to: file)
+            try FileSystem.makeSymbolicLink(at: directory + "/to-directory", to: directory)
+            try FileSystem.makeSymbolicLink(at: directory + "/dangling", to: missing)
+            for path in [file, directory, directory + "/to-file", directory + "/to-directory"] { #expect(FileSystem.exists(atPath: path), "\(path)") }
+            for path in [missing, directory + "/dangling", file + "/below-a-file"] { #expect(!FileSystem.exists(atPath: path), "\(path)") }
+        }
+    }
+
+    @Test("ProcessEnvironment.current is what getenv finds, for every name in environ")
+    func environment() {
+        let variables = ProcessEnvironment.current
+        #expect(!variables.isEmpty)
+        for (name, value) in variables { #expect(String(validatingCString: getenv(name)) == value, "\(name)") }
+        #expect(variables["ENTITLEMENT_TEST_SURELY_UNSET_\(getpid())"] == nil)
     }
 }

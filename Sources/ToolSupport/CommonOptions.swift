@@ -1,8 +1,8 @@
 import EntitlementDefaults
-import Broker
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
+import SystemShims
 
 /// `--container`, `--group` and `--catalog`, which every tool takes: each from its flag, else
 /// its environment variable (`ENTITLEMENTS_CONTAINER`, `ENTITLEMENTS_GROUP`,
@@ -23,7 +23,7 @@ package struct CommonOptions: Sendable {
     /// variables, then from `locations` (by default the places `environment` and this
     /// executable give), which are looked at once, so container and catalog come from one place.
     package init(
-        parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessInfo.processInfo.environment,
+        parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessEnvironment.current,
         locations: DefaultLocations? = nil
     ) throws(UsageError) {
         let containerFlag = try scanner.value("--container")
@@ -45,7 +45,7 @@ package struct CommonOptions: Sendable {
 
     /// Only `--catalog` (for a command that declares no container: the demo).
     package static func catalog(
-        parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessInfo.processInfo.environment,
+        parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessEnvironment.current,
         locations: DefaultLocations? = nil
     ) throws(UsageError) -> ResolvedPath {
         try explicit(scanner.value("--catalog"), flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", environment: environment)
@@ -65,7 +65,7 @@ package struct CommonOptions: Sendable {
     }
 
     /// A group id becomes a file name: no slashes, no leading dot, nothing empty.
-    static func isValidGroup(_ group: String) -> Bool {
+    package static func isValidGroup(_ group: String) -> Bool {
         !group.isEmpty && !group.hasPrefix(".") && group.utf8.count <= 200
             && group.unicodeScalars.allSatisfy { isLetterMarkOrNumber($0) || "._-".unicodeScalars.contains($0) }
     }
@@ -82,10 +82,10 @@ package struct CommonOptions: Sendable {
         }
     }
 
-    static let containerOption = CommandConfiguration.Option(
+    package static let containerOption = CommandConfiguration.Option(
         "--container", value: "dir",
         "App-group container (env ENTITLEMENTS_CONTAINER). Default: the container of the place the default catalog comes from (see --catalog): $XDG_STATE_HOME/entitlements/container (~/.local/state/entitlements/container), /var/lib/entitlements/container or the package's Shared/Container; with no catalog anywhere, the user's (the system's when there is no home).")
-    static let groupOption = CommandConfiguration.Option(
+    package static let groupOption = CommandConfiguration.Option(
         "--group", value: "id",
         "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; default \(defaultGroup)).")
     package static let catalogOption = CommandConfiguration.Option(
@@ -125,7 +125,7 @@ package enum CatalogLoading {
     /// A missing `catalog` is a usage error (exit 64, like every other): one line naming the
     /// path and where it came from.
     package static func requireExists(_ catalog: ResolvedPath) throws(UsageError) {
-        guard FileManager.default.fileExists(atPath: catalog.path) else {
+        guard FileSystem.exists(atPath: catalog.path) else {
             if catalog.alsoTried.isEmpty {
                 throw UsageError("\(catalog.path): catalog not found (\(catalog.origin))")
             }

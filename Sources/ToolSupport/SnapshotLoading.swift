@@ -1,17 +1,16 @@
-import Broker
 import EntitlementModel
 import EntitlementDefaults
 import SharedDefaults
 
-/// One-shot read of the published snapshot for `status` and `check`.
-enum SnapshotLoading {
-    enum Result {
+/// One-shot read of the published snapshot for `status`, `check` and a one-shot `widget-renderer`.
+package enum SnapshotLoading {
+    package enum Result {
         case snapshot(EntitlementSnapshot)
         case missing(path: String)
         case refused(reason: String)
     }
 
-    static func read(_ layout: ContainerLayout) -> Result {
+    package static func read(_ layout: ContainerLayout) -> Result {
         let reader = SnapshotReader(suiteName: layout.group, container: layout.container)
         switch reader.refresh() {
         case .updated(let snapshot): return .snapshot(snapshot)

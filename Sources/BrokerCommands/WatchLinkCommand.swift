@@ -2,6 +2,7 @@ import Broker
 import CLISupport
 import FoundationEssentials
 import SystemShims
+import ToolSupport
 
 /// `entitlementctl watch-link down|up`: simulate the watch going out of range and coming back.
 struct WatchLinkCommand: Command {

@@ -42,3 +42,4 @@ struct EvaluateCommand: Command {
 }
 
 import FoundationEssentials
+import ToolSupport

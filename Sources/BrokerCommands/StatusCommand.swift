@@ -5,6 +5,7 @@ import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
 import SystemShims
+import ToolSupport
 
 /// `entitlementctl status [--format json|text]`.
 struct StatusCommand: Command {

@@ -1,10 +1,10 @@
-import Broker
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
 import ServiceRuntime
 import EntitlementDefaults
 import SharedDefaults
+import ToolSupport
 
 /// `widget-renderer --follow`: print on every published change and whenever a timeline's reload
 /// date arrives (so a widget locks at expiry with no process publishing), until SIGINT/SIGTERM.

@@ -1,6 +1,7 @@
 import Broker
 import CLISupport
 import FoundationEssentials
+import ToolSupport
 
 /// `entitlementd`: the daemon, in the foreground, logging to stderr.
 public struct EntitlementdCommand: Command {

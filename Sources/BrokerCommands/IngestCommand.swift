@@ -2,6 +2,7 @@ import Broker
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
+import ToolSupport
 
 /// `entitlementctl ingest [FILE|-] [--wait]`.
 struct IngestCommand: Command {

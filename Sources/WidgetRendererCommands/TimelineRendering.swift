@@ -1,6 +1,7 @@
 import EntitlementModel
 import FoundationEssentials
 import SharedDefaults
+import ToolSupport
 import WatchExtension
 import WidgetTimeline
 

@@ -1,4 +1,5 @@
 import CLISupport
+import ToolSupport
 
 /// `entitlementctl`: feed events, inspect the snapshot, check a feature, drive the watch link.
 public struct EntitlementctlCommand: CommandGroup {

@@ -2,6 +2,7 @@ import CLISupport
 import EntitlementModel
 import FoundationEssentials
 import SystemShims
+import ToolSupport
 import WatchExtension
 import WidgetTimeline
 
@@ -37,7 +38,9 @@ public struct WidgetRendererCommand: Command {
     var charset: TextCharset
 
     public init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
+        // Read once: building the environment's dictionary is a measurable part of a one-shot render.
+        let environment = ProcessEnvironment.current
+        common = try CommonOptions(parsing: &scanner, environment: environment)
         device = try scanner.value("--device", as: "phone, tablet or watch") { DeviceProfile(rawValue: $0) } ?? .phone
         let device = device
         let names = try scanner.values("--family")
@@ -59,7 +62,7 @@ public struct WidgetRendererCommand: Command {
         format = try OutputFormat.parse(&scanner)
         now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
         follow = scanner.flag("--follow")
-        charset = .forOutput(asciiRequested: scanner.flag("--ascii"))
+        charset = .forOutput(asciiRequested: scanner.flag("--ascii"), environment: environment)
         if follow, now != nil { throw UsageError("'--now' cannot be combined with '--follow'") }
         let extra = try scanner.positionals()
         guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }

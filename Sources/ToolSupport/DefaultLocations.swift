@@ -68,7 +68,7 @@ package struct DefaultLocations: Sendable {
     /// with no catalog anywhere, the first place (whose catalog then lists every place tried).
     /// Each call looks at the file system once.
     package func resolve() -> (container: ResolvedPath, catalog: ResolvedPath) {
-        let found = places.first { FileManager.default.fileExists(atPath: $0.catalog) }
+        let found = places.first { FileSystem.exists(atPath: $0.catalog) }
         let place = found ?? first
         return (
             ResolvedPath(path: place.container, source: .defaultPlace(place.name)),
@@ -83,8 +83,7 @@ package struct DefaultLocations: Sendable {
         while let last = components.popLast() {
             guard last == ".build" else { continue }
             let root = "/" + components.joined(separator: "/")
-            let manager = FileManager.default
-            if manager.fileExists(atPath: root + "/Package.swift"), manager.fileExists(atPath: root + "/Shared/Catalog.json") {
+            if FileSystem.exists(atPath: root + "/Package.swift"), FileSystem.exists(atPath: root + "/Shared/Catalog.json") {
                 return root
             }
             return nil

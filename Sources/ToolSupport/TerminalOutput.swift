@@ -9,20 +9,23 @@ extension TextCharset {
     /// set is not UTF-8 (`LANG=C`, `POSIX`, as in many containers and services), box drawing
     /// otherwise. The locale is the first non-empty of `LC_ALL`, `LC_CTYPE` and `LANG`, as the C
     /// library resolves it; no locale at all is taken as a modern UTF-8 terminal.
-    static func forOutput(asciiRequested: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> TextCharset {
+    package static func forOutput(asciiRequested: Bool, environment: [String: String] = ProcessEnvironment.current) -> TextCharset {
         asciiRequested || !localeIsUTF8(environment) ? .ascii : .unicode
     }
 
-    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+    package static func localeIsUTF8(_ environment: [String: String]) -> Bool {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
         if locale.isEmpty { return true }
-        return locale.uppercased().filter { $0 != "-" }.contains("UTF8")
+        // Byte by byte on purpose: String's `contains(_:)` of a string is the regex library's
+        // (_StringProcessing), which would then be linked into, and relocated at the start of, every tool.
+        let name = Array(locale.uppercased().utf8.filter { $0 != UInt8(ascii: "-") }), utf8 = Array("UTF8".utf8)
+        return name.indices.contains { name[$0...].starts(with: utf8) }
     }
 }
 
 extension TextTimeZone {
     /// The process's local zone as the C library resolves it (`TZ`, else `/etc/localtime`).
-    static let local = TextTimeZone { date in
+    package static let local = TextTimeZone { date in
         LocalTimeZone.secondsEastOfUTC(atSecondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 }

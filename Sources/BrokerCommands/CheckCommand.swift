@@ -3,6 +3,7 @@ import EntitlementModel
 import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
+import ToolSupport
 
 /// `entitlementctl check FEATURE [--count N] [--days-ago N] [--record]`: exit 0 when unlocked, 1 when locked.
 struct CheckCommand: Command {

@@ -1,0 +1,15 @@
+import CLISupport
+import SystemShims
+
+/// How every tool's process runs its command: each executable's `main.swift` is one call here
+/// (or to ``ToolEntry`` in `EntitlementCommands` for the multi-call demo and stress binaries),
+/// so a tool links only its own command library.
+public enum ToolStart {
+    /// Runs `command` with `arguments` (by default the process arguments after the executable's
+    /// path); never returns.
+    public static func main(_ command: any RunnableCommand.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        // A reader that closes our stdout (`| head`) must end us with an error, not a signal.
+        SignalNumber.brokenPipe.ignore()
+        await command.main(arguments)
+    }
+}
