@@ -15,7 +15,8 @@ struct DocumentationTests {
     #endif
 
     static func run(_ arguments: [String]) async throws -> (status: Int32?, output: String) {
-        let child = try ChildProcess(executable: "/usr/bin/env", arguments: arguments, environment: BuiltTools.environment())
+        let (executable, arguments) = BuiltTools.lowPriority(arguments)
+        let child = try ChildProcess(executable: executable, arguments: arguments, environment: BuiltTools.environment())
         let status = await child.waitForExit(timeout: .seconds(120))
         if status == nil { await child.stop(grace: .seconds(1)) }
         return (status, child.standardOutput + child.standardError)

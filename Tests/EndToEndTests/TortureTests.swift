@@ -13,8 +13,9 @@ struct TortureTests {
     @Test("kill -9 of the daemon at random instants: no torn read, no acknowledged event lost")
     func brokerSurvivesKills() async throws {
         let kills = ProcessInfo.processInfo.environment["TORTURE_KILLS"] ?? "200"
-        let result = try await BuiltTools.run(
-            "entitlement-stress", ["torture", "--kills", kills, "--catalog", BuiltTools.defaultCatalog], timeout: .seconds(280))
+        let (executable, arguments) = BuiltTools.lowPriority(
+            [BuiltTools.path("entitlement-stress"), "torture", "--kills", kills, "--catalog", BuiltTools.defaultCatalog])
+        let result = try await BuiltTools.run(executable: executable, arguments, timeout: .seconds(280))
         #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
         let report = try #require(Self.report(result.standardOutput), "\(result.standardOutput)")
         #expect(report["kills"] as? Int == Int(kills))
@@ -26,9 +27,9 @@ struct TortureTests {
 
     @Test("The harness catches a writer that is not crash-safe (Foundation's UserDefaults)")
     func harnessCanFail() async throws {
-        let result = try await BuiltTools.run(
-            "entitlement-stress", ["torture", "--writer", "foundation", "--kills", "20", "--readers", "2", "--catalog", BuiltTools.defaultCatalog],
-            timeout: .seconds(120))
+        let (executable, arguments) = BuiltTools.lowPriority(
+            [BuiltTools.path("entitlement-stress"), "torture", "--writer", "foundation", "--kills", "20", "--readers", "2", "--catalog", BuiltTools.defaultCatalog])
+        let result = try await BuiltTools.run(executable: executable, arguments, timeout: .seconds(120))
         #expect(result.status == 1, "\(result.standardOutput)")
         let report = try #require(Self.report(result.standardOutput), "\(result.standardOutput)")
         #expect((report["torn"] as? Int ?? 0) + (report["lost"] as? Int ?? 0) > 0)

@@ -32,10 +32,9 @@ struct WidgetExtensionExampleTests {
 
     /// One `swift build` of the example: `nil` when it succeeded, else what it printed.
     private static func build() async throws -> String? {
-        let build = try ChildProcess(
-            executable: "/usr/bin/env",
-            arguments: ["swift", "build", "--package-path", packagePath, "--scratch-path", scratchPath, "--jobs", "1"],
-            environment: BuiltTools.environment())
+        let (executable, arguments) = BuiltTools.lowPriority(
+            ["swift", "build", "--package-path", packagePath, "--scratch-path", scratchPath, "--jobs", "1"])
+        let build = try ChildProcess(executable: executable, arguments: arguments, environment: BuiltTools.environment())
         guard let status = await build.waitForExit(timeout: .seconds(270)) else {
             await build.stop(grace: .seconds(2))
             return "swift build of the example did not finish: \(build.standardOutput)\(build.standardError)"

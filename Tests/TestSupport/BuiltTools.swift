@@ -75,6 +75,14 @@ public enum BuiltTools {
         return Result(status: status, standardOutput: child.standardOutput, standardError: child.standardError)
     }
 
+    /// `command` (a program found on `PATH`, then its arguments) under `nice -n 10`, as an
+    /// executable and arguments to start: for heavy work whose timing no test measures (a compiler,
+    /// docc, the crash-torture harness and its spinning readers), so that on a machine of few cores
+    /// the suite's timing-sensitive processes are scheduled first.
+    public static func lowPriority(_ command: [String]) -> (executable: String, arguments: [String]) {
+        ("/usr/bin/nice", ["-n", "10"] + command)
+    }
+
     /// Starts `name` in the background; the caller must `stop()` it (a `defer` is the usual place).
     public static func start(
         _ name: String, _ arguments: [String], environment: [String: String] = [:], workingDirectory: String? = nil
