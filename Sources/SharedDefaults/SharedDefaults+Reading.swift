@@ -8,7 +8,7 @@ extension SharedDefaults {
     ///
     /// In order, each step failing closed:
     /// 1. The directory: the kept ``ValidatedDirectory`` if it may still be used
-    ///    (``ValidatedDirectory/recheck(at:path:)``), else the path opened and checked again
+    ///    (``ValidatedDirectory/recheck(at:)``), else the path opened and checked again
     ///    (``ValidatedDirectory/open(_:options:at:)``). No directory: ``ReloadResult/missing``.
     /// 2. The file's `fstatat(directory, name, AT_SYMLINK_NOFOLLOW)`, turned into a
     ///    ``ReadCache/Key``; ``ReadCache/answer(for:)`` says whether that file was read
@@ -112,13 +112,13 @@ extension SharedDefaults {
 
     /// Makes `state.directory` the validated preferences directory: `held` when the state still
     /// holds exactly that validation (no system call), else the kept one when
-    /// ``ValidatedDirectory/recheck(at:path:)`` allows it, else the path opened and checked
+    /// ``ValidatedDirectory/recheck(at:)`` allows it, else the path opened and checked
     /// again. A refused directory throws and is not adopted.
     /// - Returns: `false` when the directory does not exist (the state then holds none).
     private func validateDirectory(_ state: inout State, holding held: ValidatedDirectory?) throws(SharedDefaultsError) -> Bool {
         if let held, state.directory?.isSameValidation(as: held) == true { return true }
         let now = Clocks.coarseMonotonicNanoseconds
-        if state.directory?.recheck(at: now, path: directoryPath) == true { return true }
+        if state.directory?.recheck(at: now) == true { return true }
         state.directory = try ValidatedDirectory.open(directoryPath, options: options, at: now)
         return state.directory != nil
     }
