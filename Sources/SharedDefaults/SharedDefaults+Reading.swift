@@ -131,6 +131,12 @@ extension SharedDefaults {
         return .missing
     }
 
+    /// How the suite file is opened for reading: never through a symlink, never waiting on a
+    /// FIFO. Built once: a literal of this option set, a type of another module, is built on
+    /// every use through the standard library's generic initializer (a few percent of a
+    /// reader's CPU per wake-up).
+    private static let suiteFileOpenOptions: FileDescriptor.OpenOptions = [.noFollow, .nonBlocking, .closeOnExec]
+
     /// Opens (relative to `directory`), validates the file and hands its bytes to `decode`.
     /// Returns `nil` when it does not exist, else what `decode` made of it, the file's `fstat`
     /// and its still-open descriptor. System calls: `openat`, `fstat`, one
@@ -140,7 +146,7 @@ extension SharedDefaults {
     ) throws(SharedDefaultsError) -> ([String: PropertyListValue], FileStatus, SharedFileDescriptor)? {
         let file: FileDescriptor
         do {
-            file = try FileDescriptor.open(fileName, relativeTo: directory.descriptor, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
+            file = try FileDescriptor.open(fileName, relativeTo: directory.descriptor, .readOnly, options: Self.suiteFileOpenOptions)
         } catch .noSuchFileOrDirectory {
             return nil
         } catch .tooManySymbolicLinkLevels {
