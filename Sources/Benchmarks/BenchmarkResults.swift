@@ -11,6 +11,12 @@ struct BenchmarkResults {
         /// Wake-ups per write per reader (see ``PropagationRun/Outcome/wakeUpsPerWrite``).
         var packageWakeUps: Double?
         var floorWakeUps: Double?
+        /// CPU µs per write of the reader and of the writer (see ``PropagationRun/Outcome``),
+        /// averaged over the blocks.
+        var packageReaderCPU: Double?
+        var floorReaderCPU: Double?
+        var packageWriterCPU: Double?
+        var floorWriterCPU: Double?
     }
 
     /// Publish → widget entry with a snapshot of `entitlements` entitlements (tmpfs, one reader),

@@ -119,6 +119,7 @@ struct BenchmarkSuite {
         var floorSamples: [Double] = [], packageSamples: [Double] = []
         let blockRounds = max(1, plan.propagationRounds / plan.propagationBlocks)
         var packageGeneration: Int64 = 0
+        var cpu: [[Double?]] = [[], [], [], []]  // floor reader, package reader, floor writer, package writer
         for _ in 0..<plan.propagationBlocks {
             let floor = try PropagationRun(
                 readerArguments: { ["floor-reader", floorContainer + preferences, fileName, String($0)] }, readers: 1, warmup: 20,
@@ -137,7 +138,17 @@ struct BenchmarkSuite {
             result.packageMisses += package.misses
             result.floorWakeUps = floor.wakeUpsPerWrite
             result.packageWakeUps = package.wakeUpsPerWrite
+            cpu[0].append(floor.readerCPUPerWrite)
+            cpu[1].append(package.readerCPUPerWrite)
+            cpu[2].append(floor.writerCPUPerWrite)
+            cpu[3].append(package.writerCPUPerWrite)
         }
+        func mean(_ values: [Double?]) -> Double? {
+            let known = values.compactMap { $0 }
+            return known.count == values.count && !known.isEmpty ? known.reduce(0, +) / Double(known.count) : nil
+        }
+        (result.floorReaderCPU, result.packageReaderCPU) = (mean(cpu[0]), mean(cpu[1]))
+        (result.floorWriterCPU, result.packageWriterCPU) = (mean(cpu[2]), mean(cpu[3]))
         result.floor = LatencySummary(microseconds: floorSamples)
         result.package = LatencySummary(microseconds: packageSamples)
         return result

@@ -42,9 +42,11 @@ enum PropagationProfile {
         }
         print(
             String(
-                format: "%@: floor p50 %.1f µs p99 %.1f µs | package p50 %.1f µs (%.2f×) p99 %.1f µs (%.2f×) | misses %d/%d",
+                format: "%@: floor p50 %.1f µs p99 %.1f µs | package p50 %.1f µs (%.2f×) p99 %.1f µs (%.2f×) | misses %d/%d"
+                    + " | CPU µs per write: reader %.1f (floor %.1f), writer %.1f (floor %.1f)",
                 name, floor.p50, floor.p99, package.p50, package.p50 / floor.p50, package.p99, package.p99 / floor.p99,
-                result.floorMisses, result.packageMisses))
+                result.floorMisses, result.packageMisses, result.packageReaderCPU ?? .nan, result.floorReaderCPU ?? .nan,
+                result.packageWriterCPU ?? .nan, result.floorWriterCPU ?? .nan))
     }
 
     private static func purchase(rounds: Int, catalogPath: String) throws(BenchmarkError) {

@@ -31,6 +31,12 @@ struct PropagationRun {
         /// it blocks again after a wake-up) divided by readers × writes. 1.0 means every write
         /// woke every reader exactly once.
         var wakeUpsPerWrite: Double?
+        /// CPU time (µs) each reader spent per write, over warm-up and measured rounds: the
+        /// readers' on-CPU time (`/proc/PID/task/*/schedstat`, user and kernel, every thread)
+        /// divided by readers × writes.
+        var readerCPUPerWrite: Double?
+        /// CPU time (µs) of this thread inside `write` per write (`CLOCK_THREAD_CPUTIME_ID`).
+        var writerCPUPerWrite: Double?
     }
 
     /// Spawns the readers, waits until each says it is watching, runs the rounds with `write`
@@ -58,10 +64,14 @@ struct PropagationRun {
         }
         var outcome = Outcome()
         let switchesBefore = children.map { Self.voluntarySwitches(pid: $0.pid) }
+        let cpuBefore = children.map { Self.onCPUNanoseconds(pid: $0.pid) }
+        var writerCPU: UInt64 = 0
         var generation = firstGeneration - 1
         for round in 0..<(warmup + rounds) {
             generation += 1
+            let writerBefore = Self.threadCPUNanoseconds()
             let start = try write(generation)
+            writerCPU &+= Self.threadCPUNanoseconds() &- writerBefore
             var latencies: [Int: Double] = [:]
             let deadline = MonotonicClock.now() + UInt64(roundTimeout * 1e9)
             while latencies.count < readers, let report = channel.nextReport(deadline: deadline) {
@@ -83,7 +93,35 @@ struct PropagationRun {
         if switches.count == readers, warmup + rounds > 0 {
             outcome.wakeUpsPerWrite = Double(switches.reduce(0, +)) / Double(readers * (warmup + rounds))
         }
+        let cpu = zip(children, cpuBefore).compactMap { child, before in
+            Self.onCPUNanoseconds(pid: child.pid).flatMap { after in before.map { after - $0 } }
+        }
+        if cpu.count == readers, warmup + rounds > 0 {
+            outcome.readerCPUPerWrite = Double(cpu.reduce(0, +)) / 1000 / Double(readers * (warmup + rounds))
+            outcome.writerCPUPerWrite = Double(writerCPU) / 1000 / Double(warmup + rounds)
+        }
         return outcome
+    }
+
+    /// The on-CPU time in nanoseconds of every thread of `pid` so far (the first field of
+    /// `/proc/PID/task/*/schedstat`), or `nil` when it cannot be read.
+    static func onCPUNanoseconds(pid: pid_t) -> UInt64? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total: UInt64 = 0
+        for task in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
+                let first = text.split(separator: " ").first, let value = UInt64(first)
+            else { return nil }
+            total += value
+        }
+        return total
+    }
+
+    /// This thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
+    static func threadCPUNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     /// The voluntary context switches of every thread of `pid` so far (`/proc/PID/task/*/status`),

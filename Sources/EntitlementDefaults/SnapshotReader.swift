@@ -67,18 +67,18 @@ public final class SnapshotReader: Sendable {
             case .failure(.missing), nil: return .missing(lastGood: lastGood)
             case .failure(let error): return .rejected(reason: "\(path): snapshot refused: \(error.description)", lastGood: lastGood)
             }
-            if let current = lastGood {
+            // A higher generation is a new snapshot whatever it holds (equality includes the
+            // generation): only a generation that is not higher is compared in full.
+            if let current = lastGood, snapshot.generation <= current.generation {
                 if snapshot == current { return .unchanged(current) }
                 if snapshot.generation < current.generation {
                     return .rejected(
                         reason: "\(path): snapshot generation \(snapshot.generation) is older than the last good \(current.generation) (replayed file?)",
                         lastGood: current)
                 }
-                if snapshot.generation == current.generation {
-                    return .rejected(
-                        reason: "\(path): snapshot generation \(snapshot.generation) was already read with different contents",
-                        lastGood: current)
-                }
+                return .rejected(
+                    reason: "\(path): snapshot generation \(snapshot.generation) was already read with different contents",
+                    lastGood: current)
             }
             lastGood = snapshot
             return .updated(snapshot)

@@ -7,8 +7,9 @@ extension DirectoryWatch {
     /// name changes back the same way). What differs is where the work runs: there is no reader thread, no
     /// hand-off and no task to resume, so the handler runs as soon as the kernel's events are read — one
     /// cross-thread wake-up less per event than `for try await`. Use it on a thread dedicated to the watch
-    /// (a widget extension's or a benchmark reader's): the call blocks that thread in `poll` between events,
-    /// ignores task cancellation, and can only be ended from inside `handler`.
+    /// (a widget extension's or a benchmark reader's): the call blocks that thread between events (in the
+    /// inotify `read` itself when `settle` is zero, else in `poll`), ignores task cancellation, and can only be
+    /// ended from inside `handler`.
     ///
     /// While `handler` runs, new kernel events wait in the kernel queue (bounded by `max_queued_events`; an
     /// overflow is reported as ``FileWatchEvent/overflow``), exactly as while an iterator's consumer is busy.
@@ -21,7 +22,9 @@ extension DirectoryWatch {
         let failure = withoutActuallyEscaping(handler) { handler -> FileWatchError? in
             let inotify: Inotify
             do throws(FileWatchError) {
-                inotify = try Inotify(directory: directory)
+                // With no settle window there is no timeout to wait for, and no other thread
+                // wakes this one: wait for events in the inotify `read` itself.
+                inotify = try Inotify(directory: directory, blocksInRead: settle <= .zero)
             } catch {
                 return error
             }

@@ -15,17 +15,23 @@ struct Inotify: ~Copyable {
     private let directory: String
     /// Room for many events per `read`, aligned for `struct inotify_event`.
     private let buffer: UnsafeMutableRawBufferPointer
+    /// Whether ``readEvents()`` waits for an event instead of returning `nil` on an empty queue.
+    let blocksInRead: Bool
 
     /// 64 KiB: at least one event with the longest name (header plus NAME_MAX + 1) and, in practice, a few
     /// thousand events per `read`.
     static let bufferSize = 64 * 1024
 
     /// Creates the inotify instance and its wake-up eventfd.
+    /// - Parameter blocksInRead: make ``readEvents()`` wait for the next event on an empty queue,
+    ///   for a reader that has nothing to wait for but the kernel's events (no other thread wakes
+    ///   it, nothing is held back for a settle window): it then waits in the `read` itself, one
+    ///   system call per wake-up, instead of in `poll` and then a `read`.
     /// - Throws: ``FileWatchError`` with operation `.createInstance` (EMFILE: the per-user instance limit)
     ///   or `.createWakeup`; nothing stays open when it throws.
-    init(directory: String) throws(FileWatchError) {
+    init(directory: String, blocksInRead: Bool = false) throws(FileWatchError) {
         let inotify: FileDescriptor
-        do { inotify = try FileDescriptor.makeInotify() } catch {
+        do { inotify = try FileDescriptor.makeInotify(nonBlocking: !blocksInRead) } catch {
             throw FileWatchError(errno: error, path: directory, operation: .createInstance)
         }
         let wake: FileDescriptor
@@ -35,6 +41,7 @@ struct Inotify: ~Copyable {
         self.descriptor = inotify
         self.wake = wake
         self.directory = directory
+        self.blocksInRead = blocksInRead
         self.buffer = .allocate(byteCount: Self.bufferSize, alignment: InotifyEventHeader.alignment)
     }
 
@@ -78,14 +85,14 @@ struct Inotify: ~Copyable {
     /// lengthens a settle window). Error conditions on a descriptor count as ready so that the following read
     /// reports them.
     func wait(forEvents: Bool, timeoutMilliseconds: CInt = -1) throws(FileWatchError) -> Readiness {
-        let ready: [Bool]
+        let ready: (first: Bool, second: Bool)
         do {
             ready = try FileDescriptor.waitForInput(
-                forEvents ? [wake.rawValue, descriptor.rawValue] : [wake.rawValue], timeoutMilliseconds: timeoutMilliseconds)
+                wake.rawValue, forEvents ? descriptor.rawValue : nil, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             throw FileWatchError(errno: error, path: directory, operation: .wait)
         }
-        return Readiness(eventsReady: ready.count > 1 && ready[1], woken: ready[0])
+        return Readiness(eventsReady: ready.second, woken: ready.first)
     }
 
     /// Resets the wake-up eventfd's counter so the next `poll` blocks again.
@@ -99,10 +106,23 @@ struct Inotify: ~Copyable {
         FileDescriptor.signalEventCounter(descriptor)
     }
 
-    /// Reads one batch of events.
+    /// The longest event the kernel can queue: its header and a name of `NAME_MAX` (255) bytes
+    /// with its terminating NUL, padded to a multiple of the header's size (256 bytes).
+    static let longestEvent = InotifyEventHeader.size + 256
+
+    /// One batch of events and whether the queue may hold more.
+    struct Batch {
+        var events: [InotifyEvent]
+        /// `false` when the `read` left room for the longest event: the kernel copies events
+        /// until the queue is empty or the next one does not fit, so the queue was empty then and
+        /// a second `read` would only fail with EAGAIN.
+        var mayHaveMore: Bool
+    }
+
+    /// Reads one batch of events, waiting for one first if ``blocksInRead``.
     /// - Returns: the parsed events, or `nil` once the queue is empty (EAGAIN). EINTR is retried.
     /// - Throws: ``FileWatchError`` with operation `.read` for any other failure.
-    func readEvents() throws(FileWatchError) -> [InotifyEvent]? {
+    func readEvents() throws(FileWatchError) -> Batch? {
         let count: Int
         do { count = try descriptor.read(into: buffer) } catch .wouldBlock {
             return nil
@@ -110,6 +130,8 @@ struct Inotify: ~Copyable {
             throw FileWatchError(errno: error, path: directory, operation: .read)
         }
         if count == 0 { return nil }
-        return InotifyEvent.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        return Batch(
+            events: InotifyEvent.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count])),
+            mayHaveMore: count > Self.bufferSize - Self.longestEvent)
     }
 }

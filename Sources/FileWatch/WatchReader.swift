@@ -50,6 +50,11 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
             while true {
                 let status = consumer.readerStatus()
                 if status.cancelled { return nil }
+                if inotify.blocksInRead {
+                    // Only the kernel's events can end this wait, and nothing is held back.
+                    try drain()
+                    continue
+                }
                 // While the consumer has not taken what is pending, leave new events in the kernel queue.
                 let readiness = try inotify.wait(forEvents: !status.hasPending, timeoutMilliseconds: settleTimeout())
                 if readiness.woken { inotify.consumeWakeups() }
@@ -61,15 +66,18 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
         }
     }
 
-    /// Reads until EAGAIN, offering every batch at once so that a waiting consumer is served without delay.
+    /// Reads until the kernel queue is empty, offering every batch at once so that a waiting
+    /// consumer is served without delay. A batch that left room in the buffer emptied the queue
+    /// (``Inotify/Batch/mayHaveMore``), so the usual wake-up costs one `read`, not a second one
+    /// that fails with EAGAIN; events queued after it make the next `poll` return at once.
     private mutating func drain() throws(FileWatchError) {
-        while let events = try inotify.readEvents() {
+        while let batch = try inotify.readEvents() {
             var changes = PendingChanges()
-            for event in events {
+            for event in batch.events {
                 try tracker.handle(event, using: inotify, into: &changes)
             }
             offer(changes)
-            if consumer.readerStatus().cancelled { return }
+            if !batch.mayHaveMore || consumer.readerStatus().cancelled { return }
         }
     }
 
@@ -77,7 +85,7 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
     /// changes are never delayed, and take along whatever was held back.
     private mutating func offer(_ changes: PendingChanges) {
         guard !changes.isEmpty else { return }
-        unpublished.merge(changes)
+        if unpublished.isEmpty { unpublished = changes } else { unpublished.merge(changes) }
         if settle <= .zero || changes.hasStructuralChange {
             publishHeldBack()
         } else if settleDeadline == nil {

@@ -8,7 +8,7 @@ extension SharedDefaults {
     ///
     /// In order, each step failing closed:
     /// 1. The directory: the kept ``ValidatedDirectory`` if it may still be used
-    ///    (``ValidatedDirectory/recheck(at:path:)``), else the path opened and checked again
+    ///    (``ValidatedDirectory/recheck(at:)``), else the path opened and checked again
     ///    (``ValidatedDirectory/open(_:options:at:)``). No directory: ``ReloadResult/missing``.
     /// 2. The file's `fstatat(directory, name, AT_SYMLINK_NOFOLLOW)`, turned into a
     ///    ``ReadCache/Key``; ``ReadCache/answer(for:)`` says whether that file was read
@@ -112,13 +112,13 @@ extension SharedDefaults {
 
     /// Makes `state.directory` the validated preferences directory: `held` when the state still
     /// holds exactly that validation (no system call), else the kept one when
-    /// ``ValidatedDirectory/recheck(at:path:)`` allows it, else the path opened and checked
+    /// ``ValidatedDirectory/recheck(at:)`` allows it, else the path opened and checked
     /// again. A refused directory throws and is not adopted.
     /// - Returns: `false` when the directory does not exist (the state then holds none).
     private func validateDirectory(_ state: inout State, holding held: ValidatedDirectory?) throws(SharedDefaultsError) -> Bool {
         if let held, state.directory?.isSameValidation(as: held) == true { return true }
         let now = Clocks.coarseMonotonicNanoseconds
-        if state.directory?.recheck(at: now, path: directoryPath) == true { return true }
+        if state.directory?.recheck(at: now) == true { return true }
         state.directory = try ValidatedDirectory.open(directoryPath, options: options, at: now)
         return state.directory != nil
     }
@@ -131,6 +131,12 @@ extension SharedDefaults {
         return .missing
     }
 
+    /// How the suite file is opened for reading: never through a symlink, never waiting on a
+    /// FIFO. Built once: a literal of this option set, a type of another module, is built on
+    /// every use through the standard library's generic initializer (a few percent of a
+    /// reader's CPU per wake-up).
+    private static let suiteFileOpenOptions: FileDescriptor.OpenOptions = [.noFollow, .nonBlocking, .closeOnExec]
+
     /// Opens (relative to `directory`), validates the file and hands its bytes to `decode`.
     /// Returns `nil` when it does not exist, else what `decode` made of it, the file's `fstat`
     /// and its still-open descriptor. System calls: `openat`, `fstat`, one
@@ -140,7 +146,7 @@ extension SharedDefaults {
     ) throws(SharedDefaultsError) -> ([String: PropertyListValue], FileStatus, SharedFileDescriptor)? {
         let file: FileDescriptor
         do {
-            file = try FileDescriptor.open(fileName, relativeTo: directory.descriptor, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
+            file = try FileDescriptor.open(fileName, relativeTo: directory.descriptor, .readOnly, options: Self.suiteFileOpenOptions)
         } catch .noSuchFileOrDirectory {
             return nil
         } catch .tooManySymbolicLinkLevels {

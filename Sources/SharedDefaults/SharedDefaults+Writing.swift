@@ -33,7 +33,7 @@ extension SharedDefaults {
         try writer.withLock { writer throws(SharedDefaultsError) -> T in
             // System calls of one update, each there once: `fstat` of the kept directory (its
             // identity and mode, checked here and trusted for the rest of this update, which holds
-            // the lock; an `lstat` of the path too when its times changed), `flock`,
+            // the lock; an `fstatat` of its name too when its times changed), `flock`,
             // `fstatat` of the suite file (unchanged since this instance's last write?), the
             // atomic replace, and `fstat` of the directory after the rename (so the next look
             // finds it unchanged, see `ValidatedDirectory.noteOwnWrite`).

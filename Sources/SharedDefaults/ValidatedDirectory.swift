@@ -14,7 +14,7 @@ import SystemShims
 /// ``descriptor`` (never through the path again), and ``status`` records which directory was
 /// validated (device and inode) with which mode, owner and times.
 ///
-/// The value is kept between calls; ``recheck(at:path:)`` says whether it may still be used, and
+/// The value is kept between calls; ``recheck(at:)`` says whether it may still be used, and
 /// fails closed: anything it cannot prove unchanged is re-validated through the path by the
 /// caller.
 package struct ValidatedDirectory {
@@ -24,6 +24,11 @@ package struct ValidatedDirectory {
 
     /// The open directory. Do not close it; it is closed when the last holder lets go.
     package let shared: SharedFileDescriptor
+    /// The directory the path's last component was opened in (`O_PATH`: it only names it),
+    /// through which ``recheck(at:)`` asks whether ``name`` still leads to this directory.
+    private let parent: SharedFileDescriptor
+    /// The path's last component (`.` when the path has none).
+    private let name: String
     /// The directory's `fstat` when it was validated, or after this instance's own write into
     /// it (``noteOwnWrite()``). Its device and inode say which directory this is.
     package private(set) var status: FileStatus
@@ -41,33 +46,61 @@ package struct ValidatedDirectory {
     ///   ``SharedDefaultsError/notADirectory(path:type:)``, ``SharedDefaultsError/foreignOwner(path:owner:)``,
     ///   ``SharedDefaultsError/directoryWorldWritable(path:)``, or ``SharedDefaultsError/system(path:operation:errno:)``.
     package static func open(_ path: String, options: SharedDefaults.Options, at now: UInt64) throws(SharedDefaultsError) -> ValidatedDirectory? {
-        let directory: FileDescriptor
-        do {
-            directory = try FileDescriptor.open(path, .readOnly, options: [.directory, .noFollow, .closeOnExec])
-        } catch .noSuchFileOrDirectory {
-            return nil
-        } catch .tooManySymbolicLinkLevels {
-            throw .directoryIsSymlink(path: path)
-        } catch .notDirectory {
-            // O_NOFOLLOW|O_DIRECTORY on a symlink fails with ENOTDIR; tell the two apart.
-            let type = (try? fileStatus(atPath: path, followSymlinks: false))?.type
-            if type == .symlink { throw .directoryIsSymlink(path: path) }
-            throw .notADirectory(path: path, type: type?.rawValue ?? "non-directory")
+        let (parentPath, name) = split(path)
+        // The path's walk up to its last component, as `open(path)` would do it (symlinks in it
+        // followed), then the last component relative to where that walk ended.
+        let parent: FileDescriptor
+        do throws(Errno) {
+            parent = try FileDescriptor.open(parentPath, .readOnly, options: [.pathOnly, .directory, .closeOnExec])
         } catch {
-            throw .system(path: path, operation: "open", errno: error)
+            return try missingOrRefused(path, error)
+        }
+        let directory: FileDescriptor
+        do throws(Errno) {
+            directory = try FileDescriptor.open(name, relativeTo: parent, .readOnly, options: [.directory, .noFollow, .closeOnExec])
+        } catch {
+            return try missingOrRefused(path, error)
         }
         let status: FileStatus
         do throws(Errno) { status = try directory.fstat() } catch { throw .system(path: path, operation: "fstat", errno: error) }
         guard status.type == .directory else { throw .notADirectory(path: path, type: status.type.rawValue) }
         guard options.allowsDirectoryOwner(status.userID) else { throw .foreignOwner(path: path, owner: status.userID) }
         guard !status.isWorldWritable else { throw .directoryWorldWritable(path: path) }
-        return ValidatedDirectory(shared: SharedFileDescriptor(directory), status: status, openedAt: now)
+        return ValidatedDirectory(
+            shared: SharedFileDescriptor(directory), parent: SharedFileDescriptor(parent), name: name, status: status, openedAt: now)
     }
 
-    /// Whether this directory may still be used at `now` without opening `path` again; it may
+    /// What a failed open on the way to `path` means: `nil` when nothing is there, else why the
+    /// path is refused.
+    private static func missingOrRefused(_ path: String, _ error: Errno) throws(SharedDefaultsError) -> ValidatedDirectory? {
+        switch error {
+        case .noSuchFileOrDirectory:
+            return nil
+        case .tooManySymbolicLinkLevels:
+            throw .directoryIsSymlink(path: path)
+        case .notDirectory:
+            // O_NOFOLLOW|O_DIRECTORY on a symlink fails with ENOTDIR; tell the two apart.
+            let type = (try? fileStatus(atPath: path, followSymlinks: false))?.type
+            if type == .symlink { throw .directoryIsSymlink(path: path) }
+            throw .notADirectory(path: path, type: type?.rawValue ?? "non-directory")
+        default:
+            throw .system(path: path, operation: "open", errno: error)
+        }
+    }
+
+    /// `path` as the directory that holds its last component, and that component.
+    private static func split(_ path: String) -> (parent: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path.isEmpty ? "." : path) }
+        let parent = path[..<slash]
+        let name = path[path.index(after: slash)...]
+        return (parent.isEmpty ? "/" : String(parent), name.isEmpty ? "." : String(name))
+    }
+
+    /// Whether this directory may still be used at `now` without opening its path again; it may
     /// take the directory's new `fstat` as ``status`` on the way. `false` means: validate
     /// through the path (``open(_:options:at:)``). System calls: one `fstat` of ``descriptor``,
-    /// plus one `lstat` of `path` only when the directory's times changed.
+    /// plus one `fstatat` of its name in the directory it was opened in, only when the
+    /// directory's times changed.
     ///
     /// Why a `true` is safe:
     /// - It is only given within ``revalidationInterval`` of the last open through the path.
@@ -79,17 +112,20 @@ package struct ValidatedDirectory {
     ///   removing it changes its ctime (ext4, tmpfs) or its link count (0 once removed).
     /// - When only its times changed (entries were added or replaced: other suites, temporary
     ///   files, another process's atomic replace of the suite file — or the directory itself was
-    ///   renamed), one `lstat` of `path` tells the two apart: if the path still names this
+    ///   renamed), one `fstatat` of its name, without following a symlink, in the directory the
+    ///   path led to when it was opened tells the two apart: if the name still leads to this
     ///   directory (same device and inode, still a directory) and its device, inode, mode and
     ///   owner are as validated, it is kept. Anything else goes back to the path, so a symlink or
-    ///   another directory put in its place is seen (and refused or adopted) at once.
+    ///   another directory put in its place is seen (and refused or adopted) at once. (Looking
+    ///   up the name there rather than the whole path again answers the same question for this
+    ///   directory; what only the whole path could add is an ancestor's rename, covered above.)
     /// The suite file itself is not judged here: the caller compares it on every call.
-    package mutating func recheck(at now: UInt64, path: String) -> Bool {
+    package mutating func recheck(at now: UInt64) -> Bool {
         guard now &- openedAt < Self.revalidationInterval, let current = try? descriptor.fstat() else { return false }
         if current == status { return true }
         guard isSameSafeDirectory(current),
-            let atPath = try? fileStatus(atPath: path, followSymlinks: false),
-            atPath.type == .directory, atPath.device == current.device, atPath.inode == current.inode
+            let named = try? parent.descriptor.status(ofEntry: name),
+            named.type == .directory, named.device == current.device, named.inode == current.inode
         else { return false }
         status = current  // `openedAt` stays: the path is re-opened on time
         return true

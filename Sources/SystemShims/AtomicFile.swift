@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Replacing a file's contents so that readers see the old file or the new one, never a mix.
 package enum AtomicFile {
@@ -60,7 +61,7 @@ package enum AtomicFile {
         in directory: borrowing FileDescriptor, name: String, bytes: [UInt8], mode: UInt32, durable: Bool, staged: Bool = false,
         beforeRename: () throws(Errno) -> Void = {}
     ) throws(Errno) -> Replaced {
-        let temporaryName = (staged ? Staging.name + "/" : "") + ".\(name).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let temporaryName = (staged ? Staging.name + "/" : "") + ".\(name).tmp-\(getpid())-\(TemporarySuffix.next())"
         let options: FileDescriptor.OpenOptions = [.create, .exclusiveCreate, .closeOnExec, .noFollow]
         let file: FileDescriptor
         do throws(Errno) {
@@ -93,5 +94,19 @@ package enum AtomicFile {
             throw error
         }
         return Replaced(descriptor: file, status: status)
+    }
+
+    /// The last field of a temporary name: a process-wide counter that starts at a random value,
+    /// so two replaces of one process never pick the same name (`O_EXCL` refuses a clash with
+    /// any other file) and processes that share a process ID (in different PID namespaces) are
+    /// as unlikely to meet as with a fresh random number each time, without asking the kernel
+    /// for randomness (`getrandom`) on every replace.
+    enum TemporarySuffix {
+        private static let counter = Atomic<UInt64>(UInt64.random(in: 0...UInt64.max))
+
+        /// The next suffix; never the same twice in one process (until 2^64 replaces).
+        static func next() -> UInt64 {
+            counter.wrappingAdd(1, ordering: .relaxed).newValue
+        }
     }
 }

@@ -1,12 +1,14 @@
 import Glibc
 
 extension FileDescriptor {
-    /// A new inotify instance (`inotify_init1` with `IN_NONBLOCK | IN_CLOEXEC`): reads fail with
-    /// ``Errno/wouldBlock`` once the queue is empty.
+    /// A new inotify instance (`inotify_init1` with `IN_CLOEXEC`, and `IN_NONBLOCK` unless told
+    /// otherwise): reads fail with ``Errno/wouldBlock`` once the queue is empty, or, blocking,
+    /// wait for the next event.
     ///
     /// - Throws: `EMFILE` at the per-user instance limit (`/proc/sys/fs/inotify/max_user_instances`).
-    package static func makeInotify() throws(Errno) -> FileDescriptor {
-        FileDescriptor(adopting: try valueOrErrno { system_inotify_init1(CInt(IN_NONBLOCK) | CInt(IN_CLOEXEC)) })
+    package static func makeInotify(nonBlocking: Bool = true) throws(Errno) -> FileDescriptor {
+        let flags = CInt(IN_CLOEXEC) | (nonBlocking ? CInt(IN_NONBLOCK) : 0)
+        return FileDescriptor(adopting: try valueOrErrno { system_inotify_init1(flags) })
     }
 
     /// Adds (or updates) a watch on `path` for the events in `mask` (`inotify_add_watch`) on
@@ -56,11 +58,29 @@ extension FileDescriptor {
     /// - Returns: for each descriptor, whether it is ready; all `false` when the timeout elapsed.
     package static func waitForInput(_ descriptors: [CInt], timeoutMilliseconds: CInt) throws(Errno) -> [Bool] {
         var requests = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let count = nfds_t(requests.count)
-        _ = try requests.withUnsafeMutableBufferPointer { buffer in
-            Result { () throws(Errno) in try valueOrErrno { system_poll(buffer.baseAddress!, count, timeoutMilliseconds) } }
-        }.get()
+        try requests.withUnsafeMutableBufferPointer { buffer throws(Errno) in try poll(buffer, timeoutMilliseconds: timeoutMilliseconds) }
         return requests.map { $0.revents != 0 }
+    }
+
+    /// ``waitForInput(_:timeoutMilliseconds:)`` for `first` and, when given, `second`, without
+    /// allocating: for a loop that waits once per event.
+    ///
+    /// - Returns: whether each is ready (`second` is `false` when not given).
+    package static func waitForInput(_ first: CInt, _ second: CInt?, timeoutMilliseconds: CInt) throws(Errno) -> (first: Bool, second: Bool) {
+        var requests = (
+            pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second ?? -1, events: Int16(POLLIN), revents: 0)
+        )
+        // `poll` ignores an entry whose descriptor is negative (its `revents` stays 0).
+        try withUnsafeMutableBytes(of: &requests) { bytes throws(Errno) in
+            try poll(bytes.bindMemory(to: pollfd.self), timeoutMilliseconds: timeoutMilliseconds)
+        }
+        return (requests.0.revents != 0, requests.1.revents != 0)
+    }
+
+    /// `poll(2)` on `requests`, `EINTR` retried with the full timeout.
+    private static func poll(_ requests: UnsafeMutableBufferPointer<pollfd>, timeoutMilliseconds: CInt) throws(Errno) {
+        let count = nfds_t(requests.count)
+        _ = try valueOrErrno { system_poll(requests.baseAddress!, count, timeoutMilliseconds) }
     }
 }
 

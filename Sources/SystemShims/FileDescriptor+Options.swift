@@ -37,12 +37,16 @@ extension FileDescriptor {
         package static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
         /// `O_TRUNC`: truncate a regular file opened for writing to length zero.
         package static let truncate = OpenOptions(rawValue: O_TRUNC)
+        /// `O_PATH`: a descriptor that only names the file (for `fstat`, and as the directory
+        /// of `openat`/`fstatat`); opening needs no read permission on it. Glibc's module does not
+        /// export the constant; its value is the same on every Linux architecture Swift runs on.
+        package static let pathOnly = OpenOptions(rawValue: 0o10000000)
 
         package var description: String {
             let names: [(OpenOptions, String)] = [
                 (.noFollow, "noFollow"), (.closeOnExec, "closeOnExec"), (.create, "create"),
                 (.exclusiveCreate, "exclusiveCreate"), (.append, "append"), (.directory, "directory"),
-                (.nonBlocking, "nonBlocking"), (.truncate, "truncate"),
+                (.nonBlocking, "nonBlocking"), (.truncate, "truncate"), (.pathOnly, "pathOnly"),
             ]
             return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
         }

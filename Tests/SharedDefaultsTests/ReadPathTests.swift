@@ -68,16 +68,16 @@ import Testing
             let path = try Self.preferences(in: container)
             var directory = try requireNonNil(try Self.open(path))
             let now = Clocks.coarseMonotonicNanoseconds
-            let untouched = directory.recheck(at: now, path: path)
+            let untouched = directory.recheck(at: now)
             #expect(untouched)
             try Fixture.writeRaw([1], to: path + "/other.plist")  // changes the directory's times
-            let entryAdded = directory.recheck(at: now, path: path)
+            let entryAdded = directory.recheck(at: now)
             #expect(entryAdded)
             #expect(directory.status == (try directory.descriptor.fstat()), "the new times are now the known ones")
-            let late = directory.recheck(at: directory.openedAt &+ ValidatedDirectory.revalidationInterval, path: path)
+            let late = directory.recheck(at: directory.openedAt &+ ValidatedDirectory.revalidationInterval)
             #expect(!late, "the path is opened again on time")
             #expect(chmod(path, 0o757) == 0)
-            let madeWorldWritable = directory.recheck(at: now, path: path)
+            let madeWorldWritable = directory.recheck(at: now)
             #expect(!madeWorldWritable)
         }
     }
@@ -90,7 +90,7 @@ import Testing
             let now = Clocks.coarseMonotonicNanoseconds
             try FileManager.default.moveItem(atPath: path, toPath: container + "/Library/Old")
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-            let stillKept = kept.recheck(at: now, path: path)
+            let stillKept = kept.recheck(at: now)
             #expect(!stillKept, "the path no longer names the kept directory")
 
             // Through a reader: the replacement is read at once, and refused when it is unsafe.

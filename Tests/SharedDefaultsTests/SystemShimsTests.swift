@@ -33,6 +33,30 @@ import Testing
         }
     }
 
+    @Test("Concurrent staged replaces of one name all succeed: every temporary name is new, and none is left")
+    func concurrentReplacesNeverShareATemporaryName() throws {
+        try withTemporaryDirectory { directory throws in
+            let failures = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for round in 0..<100 {
+                    let replace = { () throws(Errno) in
+                        let directoryFD = try FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec])
+                        try directoryFD.closeAfter { directoryFD throws(Errno) in
+                            let replaced = try AtomicFile.replace(
+                                in: directoryFD, name: "f", bytes: [UInt8(thread), UInt8(round)], mode: 0o640, durable: false, staged: true)
+                            try replaced.takeDescriptor().close()
+                        }
+                    }
+                    do throws(Errno) { try replace() } catch {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+            #expect(failures.load(ordering: .relaxed) == 0)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/" + AtomicFile.Staging.name) == [])
+        }
+    }
+
     @Test func replaceSetsTheModeWhateverTheUmask() throws {
         try withTemporaryDirectory { directory in
             try AtomicFile.replace(directory: directory, name: "f", bytes: [1], mode: 0o666, durable: true)

@@ -1,0 +1,72 @@
+import Foundation
+import Glibc
+import SharedDefaults
+import SystemShims
+import TestSupport
+import Testing
+
+/// How a kept preferences directory is rechecked once entries in it changed: its name is looked
+/// up in the directory the path led to when it was opened, not the whole path walked again, and
+/// whatever that look-up cannot prove is this directory goes back to the path.
+@Suite(.timeLimit(.minutes(1))) struct DirectoryRecheckTests {
+    static func preferences(in container: String) throws -> String {
+        try ReadPathTests.preferences(in: container)
+    }
+
+    #if ENABLE_MOCKING
+    @Test("After an entry changed, a recheck costs an fstat of the directory and one fstatat of its name")
+    func recheckLooksUpOnlyTheName() throws {
+        try withTemporaryDirectory { container in
+            let path = try Self.preferences(in: container)
+            var directory = try requireNonNil(try ReadPathTests.open(path))
+            try Fixture.writeRaw([1], to: path + "/other.plist")  // changes the directory's times
+            let faults = SyscallFaults()
+            let kept = faults.withFaults { directory.recheck(at: Clocks.coarseMonotonicNanoseconds) }
+            #expect(kept)
+            #expect(faults.trace == [.fstat, .fstatat])
+        }
+    }
+    #endif
+
+    @Test("A directory whose name now holds a symlink to it is not kept, and the path is then refused")
+    func aNameTurnedIntoASymlinkIsNotKept() throws {
+        try withTemporaryDirectory { container in
+            let path = try Self.preferences(in: container)
+            let writer = SharedDefaults(suiteName: Fixture.suite, container: container)
+            let reader = SharedDefaults(suiteName: Fixture.suite, container: container)
+            try writer.set("first", forKey: "k")
+            #expect(reader.string(forKey: "k") == "first")
+            var kept = try requireNonNil(try ReadPathTests.open(path))
+
+            let real = container + "/Library/Real"
+            try FileManager.default.moveItem(atPath: path, toPath: real)
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: real)
+            try Fixture.writeRaw(try Fixture.bytes(["k": .string("second")]), to: real + "/" + Fixture.suite + ".plist")
+
+            let stillKept = kept.recheck(at: Clocks.coarseMonotonicNanoseconds)
+            #expect(!stillKept, "the name no longer leads to the kept directory itself")
+            #expect(throws: SharedDefaultsError.directoryIsSymlink(path: path)) { try reader.reload() }
+            #expect(reader.string(forKey: "k") == "first", "the last good contents are kept")
+        }
+    }
+
+    @Test("A path through a symlinked ancestor is followed as before, and its directory kept while only entries change")
+    func aSymlinkedAncestorIsFollowed() throws {
+        try withTemporaryDirectory { base in
+            let realContainer = base + "/real"
+            let path = try Self.preferences(in: realContainer)
+            let container = base + "/link"
+            try FileManager.default.createSymbolicLink(atPath: container, withDestinationPath: realContainer)
+            let writer = SharedDefaults(suiteName: Fixture.suite, container: container)
+            let reader = SharedDefaults(suiteName: Fixture.suite, container: container)
+            try writer.set("first", forKey: "k")
+            #expect(reader.string(forKey: "k") == "first")
+            var kept = try requireNonNil(try ReadPathTests.open(container + "/Library/Preferences"))
+            try Fixture.writeRaw([1], to: path + "/other.plist")
+            let stillKept = kept.recheck(at: Clocks.coarseMonotonicNanoseconds)
+            #expect(stillKept)
+            try writer.set("second", forKey: "k")
+            #expect(reader.string(forKey: "k") == "second")
+        }
+    }
+}
