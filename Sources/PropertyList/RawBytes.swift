@@ -1,6 +1,7 @@
 /// Byte-run helpers for the binary codec, on the standard library alone (no `memcmp`), so the
-/// module builds wherever Swift does.
-package enum RawBytes {
+/// module builds wherever Swift does. `public` with `package` members so that ``equal(_:_:count:)``
+/// is inlined into other modules (see ``AcceptedBinaryPropertyList``).
+public enum RawBytes {
     /// Whether the `count` bytes at `first` and at `second` are equal, eight at a time (inlined
     /// into typed readers in other modules too, where a generic comparison costs several times more).
     @inlinable @inline(__always)
