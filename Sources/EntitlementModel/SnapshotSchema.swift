@@ -146,14 +146,14 @@ enum SnapshotSchema {
         guard source.forEachField(of: object, as: EntryField.self, { position, value in fields[position] = value }) else {
             throw EntryRefusal(field: nil, problem: "is not a dictionary")
         }
-        guard let active = fields[.active].flatMap({ source.boolean($0) }) else {
+        guard let activeObject = fields[.active], let active = source.boolean(activeObject) else {
             throw EntryRefusal(field: .active, problem: "is missing or not a boolean")
         }
         let stateValue: EntitlementState = try enumeration(fields[.state], .state, source)
         let periodTypeValue: PeriodType = try enumeration(fields[.periodType], .periodType, source)
         let ownershipValue: Ownership = try enumeration(fields[.ownership], .ownership, source)
         let expiresAt = fields[.expiresAt], productId = fields[.productId]
-        guard let willRenew = fields[.willRenew].flatMap({ source.boolean($0) }) else {
+        guard let willRenewObject = fields[.willRenew], let willRenew = source.boolean(willRenewObject) else {
             throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean")
         }
         let expiry: Date?
@@ -164,16 +164,19 @@ enum SnapshotSchema {
         } else {
             expiry = nil
         }
-        let product: String?
-        if let productId {
-            guard let string = source.string(productId) else { throw EntryRefusal(field: .productId, problem: "is not a string") }
-            product = string
-        } else {
-            product = nil
-        }
+        // The product id is made last, straight into the status (no copy of the string to release).
         return EntitlementStatus(
-            active: active, state: stateValue, periodType: periodTypeValue, expiresAt: expiry, productId: product, willRenew: willRenew,
-            ownership: ownershipValue)
+            active: active, state: stateValue, periodType: periodTypeValue, expiresAt: expiry, productId: try productID(productId, source),
+            willRenew: willRenew, ownership: ownershipValue)
+    }
+
+    /// The optional product id string of an entry.
+    @inline(__always) private static func productID<Source: SnapshotPropertyList>(
+        _ object: Source.Object?, _ source: Source
+    ) throws(EntryRefusal) -> String? {
+        guard let object else { return nil }
+        guard let string = source.string(object) else { throw EntryRefusal(field: .productId, problem: "is not a string") }
+        return string
     }
 
     /// Inlined where an entry is read (three per entry); the refusal is worked out of line.
@@ -208,7 +211,7 @@ enum SnapshotSchema {
     /// is read; the refusal is worked out of line.
     @inline(__always) private static func checkedDate<Source: SnapshotPropertyList>(_ object: Source.Object?, _ source: Source) throws(DateRefusal) -> Date {
         // Finite first: `ClosedRange.contains` asks `!(upper < date)`, which a NaN passes.
-        guard let date = object.flatMap(source.date), date.timeIntervalSince1970.isFinite, dateRange.contains(date) else {
+        guard let object, let date = source.date(object), date.timeIntervalSince1970.isFinite, dateRange.contains(date) else {
             throw notInRange(object, source)
         }
         return date
