@@ -25,7 +25,7 @@ struct SnapshotInPlace: SnapshotPropertyList {
     /// The last dictionary read with a remembered ``SnapshotName`` (and that name's column),
     /// whose keys' names by position are in ``fieldCodes``.
     private let last: UnsafeMutablePointer<LastFields>
-    /// Per position of ``last``'s dictionary: its key's case position + 1, 0 if not a name.
+    /// Per position of ``last``'s dictionary: its key's name's position + 1, 0 if not a name.
     private let fieldCodes: UnsafeMutablePointer<UInt8>
 
     private struct LastFields {
@@ -58,11 +58,11 @@ struct SnapshotInPlace: SnapshotPropertyList {
         }
     }
 
-    @inline(__always) func forEachField<Name: SnapshotName>(of object: Object, _ body: (Name, Object) -> Void) -> Bool {
+    @inline(__always) func forEachField<Name: SnapshotFieldName>(of object: Object, as: Name.Type, _ body: (Int, Object) -> Void) -> Bool {
         guard let dictionary = file.dictionary(object) else { return false }
         guard let column = Name.rememberedIn, dictionary.count <= Self.cachedPositions else {
             for position in 0..<dictionary.count {
-                if let name: Name = name(file.key(position, of: dictionary)) { body(name, file.value(position, of: dictionary)) }
+                if let name: Name = name(file.key(position, of: dictionary)) { body(name.position, file.value(position, of: dictionary)) }
             }
             return true
         }
@@ -72,16 +72,17 @@ struct SnapshotInPlace: SnapshotPropertyList {
             rememberFields(of: dictionary, as: Name.self, column: column)
         }
         for position in 0..<dictionary.count where fieldCodes[position] != 0 {
-            body(Name.allCases[Int(fieldCodes[position]) - 1], file.value(position, of: dictionary))
+            body(Int(fieldCodes[position]) &- 1, file.value(position, of: dictionary))
         }
         return true
     }
 
-    /// Works out the names of `dictionary`'s keys by position into ``fieldCodes``.
-    private func rememberFields<Name: SnapshotName>(of dictionary: AcceptedBinaryPropertyList.DictionaryObject, as: Name.Type, column: Int) {
+    /// Works out the names of `dictionary`'s keys by position into ``fieldCodes`` (each name's
+    /// ``SnapshotFieldName/position`` + 1, 0 for a key that is not a name).
+    private func rememberFields<Name: SnapshotFieldName>(of dictionary: AcceptedBinaryPropertyList.DictionaryObject, as: Name.Type, column: Int) {
         for position in 0..<dictionary.count {
             let name: Name? = name(file.key(position, of: dictionary))
-            fieldCodes[position] = name.flatMap { Name.allCases.firstIndex(of: $0) }.map { UInt8($0 + 1) } ?? 0
+            fieldCodes[position] = name.map { UInt8($0.position + 1) } ?? 0
         }
         last.pointee = LastFields(dictionary: dictionary, column: column)
     }

@@ -8,10 +8,10 @@ import PropertyList
 /// A decoded ``PropertyListValue`` tree, as ``SnapshotSchema`` reads it: what
 /// ``EntitlementSnapshot/init(propertyList:)`` and XML suite files go through.
 struct SnapshotTree: SnapshotPropertyList {
-    func forEachField<Name: SnapshotName>(of object: PropertyListValue, _ body: (Name, PropertyListValue) -> Void) -> Bool {
+    func forEachField<Name: SnapshotFieldName>(of object: PropertyListValue, as: Name.Type, _ body: (Int, PropertyListValue) -> Void) -> Bool {
         guard case .dictionary(let entries) = object else { return false }
         for name in Name.allCases {
-            if let value = entries[name.rawValue] { body(name, value) }
+            if let value = entries[name.rawValue] { body(name.position, value) }
         }
         return true
     }

@@ -17,22 +17,45 @@ import PropertyList
 /// ``dateRange``, or half a boot reading. Keys other than these names are ignored.
 enum SnapshotSchema {
     /// The suite file's key for the snapshot; other keys belong to other writers.
-    enum SuiteField: String, SnapshotName {
+    enum SuiteField: String, SnapshotFieldName {
         case snapshot = "entitlementSnapshot"
         static var rememberedIn: Int? { nil }
+        var position: Int { 0 }
     }
 
     /// The snapshot dictionary's fields. `bootId` and `bootTimeNanoseconds` (the boot id and
     /// `CLOCK_BOOTTIME` at issue) are both present or both absent.
-    enum RootField: String, SnapshotName {
+    enum RootField: String, SnapshotFieldName {
         case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements
         static var rememberedIn: Int? { nil }  // read once per file
+        var position: Int {
+            switch self {
+            case .schemaVersion: 0
+            case .generation: 1
+            case .issuedAt: 2
+            case .nextTransition: 3
+            case .bootId: 4
+            case .bootTimeNanoseconds: 5
+            case .entitlements: 6
+            }
+        }
     }
 
     /// An entitlement entry's fields; `expiresAt` and `productId` are optional.
-    enum EntryField: String, SnapshotName {
+    enum EntryField: String, SnapshotFieldName {
         case active, state, periodType, ownership, willRenew, expiresAt, productId
         static var rememberedIn: Int? { 0 }
+        var position: Int {
+            switch self {
+            case .active: 0
+            case .state: 1
+            case .periodType: 2
+            case .ownership: 3
+            case .willRenew: 4
+            case .expiresAt: 5
+            case .productId: 6
+            }
+        }
     }
 
     /// Earliest and latest instants a snapshot may name: the App Store did not exist before
@@ -45,7 +68,7 @@ enum SnapshotSchema {
         inSuiteRoot root: Source.Object, of source: Source
     ) -> Result<EntitlementSnapshot, SnapshotFileDecodingError> {
         var stored: Source.Object?
-        guard source.forEachField(of: root, { (_: SuiteField, value) in stored = value }) else {
+        guard source.forEachField(of: root, as: SuiteField.self, { _, value in stored = value }) else {
             return .failure(.rootNotDictionary(kind: source.kindInWords(root)))
         }
         guard let stored else { return .failure(.snapshot(.missing)) }
@@ -55,20 +78,13 @@ enum SnapshotSchema {
     /// The snapshot in the dictionary `object`, checked field by field in a fixed order (so a
     /// snapshot with several problems is refused for the same one whatever its form).
     static func snapshot<Source: SnapshotPropertyList>(_ object: Source.Object, in source: Source) throws(SnapshotDecodingError) -> EntitlementSnapshot {
-        var schemaVersion: Source.Object?, generation: Source.Object?, issuedAt: Source.Object?, nextTransition: Source.Object?
-        var bootId: Source.Object?, bootTime: Source.Object?, table: Source.Object?
-        let isDictionary = source.forEachField(of: object) { (field: RootField, value) in
-            switch field {
-            case .schemaVersion: schemaVersion = value
-            case .generation: generation = value
-            case .issuedAt: issuedAt = value
-            case .nextTransition: nextTransition = value
-            case .bootId: bootId = value
-            case .bootTimeNanoseconds: bootTime = value
-            case .entitlements: table = value
-            }
+        var fields = FieldValues<RootField, Source.Object>()
+        guard source.forEachField(of: object, as: RootField.self, { position, value in fields[position] = value }) else {
+            throw .invalidField(path: "", problem: "is not a dictionary")
         }
-        guard isDictionary else { throw .invalidField(path: "", problem: "is not a dictionary") }
+        let schemaVersion = fields[.schemaVersion], generation = fields[.generation], issuedAt = fields[.issuedAt]
+        let nextTransition = fields[.nextTransition], bootId = fields[.bootId], bootTime = fields[.bootTimeNanoseconds]
+        let table = fields[.entitlements]
         // Any integral number (1.0 included), as `PropertyListValue.integerValue` reads it.
         guard let versionObject = schemaVersion,
             let version = source.integer(versionObject) ?? source.real(versionObject).flatMap({ PropertyListValue.real($0).integerValue })
@@ -125,25 +141,19 @@ enum SnapshotSchema {
     }
 
     private static func status<Source: SnapshotPropertyList>(_ object: Source.Object, _ source: Source) throws(EntryRefusal) -> EntitlementStatus {
-        var active: Source.Object?, state: Source.Object?, periodType: Source.Object?, ownership: Source.Object?
-        var willRenew: Source.Object?, expiresAt: Source.Object?, productId: Source.Object?
-        let isDictionary = source.forEachField(of: object) { (field: EntryField, value) in
-            switch field {
-            case .active: active = value
-            case .state: state = value
-            case .periodType: periodType = value
-            case .ownership: ownership = value
-            case .willRenew: willRenew = value
-            case .expiresAt: expiresAt = value
-            case .productId: productId = value
-            }
+        // Each value stored by its field's position (no branch per field), then checked in a fixed order.
+        var fields = FieldValues<EntryField, Source.Object>()
+        guard source.forEachField(of: object, as: EntryField.self, { position, value in fields[position] = value }) else {
+            throw EntryRefusal(field: nil, problem: "is not a dictionary")
         }
-        guard isDictionary else { throw EntryRefusal(field: nil, problem: "is not a dictionary") }
-        guard let active = active.flatMap(source.boolean) else { throw EntryRefusal(field: .active, problem: "is missing or not a boolean") }
-        let stateValue: EntitlementState = try enumeration(state, .state, source)
-        let periodTypeValue: PeriodType = try enumeration(periodType, .periodType, source)
-        let ownershipValue: Ownership = try enumeration(ownership, .ownership, source)
-        guard let willRenew = willRenew.flatMap(source.boolean) else {
+        guard let activeObject = fields[.active], let active = source.boolean(activeObject) else {
+            throw EntryRefusal(field: .active, problem: "is missing or not a boolean")
+        }
+        let stateValue: EntitlementState = try enumeration(fields[.state], .state, source)
+        let periodTypeValue: PeriodType = try enumeration(fields[.periodType], .periodType, source)
+        let ownershipValue: Ownership = try enumeration(fields[.ownership], .ownership, source)
+        let expiresAt = fields[.expiresAt], productId = fields[.productId]
+        guard let willRenewObject = fields[.willRenew], let willRenew = source.boolean(willRenewObject) else {
             throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean")
         }
         let expiry: Date?
@@ -154,16 +164,19 @@ enum SnapshotSchema {
         } else {
             expiry = nil
         }
-        let product: String?
-        if let productId {
-            guard let string = source.string(productId) else { throw EntryRefusal(field: .productId, problem: "is not a string") }
-            product = string
-        } else {
-            product = nil
-        }
+        // The product id is made last, straight into the status (no copy of the string to release).
         return EntitlementStatus(
-            active: active, state: stateValue, periodType: periodTypeValue, expiresAt: expiry, productId: product, willRenew: willRenew,
-            ownership: ownershipValue)
+            active: active, state: stateValue, periodType: periodTypeValue, expiresAt: expiry, productId: try productID(productId, source),
+            willRenew: willRenew, ownership: ownershipValue)
+    }
+
+    /// The optional product id string of an entry.
+    @inline(__always) private static func productID<Source: SnapshotPropertyList>(
+        _ object: Source.Object?, _ source: Source
+    ) throws(EntryRefusal) -> String? {
+        guard let object else { return nil }
+        guard let string = source.string(object) else { throw EntryRefusal(field: .productId, problem: "is not a string") }
+        return string
     }
 
     /// Inlined where an entry is read (three per entry); the refusal is worked out of line.
@@ -198,7 +211,7 @@ enum SnapshotSchema {
     /// is read; the refusal is worked out of line.
     @inline(__always) private static func checkedDate<Source: SnapshotPropertyList>(_ object: Source.Object?, _ source: Source) throws(DateRefusal) -> Date {
         // Finite first: `ClosedRange.contains` asks `!(upper < date)`, which a NaN passes.
-        guard let date = object.flatMap(source.date), date.timeIntervalSince1970.isFinite, dateRange.contains(date) else {
+        guard let object, let date = source.date(object), date.timeIntervalSince1970.isFinite, dateRange.contains(date) else {
             throw notInRange(object, source)
         }
         return date
@@ -213,12 +226,41 @@ enum SnapshotSchema {
     }
 }
 
+/// The values of one dictionary's fields, each kept at its name's ``SnapshotFieldName/position``:
+/// storing and reading a field is an indexed store and load, not a branch on the name.
+struct FieldValues<Name: SnapshotFieldName, Object> {
+    private var slots: (Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?) = (nil, nil, nil, nil, nil, nil, nil, nil)
+
+    /// The most names a ``SnapshotFieldName`` may have (the slots above).
+    static var capacity: Int { 8 }
+
+    /// The value stored at `position` (a position of `Name`, below ``capacity``).
+    @inline(__always) subscript(position: Int) -> Object? {
+        get {
+            precondition(position >= 0 && position < Self.capacity)
+            return withUnsafeBytes(of: slots) { $0.assumingMemoryBound(to: Object?.self)[position] }
+        }
+        set {
+            precondition(position >= 0 && position < Self.capacity)
+            withUnsafeMutableBytes(of: &slots) { $0.assumingMemoryBound(to: Object?.self)[position] = newValue }
+        }
+    }
+
+    @inline(__always) subscript(name: Name) -> Object? { self[name.position] }
+}
+
 /// A fixed set of texts the schema reads (field names, enumeration values), as a
 /// `String`-backed enumeration.
 protocol SnapshotName: RawRepresentable, CaseIterable, Equatable where RawValue == String, AllCases == [Self] {
     /// The column of the in-place reader's per-object table that remembers which case a string
     /// object names, for names met once per entry; `nil` for names read once per file.
     static var rememberedIn: Int? { get }
+}
+
+/// The names of a dictionary's fields (at most ``FieldValues/capacity``).
+protocol SnapshotFieldName: SnapshotName {
+    /// The name's position in `allCases` (written out so that it is a constant where the case is).
+    var position: Int { get }
 }
 
 extension EntitlementState: SnapshotName { static var rememberedIn: Int? { 1 } }
@@ -231,10 +273,10 @@ extension Ownership: SnapshotName { static var rememberedIn: Int? { 3 } }
 protocol SnapshotPropertyList {
     associatedtype Object
 
-    /// Calls `body` with each entry of the dictionary `object` whose key is one of `Name`'s
-    /// texts (compared as Swift strings compare); `false`, without calling it, when `object`
-    /// is not a dictionary.
-    func forEachField<Name: SnapshotName>(of object: Object, _ body: (Name, Object) -> Void) -> Bool
+    /// Calls `body` with the ``SnapshotFieldName/position`` of the name and the value of each
+    /// entry of the dictionary `object` whose key is one of `Name`'s texts (compared as Swift
+    /// strings compare); `false`, without calling it, when `object` is not a dictionary.
+    func forEachField<Name: SnapshotFieldName>(of object: Object, as name: Name.Type, _ body: (Int, Object) -> Void) -> Bool
 
     /// Calls `count` with the dictionary `object`'s entry count and then `body` with each of
     /// its entries; `false`, without calling either, when `object` is not a dictionary.

@@ -15,17 +15,21 @@ import Foundation  // toolchains without FoundationEssentials
 /// caller, is outside what the walk checked). Valid inside the closure only: it reads the
 /// caller's bytes. The accessors a typed reader calls per field are `@inlinable`, so a caller in
 /// another module reads a field in a few instructions.
-package struct AcceptedBinaryPropertyList {
+///
+/// The type (and ``Object`` and ``DictionaryObject``) is `public` with only `package` members:
+/// the compiler inlines a `package` type's `@inlinable` members into another module only when
+/// the type itself is `public` (Swift 6.3); outside the package it has nothing to call.
+public struct AcceptedBinaryPropertyList {
     /// One object of the file (an index into its offset table).
-    package struct Object: Sendable, Hashable {
-        package let index: Int
+    public struct Object: Sendable, Hashable {
+        @usableFromInline package let index: Int
 
         @inlinable init(index: Int) { self.index = index }
     }
 
     /// A dictionary object: `count` keys and values, read by position.
-    package struct DictionaryObject {
-        package let count: Int
+    public struct DictionaryObject {
+        @usableFromInline package let count: Int
         @usableFromInline let keysStart: Int
         @usableFromInline let valuesStart: Int
 
@@ -93,7 +97,7 @@ package struct AcceptedBinaryPropertyList {
 
     /// Whether `dictionary` has the same key object as `other` at every position (as every
     /// entry of one shape has when the writer stores each key string once).
-    package func hasSameKeys(_ dictionary: DictionaryObject, as other: DictionaryObject) -> Bool {
+    @inlinable @inline(__always) package func hasSameKeys(_ dictionary: DictionaryObject, as other: DictionaryObject) -> Bool {
         dictionary.count == other.count
             && RawBytes.equal(bytes + dictionary.keysStart, bytes + other.keysStart, count: dictionary.count &* objectRefSize)
     }

@@ -1,6 +1,7 @@
 /// Byte-run helpers for the binary codec, on the standard library alone (no `memcmp`), so the
-/// module builds wherever Swift does.
-package enum RawBytes {
+/// module builds wherever Swift does. `public` with `package` members so that ``equal(_:_:count:)``
+/// is inlined into other modules (see ``AcceptedBinaryPropertyList``).
+public enum RawBytes {
     /// Whether the `count` bytes at `first` and at `second` are equal, eight at a time (inlined
     /// into typed readers in other modules too, where a generic comparison costs several times more).
     @inlinable @inline(__always)
@@ -36,11 +37,31 @@ package enum RawBytes {
         return combined & 0x8080_8080_8080_8080 == 0
     }
 
-    /// FNV-1a over `bytes`, folded so the low bits (a table slot) depend on every byte.
+    /// A hash of `bytes` whose low bits (a table slot) depend on every byte: eight bytes per
+    /// multiplication (the last eight overlapping the rest when the count is not a multiple of
+    /// eight, shorter runs gathered byte by byte), then a 64-bit finalizer (MurmurHash3's fmix64).
     @inline(__always)
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash ^ hash >> 29)
+        let count = bytes.count
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(truncatingIfNeeded: count &+ 1)
+        if let start = bytes.baseAddress {
+            let raw = UnsafeRawPointer(start)
+            if count >= 8 {
+                var position = 0
+                while position &+ 8 < count {
+                    hash = (hash ^ raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+                    hash ^= hash >> 31
+                    position &+= 8
+                }
+                hash ^= raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            } else {
+                var word: UInt64 = 0
+                for position in 0..<count { word |= UInt64(start[position]) &<< (UInt64(position) &* 8) }
+                hash ^= word
+            }
+        }
+        hash = (hash ^ hash >> 33) &* 0xFF51_AFD7_ED55_8CCD
+        hash = (hash ^ hash >> 33) &* 0xC4CE_B9FE_1A85_EC53
+        return Int(truncatingIfNeeded: hash ^ hash >> 33)
     }
 }

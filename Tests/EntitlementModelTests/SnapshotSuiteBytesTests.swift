@@ -208,4 +208,19 @@ import Testing
             Self.expectSameOutcome(patched, "\(from) -> \(to)")
         }
     }
+
+    /// The schema keeps a field's value at its name's written-out position: that position must
+    /// be the name's place in `allCases` (which both readers enumerate) and fit the slots.
+    @Test func fieldPositionsAreTheirPlaceInAllCases() {
+        func check<Name: SnapshotFieldName>(_: Name.Type) {
+            #expect(Name.allCases.count <= FieldValues<Name, Int>.capacity)
+            for (index, name) in Name.allCases.enumerated() { #expect(name.position == index, "\(name)") }
+            var values = FieldValues<Name, Int>()
+            for name in Name.allCases { values[name.position] = 100 + name.position }
+            for name in Name.allCases { #expect(values[name] == 100 + name.position) }
+        }
+        check(SnapshotSchema.SuiteField.self)
+        check(SnapshotSchema.RootField.self)
+        check(SnapshotSchema.EntryField.self)
+    }
 }
