@@ -46,7 +46,9 @@ package struct ValidatedDirectory {
     ///   ``SharedDefaultsError/notADirectory(path:type:)``, ``SharedDefaultsError/foreignOwner(path:owner:)``,
     ///   ``SharedDefaultsError/directoryWorldWritable(path:)``, or ``SharedDefaultsError/system(path:operation:errno:)``.
     package static func open(_ path: String, options: SharedDefaults.Options, at now: UInt64) throws(SharedDefaultsError) -> ValidatedDirectory? {
-        let (parentPath, name) = split(path)
+        // A directory is kept and rechecked by its name in its parent: a path that does not end in
+        // a real name (empty, `.`, `..`) has none, and is refused rather than rechecked vacuously.
+        guard let (parentPath, name) = split(path) else { throw .system(path: path, operation: "open", errno: .invalidArgument) }
         // The path's walk up to its last component, as `open(path)` would do it (symlinks in it
         // followed), then the last component relative to where that walk ended.
         let parent: FileDescriptor
@@ -88,12 +90,17 @@ package struct ValidatedDirectory {
         }
     }
 
-    /// `path` as the directory that holds its last component, and that component.
-    private static func split(_ path: String) -> (parent: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path.isEmpty ? "." : path) }
+    /// `path` as the directory that holds its last component, and that component (trailing
+    /// slashes ignored); `nil` when that component is empty, `.` or `..`.
+    private static func split(_ path: String) -> (parent: String, name: String)? {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        let slash = path.lastIndex(of: "/")
+        let name = slash.map { path[path.index(after: $0)...] } ?? path
+        guard !name.isEmpty, name != ".", name != ".." else { return nil }
+        guard let slash else { return (".", String(name)) }
         let parent = path[..<slash]
-        let name = path[path.index(after: slash)...]
-        return (parent.isEmpty ? "/" : String(parent), name.isEmpty ? "." : String(name))
+        return (parent.isEmpty ? "/" : String(parent), String(name))
     }
 
     /// Whether this directory may still be used at `now` without opening its path again; it may

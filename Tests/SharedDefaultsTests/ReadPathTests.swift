@@ -34,6 +34,22 @@ import Testing
         }
     }
 
+    @Test("A path is kept by its last real name: trailing slashes are ignored; an empty, `.` or `..` name is refused")
+    func pathsWithoutARealName() throws {
+        try withTemporaryDirectory { container in
+            let path = try Self.preferences(in: container)
+            var kept = try requireNonNil(try Self.open(path + "//"))
+            // Kept by the name `Preferences` in `Library`: renamed away, it is no longer the one.
+            #expect(rename(path, container + "/Library/Moved") == 0)
+            #expect(chmod(container + "/Library/Moved", 0o700) == 0)
+            let stillKept = kept.recheck(at: Clocks.coarseMonotonicNanoseconds)
+            #expect(!stillKept)
+            for unnamed in ["", path + "/.", path + "/..", container + "/Library/Moved/./"] {
+                #expect(throws: SharedDefaultsError.system(path: unnamed, operation: "open", errno: .invalidArgument)) { try Self.open(unnamed) }
+            }
+        }
+    }
+
     @Test("No validated directory for a symlink, a file, a world-writable directory or a disallowed owner")
     func refusesABadDirectory() throws {
         try withTemporaryDirectory { container in
