@@ -88,13 +88,15 @@ struct PropagationRun {
             if latencies.count == readers, let slowest = latencies.values.max() { outcome.lastReader.append(slowest) }
         }
         let switches = zip(children, switchesBefore).compactMap { child, before in
-            Self.voluntarySwitches(pid: child.pid).flatMap { after in before.map { after - $0 } }
+            Self.voluntarySwitches(pid: child.pid).flatMap { after in before.flatMap { after >= $0 ? after - $0 : nil } }
         }
         if switches.count == readers, warmup + rounds > 0 {
             outcome.wakeUpsPerWrite = Double(switches.reduce(0, +)) / Double(readers * (warmup + rounds))
         }
+        // A thread that ended between the two samples takes its counts with it; a reader whose
+        // total went down is left out, and then the figure is not reported.
         let cpu = zip(children, cpuBefore).compactMap { child, before in
-            Self.onCPUNanoseconds(pid: child.pid).flatMap { after in before.map { after - $0 } }
+            Self.onCPUNanoseconds(pid: child.pid).flatMap { after in before.flatMap { after >= $0 ? after - $0 : nil } }
         }
         if cpu.count == readers, warmup + rounds > 0 {
             outcome.readerCPUPerWrite = Double(cpu.reduce(0, +)) / 1000 / Double(readers * (warmup + rounds))

@@ -5,7 +5,7 @@ import WidgetRendererCommands
 
 /// The entry point of the multi-call executables: `entitlement-demo entitlementd …`, or a link
 /// to it named `entitlementd`, runs the daemon, so `swift run entitlement-demo` needs no other
-/// product built. The shipped tools start through ``ToolStart`` instead and link only their own
+/// product built. The shipped tools start through `ToolStart` (in `ToolSupport`) instead and link only their own
 /// command library.
 public enum ToolEntry {
     static let tools: [String: any RunnableCommand.Type] = [

@@ -17,7 +17,8 @@ protocol WatchConsumer: ~Copyable {
 /// The body of a watch: the loop that reads inotify and turns kernel events into ``PendingChanges``.
 ///
 /// It owns the ``Inotify`` instance for its whole life: it creates it, arms the watch, blocks in `poll`
-/// on the inotify descriptor and the wake-up eventfd, and hands what it reads to its consumer; its
+/// on the inotify descriptor and the wake-up eventfd (or, for a watch run on its caller's thread
+/// with no settle window, in the inotify `read` itself), and hands what it reads to its consumer; its
 /// owner closes both descriptors by ending its lifetime (``close()``). No other thread ever closes,
 /// reads or polls these descriptors.
 struct WatchReader<Consumer: WatchConsumer>: ~Copyable {

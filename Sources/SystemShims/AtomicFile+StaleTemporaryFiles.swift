@@ -3,7 +3,7 @@ import Glibc
 extension AtomicFile {
     /// Removes the temporary files that ``replace(directory:name:bytes:mode:durable:)`` writers
     /// left in `directory` or in its staging subdirectory (``Staging``) when they died between
-    /// creating and renaming them: names `.<name>.tmp-<pid>-<random>` whose process no longer
+    /// creating and renaming them: names `.<name>.tmp-<pid>-<counter>` whose process no longer
     /// exists. A live writer's temp file is never touched. Errors (a missing directory, a file
     /// already gone) are ignored.
     ///
@@ -21,7 +21,7 @@ extension AtomicFile {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            // `.<name>.tmp-<pid>-<random>`: the last two dash-separated fields are numbers.
+            // `.<name>.tmp-<pid>-<counter>`: the last two dash-separated fields are numbers.
             let fields = name.split(separator: "-", omittingEmptySubsequences: false)
             guard name.hasPrefix("."), fields.count >= 3, fields[fields.count - 3].hasSuffix(".tmp"),
                   let pid = Int32(fields[fields.count - 2]), pid > 0, UInt64(fields[fields.count - 1]) != nil

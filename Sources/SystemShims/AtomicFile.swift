@@ -32,7 +32,7 @@ package enum AtomicFile {
 
     /// Writes `bytes` to `name` inside the open directory `directory` by rename.
     ///
-    /// A temporary file `.<name>.tmp-<pid>-<random>` is created (`openat` with
+    /// A temporary file `.<name>.tmp-<pid>-<counter>` is created (`openat` with
     /// `O_CREAT|O_EXCL|O_CLOEXEC|O_WRONLY|O_NOFOLLOW` and `mode`) in the same directory, or with
     /// `staged` in its staging subdirectory (see ``Staging``), given exactly `mode` with `fchmod`
     /// when the process umask would have removed bits of it, filled (short writes are continued,

@@ -2,7 +2,7 @@ import CLISupport
 import SystemShims
 
 /// How every tool's process runs its command: each executable's `main.swift` is one call here
-/// (or to ``ToolEntry`` in `EntitlementCommands` for the multi-call demo and stress binaries),
+/// (or to `ToolEntry` in `EntitlementCommands` for the multi-call demo and stress binaries),
 /// so a tool links only its own command library.
 public enum ToolStart {
     /// Runs `command` with `arguments` (by default the process arguments after the executable's

@@ -40,7 +40,11 @@ struct BenchmarkShapeTests {
         // The restart bench starts entitlementd at once, to time its start on an empty container.
         let bench = try BuiltTools.start(
             "entitlement-bench", ["--role", "restart", "--quick", "--directory", directory], workingDirectory: BuiltTools.packageRoot)
-        defer { bench.send(SIGKILL) }
+        defer {
+            bench.send(SIGKILL)
+            // A daemon started after the lookout gave up is not left running either.
+            if let late = runningDaemon(in: directory) { kill(late, SIGKILL) }
+        }
         // The bench's daemons live a few hundred milliseconds each: SIGTERM goes out the moment
         // one is seen running.
         let daemon = Mutex<Int32?>(nil)
