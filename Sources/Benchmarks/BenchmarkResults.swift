@@ -79,9 +79,12 @@ struct BenchmarkResults {
     var daemonTool = ""
     var renderMilliseconds: [Double] = []
     var rendererTool = ""
-    /// An idle process of the benchmark's own executable: resident memory (MiB) and spawn-to-exit time (ms).
-    var processFloor: (memory: Double, startMilliseconds: Double)?
+    /// The process floor: resident memory (MiB) when idle, and spawn-to-exit times (ms) taken
+    /// between the renderer's runs.
+    var processFloorMemory: Double?
+    var processFloorMilliseconds: [Double] = []
     var errors: [String] = []
 
     var renderMedian: Double? { renderMilliseconds.isEmpty ? nil : median(renderMilliseconds) }
+    var processFloorMedian: Double? { processFloorMilliseconds.isEmpty ? nil : median(processFloorMilliseconds) }
 }

@@ -75,13 +75,14 @@ struct BenchmarkSuite {
         results.daemonTool = daemon.label
         results.rendererTool = renderer.label
         step("process floor", into: &results) { results throws(BenchmarkError) in
-            results.processFloor = try DaemonBenchmarks.processFloor(idle: plan.idleSeconds, runs: plan.renderRuns)
+            results.processFloorMemory = try DaemonBenchmarks.processFloorMemory(idle: plan.idleSeconds)
         }
         step("daemon idle memory", into: &results) { results throws(BenchmarkError) in
             results.daemonMemory = try DaemonBenchmarks.idleMemory(container: diskRoot + "/idle", catalogPath: catalogPath, idle: plan.idleSeconds)
         }
         step("widget-renderer", into: &results) { results throws(BenchmarkError) in
-            results.renderMilliseconds = try DaemonBenchmarks.renderTimes(container: diskRoot + "/idle", catalogPath: catalogPath, runs: plan.renderRuns)
+            (results.renderMilliseconds, results.processFloorMilliseconds) = try DaemonBenchmarks.renderTimes(
+                container: diskRoot + "/idle", catalogPath: catalogPath, runs: plan.renderRuns)
         }
         step("purchase → widget entry", into: &results) { results throws(BenchmarkError) in
             results.purchase = try PurchaseBenchmark(rounds: plan.purchaseRounds).run(container: diskRoot + "/purchase", catalogPath: catalogPath)

@@ -47,42 +47,45 @@ enum DaemonBenchmarks {
         return try residentMemory(pid: daemon.pid)
     }
 
-    /// Wall time (ms) of each one-shot `widget-renderer --format json` run on `container`.
-    static func renderTimes(container: String, catalogPath: String, runs: Int) throws(BenchmarkError) -> [Double] {
+    /// Wall time (ms) of each one-shot `widget-renderer --format json` run on `container`, and of
+    /// a spawn and exit of the process floor (``floorCommand``) right before each: the two
+    /// medians then come from the same moments of a machine whose speed moves between seconds.
+    static func renderTimes(container: String, catalogPath: String, runs: Int) throws(BenchmarkError) -> (render: [Double], floor: [Double]) {
         let tool = PackageTool("widget-renderer")
-        var times: [Double] = []
+        let floor = floorCommand()
+        var times: (render: [Double], floor: [Double]) = ([], [])
         for _ in 0..<runs {
+            let floorStart = MonotonicClock.now()
+            let floorChild = try SpawnedProcess(executable: floor.executable, arguments: floor.exit)
+            floorChild.waitForExit()
+            times.floor.append(Double(MonotonicClock.now() - floorStart) / 1e6)
+
             let start = MonotonicClock.now()
             let child = try tool.start(["--container", container, "--catalog", catalogPath, "--format", "json"], logPath: container + "/widget-renderer.log")
             let status = child.waitForExit()
             let elapsed = MonotonicClock.now() - start
             guard child.exitCode == 0 else { throw BenchmarkError("widget-renderer exited with status \(status)") }
-            times.append(Double(elapsed) / 1e6)
+            times.render.append(Double(elapsed) / 1e6)
         }
         return times
     }
 
     /// The floor under the two rows above: a process of the shipped tools' runtime (Swift runtime,
     /// Dispatch, FoundationEssentials: `entitlement-bench-floor`, built next to the bench) that
-    /// does nothing. Returns its resident memory (MiB) after `idle` seconds and the median wall
-    /// time (ms) of spawning one that exits at once. Without that executable the floor is this
-    /// executable, which links Foundation proper.
-    static func processFloor(idle: Double, runs: Int) throws(BenchmarkError) -> (memory: Double, startMilliseconds: Double) {
+    /// does nothing, as the executable and the arguments that make it wait for a signal or exit at
+    /// once. Without that executable the floor is this executable, which links Foundation proper.
+    static func floorCommand() -> (executable: String, idle: [String], exit: [String]) {
         let floorTool = PackageTool("entitlement-bench-floor")
-        let (executable, idleArguments, exitArguments) =
-            floorTool.isRealBinary
+        return floorTool.isRealBinary
             ? (floorTool.executable, ["idle"], ["exit"]) : (SelfExecutable.path, ["--role", "idle"], ["--role", "exit"])
-        let sleeper = try SpawnedProcess(executable: executable, arguments: idleArguments)
+    }
+
+    /// The resident memory (MiB) of the process floor (``floorCommand``) after `idle` seconds.
+    static func processFloorMemory(idle: Double) throws(BenchmarkError) -> Double {
+        let floor = floorCommand()
+        let sleeper = try SpawnedProcess(executable: floor.executable, arguments: floor.idle)
         defer { sleeper.stop() }
         usleep(UInt32(idle * 1e6))
-        let memory = try residentMemory(pid: sleeper.pid)
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let start = MonotonicClock.now()
-            let child = try SpawnedProcess(executable: executable, arguments: exitArguments)
-            child.waitForExit()
-            times.append(Double(MonotonicClock.now() - start) / 1e6)
-        }
-        return (memory, median(times))
+        return try residentMemory(pid: sleeper.pid)
     }
 }
