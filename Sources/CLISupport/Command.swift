@@ -13,7 +13,11 @@ public protocol RunnableCommand: Sendable {
     /// ``UsageError`` for a wrong command line found only now (an unknown feature, a missing
     /// catalog), ``ExitCode`` after printing your own message, ``CleanExit`` to print to stdout
     /// and exit 0.
-    func run() async throws
+    ///
+    /// It may run on its caller's executor (the main thread when a tool's `main.swift` starts it):
+    /// a command that is all synchronous work then starts no thread of the concurrency pool. A
+    /// conformer that must not run there declares its `run()` without `nonisolated(nonsending)`.
+    nonisolated(nonsending) func run() async throws
 }
 
 /// A command that reads its options and arguments from an ``ArgumentScanner`` over the options
@@ -47,8 +51,9 @@ extension RunnableCommand {
 
     /// Parses the process arguments (or `arguments`), runs, and exits with the contract's code:
     /// 0 on success, 64 for a ``UsageError`` (one line and a hint), the error's code for
-    /// ``ToolError`` (one line on stderr), and 1 with `tool: error: …` for anything else.
-    public static func main(_ arguments: [String]? = nil) async -> Never {
+    /// ``ToolError`` (one line on stderr), and 1 with `tool: error: …` for anything else. Runs on
+    /// its caller's executor.
+    nonisolated(nonsending) public static func main(_ arguments: [String]? = nil) async -> Never {
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
         let code: Int32
         do {

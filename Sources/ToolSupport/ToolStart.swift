@@ -6,8 +6,9 @@ import SystemShims
 /// so a tool links only its own command library.
 public enum ToolStart {
     /// Runs `command` with `arguments` (by default the process arguments after the executable's
-    /// path); never returns.
-    public static func main(_ command: any RunnableCommand.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+    /// path); never returns. Runs on the caller's executor, so a command whose `run()` is
+    /// `nonisolated(nonsending)` runs on the main thread.
+    nonisolated(nonsending) public static func main(_ command: any RunnableCommand.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
         // A reader that closes our stdout (`| head`) must end us with an error, not a signal.
         SignalNumber.brokenPipe.ignore()
         await command.main(arguments)

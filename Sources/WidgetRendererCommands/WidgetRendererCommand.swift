@@ -71,7 +71,9 @@ public struct WidgetRendererCommand: Command {
     /// The `--family` name of the watch app's launch screen (not a WidgetKit family).
     static let watchAppName = "app"
 
-    public func run() async throws {
+    // On the main thread: a one-shot render is synchronous work and starts no thread of the
+    // concurrency pool (three fewer threads at start-up); `--follow` awaits its watch from here.
+    nonisolated(nonsending) public func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         let renderer = TimelineRendering(
             device: device, families: families, showsWatchApp: showsWatchApp, format: format, charset: charset,
