@@ -9,20 +9,21 @@ import SystemShims
 struct Inotify: ~Copyable {
     /// The inotify descriptor, opened with `IN_NONBLOCK | IN_CLOEXEC`.
     let descriptor: FileDescriptor
-    /// An eventfd (`EFD_NONBLOCK | EFD_CLOEXEC`) written to wake the reader out of `poll`.
-    private let wake: FileDescriptor
+    /// An eventfd (`EFD_NONBLOCK | EFD_CLOEXEC`) written to wake the reader out of `poll`; none
+    /// for an instance that blocks in `read`, which only the kernel's events can end.
+    private let wake: FileDescriptor?
     /// The directory being watched, for error messages.
     private let directory: String
     /// Room for many events per `read`, aligned for `struct inotify_event`.
     private let buffer: UnsafeMutableRawBufferPointer
     /// Whether ``readEvents()`` waits for an event instead of returning `nil` on an empty queue.
-    let blocksInRead: Bool
+    var blocksInRead: Bool { wake == nil }
 
     /// 64 KiB: at least one event with the longest name (header plus NAME_MAX + 1) and, in practice, a few
     /// thousand events per `read`.
     static let bufferSize = 64 * 1024
 
-    /// Creates the inotify instance and its wake-up eventfd.
+    /// Creates the inotify instance and, unless it blocks in `read`, its wake-up eventfd.
     /// - Parameter blocksInRead: make ``readEvents()`` wait for the next event on an empty queue,
     ///   for a reader that has nothing to wait for but the kernel's events (no other thread wakes
     ///   it, nothing is held back for a settle window): it then waits in the `read` itself, one
@@ -34,14 +35,15 @@ struct Inotify: ~Copyable {
         do { inotify = try FileDescriptor.makeInotify(nonBlocking: !blocksInRead) } catch {
             throw FileWatchError(errno: error, path: directory, operation: .createInstance)
         }
-        let wake: FileDescriptor
-        do { wake = try FileDescriptor.makeEventCounter() } catch {
-            throw FileWatchError(errno: error, path: directory, operation: .createWakeup)
+        var wake: FileDescriptor?
+        if !blocksInRead {
+            do { wake = try FileDescriptor.makeEventCounter() } catch {
+                throw FileWatchError(errno: error, path: directory, operation: .createWakeup)
+            }
         }
         self.descriptor = inotify
         self.wake = wake
         self.directory = directory
-        self.blocksInRead = blocksInRead
         self.buffer = .allocate(byteCount: Self.bufferSize, alignment: InotifyEventHeader.alignment)
     }
 
@@ -55,8 +57,14 @@ struct Inotify: ~Copyable {
         // Consuming `self` ends its lifetime here, which runs `deinit`.
     }
 
-    /// The eventfd's number, for ``wake(descriptor:)`` from other threads while this value lives.
-    var wakeDescriptor: CInt { wake.rawValue }
+    /// The eventfd's number, for ``wake(descriptor:)`` from other threads while this value lives;
+    /// `nil` when the instance blocks in `read` and has none.
+    var wakeDescriptor: CInt? {
+        switch wake {
+        case .some(let wake): wake.rawValue
+        case .none: nil
+        }
+    }
 
     /// Adds (or updates) a watch on `path`.
     /// - Returns: the watch descriptor; the same one if `path` is an inode already watched.
@@ -88,7 +96,7 @@ struct Inotify: ~Copyable {
         let ready: (first: Bool, second: Bool)
         do {
             ready = try FileDescriptor.waitForInput(
-                wake.rawValue, forEvents ? descriptor.rawValue : nil, timeoutMilliseconds: timeoutMilliseconds)
+                wakeDescriptor ?? -1, forEvents ? descriptor.rawValue : nil, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             throw FileWatchError(errno: error, path: directory, operation: .wait)
         }
@@ -97,7 +105,10 @@ struct Inotify: ~Copyable {
 
     /// Resets the wake-up eventfd's counter so the next `poll` blocks again.
     func consumeWakeups() {
-        wake.drainEventCounter()
+        switch wake {
+        case .some(let wake): wake.drainEventCounter()
+        case .none: break
+        }
     }
 
     /// Makes `poll` on the eventfd `descriptor` return. Safe from any thread while the descriptor is open.

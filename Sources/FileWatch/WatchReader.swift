@@ -31,7 +31,10 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
     /// When the settle window for ``unpublished`` closes.
     private var settleDeadline: ContinuousClock.Instant?
 
+    /// An `inotify` that blocks in `read` can only be used with no settle window: nothing would
+    /// end the read when the window closes.
     init(inotify: consuming Inotify, tracker: DirectoryTracker, consumer: Consumer, settle: Duration) {
+        precondition(!inotify.blocksInRead || settle <= .zero, "a blocking inotify read cannot keep a settle window")
         self.inotify = inotify
         self.tracker = tracker
         self.consumer = consumer
@@ -137,7 +140,7 @@ extension WatchReader where Consumer == WatchChannel {
             channel.finishReader(failure: error)
             return
         }
-        guard channel.registerWakeDescriptor(inotify.wakeDescriptor) else {
+        guard let wakeDescriptor = inotify.wakeDescriptor, channel.registerWakeDescriptor(wakeDescriptor) else {
             inotify.close()
             channel.finishReader(failure: nil)
             return

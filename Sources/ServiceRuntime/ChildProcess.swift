@@ -156,9 +156,9 @@ public final class ChildProcess: Sendable {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while output.isOpen || error.isOpen {
             // A closed reader polls -1, which poll(2) skips.
-            guard let ready = try? FileDescriptor.waitForInput([output.polled, error.polled], timeoutMilliseconds: -1) else { break }
-            if ready[0] { output.readAvailable(using: &buffer, into: state, onLine: onLine) }
-            if ready[1] { error.readAvailable(using: &buffer, into: state, onLine: onLine) }
+            guard let ready = try? FileDescriptor.waitForInput(output.polled, error.polled, timeoutMilliseconds: -1) else { break }
+            if ready.first { output.readAvailable(using: &buffer, into: state, onLine: onLine) }
+            if ready.second { error.readAvailable(using: &buffer, into: state, onLine: onLine) }
         }
     }
 

@@ -28,7 +28,7 @@ extension FileDescriptor {
     }
 
     /// A new event counter (`eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)`), written to wake a thread
-    /// out of ``waitForInput(_:timeoutMilliseconds:)``.
+    /// out of ``waitForInput(_:_:timeoutMilliseconds:)``.
     ///
     /// - Throws: `ENOSYS` when the C library has no `eventfd`, else its `errno`.
     package static func makeEventCounter() throws(Errno) -> FileDescriptor {
@@ -51,21 +51,13 @@ extension FileDescriptor {
         _ = Glibc.read(rawValue, &counter, MemoryLayout<UInt64>.size)
     }
 
-    /// Blocks in `poll(2)` until one of `descriptors` is readable (or in an error state, which
-    /// counts as ready so the following read reports it), for at most `timeoutMilliseconds`
-    /// (-1: no timeout). `EINTR` is retried, restarting the full timeout.
+    /// Blocks in `poll(2)` until `first` or, when given, `second` is readable (or in an error
+    /// state, which counts as ready so the following read reports it), for at most
+    /// `timeoutMilliseconds` (-1: no timeout), without allocating. A negative descriptor is
+    /// skipped. `EINTR` is retried, restarting the full timeout.
     ///
-    /// - Returns: for each descriptor, whether it is ready; all `false` when the timeout elapsed.
-    package static func waitForInput(_ descriptors: [CInt], timeoutMilliseconds: CInt) throws(Errno) -> [Bool] {
-        var requests = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        try requests.withUnsafeMutableBufferPointer { buffer throws(Errno) in try poll(buffer, timeoutMilliseconds: timeoutMilliseconds) }
-        return requests.map { $0.revents != 0 }
-    }
-
-    /// ``waitForInput(_:timeoutMilliseconds:)`` for `first` and, when given, `second`, without
-    /// allocating: for a loop that waits once per event.
-    ///
-    /// - Returns: whether each is ready (`second` is `false` when not given).
+    /// - Returns: whether each is ready (`second` is `false` when not given); both `false` when the
+    ///   timeout elapsed.
     package static func waitForInput(_ first: CInt, _ second: CInt?, timeoutMilliseconds: CInt) throws(Errno) -> (first: Bool, second: Bool) {
         var requests = (
             pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second ?? -1, events: Int16(POLLIN), revents: 0)
