@@ -87,7 +87,7 @@ public enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, Expressib
     /// A JSON string: the quote, the backslash and control characters escaped, every other byte
     /// of the (always valid) UTF-8 copied.
     private static func writeString(_ s: String, into out: inout [UInt8]) {
-        let hexDigits = Array("0123456789abcdef".utf8)
+        func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10 }
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {
@@ -95,7 +95,7 @@ public enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, Expressib
             case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case ..<0x20: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            case ..<0x20: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigit(byte >> 4), hexDigit(byte & 0xF)])
             default: out.append(byte)
             }
         }

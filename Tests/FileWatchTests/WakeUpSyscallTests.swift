@@ -20,12 +20,18 @@ struct WakeUpSyscallTests {
         }
     }
 
+    /// The watched directory and its sibling the changes are made in, under `root`.
+    static func makeDirectories(in root: String) throws -> (watched: String, staging: String) {
+        let watched = root + "/watched", staging = root + "/staging"
+        try FileManager.default.createDirectory(atPath: watched, withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
+        return (watched, staging)
+    }
+
     @Test("A wake-up whose read left room in the buffer reads the queue once, not again until EAGAIN")
     func oneReadPerWakeUp() async throws {
         try await withTemporaryDirectory { root in
-            let directory = root + "/watched", staging = root + "/staging"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
+            let (directory, staging) = try Self.makeDirectories(in: root)
             let faults = SyscallFaults()
             try await faults.withFaults {
                 var iterator = DirectoryWatch(directory: directory, names: ["state.plist"]).makeAsyncIterator()
@@ -43,9 +49,7 @@ struct WakeUpSyscallTests {
     @Test("On the caller's thread with no settle window, a watch waits in the read itself: one read per wake-up, no poll")
     func inlineWatchWaitsInRead() async throws {
         try await withTemporaryDirectory { root in
-            let directory = root + "/watched", staging = root + "/staging"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
+            let (directory, staging) = try Self.makeDirectories(in: root)
             let faults = SyscallFaults()
             var seen: [FileWatchEvent] = []
             var readsAtArming = 0
