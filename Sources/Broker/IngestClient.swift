@@ -1,5 +1,4 @@
 import EntitlementModel
-import FileWatch
 import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
@@ -35,39 +34,33 @@ public struct IngestClient: Sendable {
     /// generation. The daemon deletes a file only once a published generation reflects its
     /// events; a file it refused it moves to `rejected/` after writing a ``RefusalRecord``.
     ///
-    /// The inbox is watched with inotify for promptness and checked every 200 ms regardless, so
-    /// waiting works where inotify is unavailable (its limits reached) too.
+    /// Blocks the calling thread and starts none: the inbox is watched with inotify for
+    /// promptness and checked every 200 ms regardless, so waiting works where inotify is
+    /// unavailable (its limits reached) too.
     /// - Throws: ``BrokerError/badInput(_:)`` naming the rejected file and the daemon's reason
     ///   when the daemon refused the events; ``BrokerError/unavailable(_:)`` when no daemon runs
     ///   (the events stay queued) or when the inbox itself was removed with the events (the
     ///   container deleted); ``BrokerError/timedOut(_:)`` after `timeout` seconds.
-    public func waitUntilPublished(_ ticket: String, timeout: Double) async throws(BrokerError) -> Int64? {
+    public func waitUntilPublished(_ ticket: String, timeout: Double) throws(BrokerError) -> Int64? {
         let inbox = Inbox(directory: layout.inboxDirectory)
         let inboxIdentity = Self.identity(of: layout.inboxDirectory)
-        let deadline = ContinuousClock().now.advanced(by: .seconds(timeout))
-        let (checks, check) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let watch = DirectoryWatch(directory: layout.inboxDirectory, names: [ticket])
-        let outcome: Result<Void, BrokerError> = await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // A watch that cannot start (inotify limits) ends here; the ticks below go on.
-                do { for try await _ in watch { check.yield() } } catch {}
+        let start = Clocks.monotonicNanoseconds
+        let timeoutNanoseconds = UInt64((timeout.isNaN ? 0 : min(max(timeout, 0), 1e9)) * 1e9)
+        // Set up before the first look, so a removal after it wakes the wait. A watch that
+        // cannot start (inotify limits) leaves the 200 ms looks.
+        let removals = InboxRemovals(directory: layout.inboxDirectory)
+        while true {
+            let elapsed = Clocks.monotonicNanoseconds &- start
+            if let outcome = waitOutcome(
+                ticket, inbox: inbox, inboxIdentity: inboxIdentity, pastDeadline: elapsed >= timeoutNanoseconds, timeout: timeout)
+            {
+                try outcome.get()
+                break
             }
-            group.addTask {
-                while !Task.isCancelled {
-                    check.yield()
-                    do { try await Task.sleep(for: .milliseconds(200)) } catch { return }
-                }
-            }
-            defer { group.cancelAll() }
-            for await _ in checks {
-                let pastDeadline = ContinuousClock().now >= deadline
-                if let outcome = waitOutcome(ticket, inbox: inbox, inboxIdentity: inboxIdentity, pastDeadline: pastDeadline, timeout: timeout) {
-                    return outcome
-                }
-            }
-            return .failure(.unavailable("waiting for entitlementd: stopped"))
+            let left = timeoutNanoseconds - elapsed
+            let milliseconds = CInt(min(200, (left + 999_999) / 1_000_000))
+            removals.wait(milliseconds: milliseconds)
         }
-        try outcome.get()
         return SnapshotReader(suiteName: layout.group, container: layout.container).refresh().snapshot?.generation
     }
 
@@ -111,6 +104,38 @@ public struct IngestClient: Sendable {
 
     private static func identity(of path: String) -> FileIdentity? {
         (try? fileStatus(atPath: path, followSymlinks: false)).map { FileIdentity(device: $0.device, inode: $0.inode) }
+    }
+
+    /// An inotify instance that becomes readable when an entry leaves the inbox (deleted or
+    /// moved out) or the inbox itself goes: what ends a wait early, polled on the waiting thread.
+    /// Without inotify (its limits reached) ``wait(milliseconds:)`` just sleeps.
+    private struct InboxRemovals: ~Copyable {
+        /// The inotify descriptor, or -1 (which `poll` skips) when no watch could be made.
+        private let inotify: CInt
+
+        init(directory: String) {
+            let mask = InotifyBits.delete | InotifyBits.movedFrom | InotifyBits.deleteSelf | InotifyBits.moveSelf | InotifyBits.onlyDirectory
+            do throws(Errno) {
+                let descriptor = try FileDescriptor.makeInotify(nonBlocking: true)
+                _ = try descriptor.addWatch(path: directory, mask: mask)
+                inotify = descriptor.release()
+            } catch {
+                inotify = -1
+            }
+        }
+
+        deinit { if inotify >= 0 { _ = try? FileDescriptor(adopting: inotify).close() } }
+
+        /// Returns when an event arrives (having read them all: they only say "look again") or
+        /// after `milliseconds`.
+        func wait(milliseconds: CInt) {
+            guard (try? FileDescriptor.waitForInput(inotify, nil, timeoutMilliseconds: milliseconds))?.first == true else { return }
+            FileDescriptor.withUnowned(inotify) { descriptor in
+                withUnsafeTemporaryAllocation(byteCount: 4096, alignment: InotifyEventHeader.alignment) { buffer in
+                    while let count = try? descriptor.read(into: buffer), count > 0 {}
+                }
+            }
+        }
     }
 
     private static func format(_ seconds: Double) -> String {

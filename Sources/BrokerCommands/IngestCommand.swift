@@ -34,7 +34,7 @@ struct IngestCommand: Command {
         file = try scanner.optionalPositional("FILE")
     }
 
-    func run() async throws {
+    nonisolated(nonsending) func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         let (lines, source) = try InputLines.read(file)
         let client = IngestClient(layout: common.layout, catalog: catalog)
@@ -49,7 +49,7 @@ struct IngestCommand: Command {
             return
         }
         do {
-            let generation = try await client.waitUntilPublished(ticket, timeout: timeout)
+            let generation = try client.waitUntilPublished(ticket, timeout: timeout)
             StandardStreams.writeOut("published generation \(generation.map(String.init) ?? "unknown")\n")
         } catch {
             throw error.toolError

@@ -49,8 +49,10 @@ extension CommandGroup {
         return try subcommand(named: arguments[index]).configuration.helpText
     }
 
-    /// Runs the subcommand; a usage error it finds only while running names its help.
-    public func runSubcommand() async throws {
+    /// Runs the subcommand, on the caller's executor (so a subcommand whose `run()` is
+    /// `nonisolated(nonsending)` runs there too); a usage error it finds only while running
+    /// names its help.
+    nonisolated(nonsending) public func runSubcommand() async throws {
         do { try await subcommand.run() } catch let error as UsageError {
             throw error.attributed(to: type(of: subcommand).configuration.commandName)
         }
