@@ -30,6 +30,51 @@ public struct IngestClient: Sendable {
     /// Whether a daemon holds the container.
     public var isDaemonRunning: Bool { DaemonLock.isHeld(path: layout.daemonLockPath) }
 
+    /// What ``enqueueAndWait(_:source:timeout:signals:)`` came to when it returns.
+    package enum QueuedWait: Equatable {
+        /// A published generation (when one is readable) includes the events, which the
+        /// daemon journaled durably before publishing.
+        case published(ticket: String, generation: Int64?)
+        /// One of the held signals arrived while waiting; the events are durably queued.
+        case interrupted(ticket: String, by: SignalNumber)
+    }
+
+    /// `ingest --wait`: validates and queues `lines` as ``enqueue(_:source:)`` does, then waits
+    /// as ``waitUntilPublished(_:timeout:)`` does, without making the events wait for the inbox
+    /// file's two fsyncs first. Returns `nil` when there are no events.
+    ///
+    /// The file is queued without fsyncs, so the daemon can read it at once; success needs none,
+    /// since the daemon journals (fsync) before it publishes. Every other outcome that leaves the
+    /// events queued makes the file durable (``Inbox/makeDurable(_:)``) before it is reported:
+    /// a timeout, no daemon, and a signal of `signals` (held by the caller before this call, so
+    /// none can end the process while the file is not durable). A refusal needs nothing: the
+    /// events are not queued. A process killed uncatchably (`SIGKILL`) or a power cut while
+    /// waiting acknowledged nothing; see ``Inbox`` for what the daemon then finds.
+    /// - Throws: what ``enqueue(_:source:)`` and ``waitUntilPublished(_:timeout:)`` throw;
+    ///   ``BrokerError/io(path:operation:errno:)`` instead when making the file durable fails.
+    package func enqueueAndWait(
+        _ lines: [String], source: String, timeout: Double, signals: borrowing HeldSignals
+    ) throws(BrokerError) -> QueuedWait? {
+        let kept = try EventLine.decodeAll(lines, source: source, catalog: catalog).map(\.line)
+        guard !kept.isEmpty else { return nil }
+        let inbox = Inbox(directory: layout.inboxDirectory)
+        let ticket = try inbox.enqueue(kept, durable: false)
+        let end: WaitEnd
+        do {
+            end = try wait(for: ticket, timeout: timeout, signals: signals)
+        } catch {
+            if case .badInput = error { throw error }
+            _ = try inbox.makeDurable(ticket)
+            throw error
+        }
+        switch end {
+        case .published(let generation): return .published(ticket: ticket, generation: generation)
+        case .interrupted(let signal):
+            _ = try inbox.makeDurable(ticket)
+            return .interrupted(ticket: ticket, by: signal)
+        }
+    }
+
     /// Waits until the daemon has taken `ticket` out of the inbox and returns the published
     /// generation. The daemon deletes a file only once a published generation reflects its
     /// events; a file it refused it moves to `rejected/` after writing a ``RefusalRecord``.
@@ -42,6 +87,20 @@ public struct IngestClient: Sendable {
     ///   (the events stay queued) or when the inbox itself was removed with the events (the
     ///   container deleted); ``BrokerError/timedOut(_:)`` after `timeout` seconds.
     public func waitUntilPublished(_ ticket: String, timeout: Double) throws(BrokerError) -> Int64? {
+        switch try wait(for: ticket, timeout: timeout, signals: HeldSignals([])) {
+        case .published(let generation): generation
+        case .interrupted: nil
+        }
+    }
+
+    private enum WaitEnd {
+        case published(generation: Int64?)
+        case interrupted(SignalNumber)
+    }
+
+    /// The wait of ``waitUntilPublished(_:timeout:)``, which also ends when a signal of
+    /// `signals` arrives.
+    private func wait(for ticket: String, timeout: Double, signals: borrowing HeldSignals) throws(BrokerError) -> WaitEnd {
         let inbox = Inbox(directory: layout.inboxDirectory)
         let inboxIdentity = Self.identity(of: layout.inboxDirectory)
         let start = Clocks.monotonicNanoseconds
@@ -50,6 +109,7 @@ public struct IngestClient: Sendable {
         // cannot start (inotify limits) leaves the 200 ms looks.
         let removals = InboxRemovals(directory: layout.inboxDirectory)
         while true {
+            if let signal = signals.takePending() { return .interrupted(signal) }
             let elapsed = Clocks.monotonicNanoseconds &- start
             if let outcome = waitOutcome(
                 ticket, inbox: inbox, inboxIdentity: inboxIdentity, pastDeadline: elapsed >= timeoutNanoseconds, timeout: timeout)
@@ -58,10 +118,9 @@ public struct IngestClient: Sendable {
                 break
             }
             let left = timeoutNanoseconds - elapsed
-            let milliseconds = CInt(min(200, (left + 999_999) / 1_000_000))
-            removals.wait(milliseconds: milliseconds)
+            removals.wait(milliseconds: CInt(min(200, (left + 999_999) / 1_000_000)), orSignalsOn: signals.descriptor)
         }
-        return SnapshotReader(suiteName: layout.group, container: layout.container).refresh().snapshot?.generation
+        return .published(generation: SnapshotReader(suiteName: layout.group, container: layout.container).refresh().snapshot?.generation)
     }
 
     /// What one look at the inbox says about `ticket`: `nil` to keep waiting, success once the
@@ -126,10 +185,10 @@ public struct IngestClient: Sendable {
 
         deinit { if inotify >= 0 { _ = try? FileDescriptor(adopting: inotify).close() } }
 
-        /// Returns when an event arrives (having read them all: they only say "look again") or
-        /// after `milliseconds`.
-        func wait(milliseconds: CInt) {
-            guard (try? FileDescriptor.waitForInput(inotify, nil, timeoutMilliseconds: milliseconds))?.first == true else { return }
+        /// Returns when an event arrives (having read them all: they only say "look again"),
+        /// when `signals` (a `signalfd`, or -1) is readable, or after `milliseconds`.
+        func wait(milliseconds: CInt, orSignalsOn signals: CInt) {
+            guard (try? FileDescriptor.waitForInput(inotify, signals, timeoutMilliseconds: milliseconds))?.first == true else { return }
             FileDescriptor.withUnowned(inotify) { descriptor in
                 withUnsafeTemporaryAllocation(byteCount: 4096, alignment: InotifyEventHeader.alignment) { buffer in
                     while let count = try? descriptor.read(into: buffer), count > 0 {}
