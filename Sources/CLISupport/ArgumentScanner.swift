@@ -177,7 +177,9 @@ public struct ArgumentScanner: Sendable {
         UsageError("unknown option '\(name)'" + Suggestion.didYouMean(name, among: declared.keys.sorted()))
     }
 
-    private static func looksLikeOption(_ argument: String) -> Bool { argument.hasPrefix("-") && argument != "-" }
+    /// Whether `argument` is spelt as an option (`-x`, `--name`, `--name=value`; `-` alone is a
+    /// positional, standard input).
+    static func looksLikeOption(_ argument: String) -> Bool { argument.hasPrefix("-") && argument != "-" }
 
     /// `--name=value` as its name and value; any other argument as itself and `nil`.
     private static func split(_ argument: String) -> (name: String, value: String?) {
