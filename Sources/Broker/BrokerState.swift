@@ -5,7 +5,7 @@ import SystemShims
 /// What the daemon must remember across restarts beyond the journal: the last generation it
 /// published (so generations keep increasing even if the shared file is lost) and the last
 /// issue time (so a clock wound back never moves evaluation backwards).
-package struct BrokerState: Sendable, Hashable, Codable {
+package struct BrokerState: Sendable, Hashable {
     package var generation: Int64
     /// Milliseconds since 1970 of the last published snapshot's `issuedAt`.
     package var issuedAtMilliseconds: Double
@@ -43,28 +43,56 @@ package struct BrokerState: Sendable, Hashable, Codable {
     package static func load(path: String) throws(BrokerError) -> BrokerState {
         guard (try? fileStatus(atPath: path, followSymlinks: false)) != nil else { return BrokerState() }
         let bytes = try SecureFile.read(path: path, maximumSize: 4096)
-        do {
-            let state = try JSONDecoder().decode(BrokerState.self, from: Data(bytes))
-            guard state.generation >= 0, state.issuedAtMilliseconds.isFinite else { throw BrokerError.badInput("") }
-            return state
-        } catch {
-            throw .badInput("\(path): not a valid broker state file")
-        }
+        guard let state = decode(bytes) else { throw .badInput("\(path): not a valid broker state file") }
+        return state
     }
 
     /// Atomically replaces the state file (temporary file and rename), with `fsync`s only when
     /// `durable`. The daemon saves it without: see ``DaemonCore`` for why the fsynced shared
     /// file is the durable record of the generation.
     package func save(path: String, durable: Bool) throws(BrokerError) {
-        let url = URL(fileURLWithPath: path)
-        let bytes: [UInt8]
-        do { bytes = Array(try JSONEncoder().encode(self)) } catch { throw .badInput("cannot encode broker state") }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         do {
             try AtomicFile.replace(
-                directory: url.deletingLastPathComponent().path, name: url.lastPathComponent, bytes: bytes,
-                mode: ContainerLayout.fileMode, durable: durable)
+                directory: directory, name: name, bytes: Array(encoded.serialized.utf8), mode: ContainerLayout.fileMode, durable: durable)
         } catch {
             throw .io(path: path, operation: "write", errno: error)
         }
+    }
+
+    /// The file's JSON object: `generation` (an integer), `issuedAtMilliseconds`, and the boot
+    /// reading's `bootId` and `bootTimeNanoseconds` when there is one.
+    var encoded: JSONValue {
+        var object: [String: JSONValue] = ["generation": .int(generation), "issuedAtMilliseconds": .double(issuedAtMilliseconds)]
+        if let bootId { object["bootId"] = .string(bootId) }
+        if let bootTimeNanoseconds { object["bootTimeNanoseconds"] = .int(bootTimeNanoseconds) }
+        return .object(object)
+    }
+
+    /// The state in `bytes`, or `nil` unless they are one JSON object with an integer
+    /// `generation` ≥ 0, a finite number `issuedAtMilliseconds`, and `bootId` (a string) and
+    /// `bootTimeNanoseconds` (an integer) each absent or null. Other members are ignored.
+    static func decode(_ bytes: [UInt8]) -> BrokerState? {
+        guard case .object(let members)? = try? JSONInput.parse(bytes),
+            case .number(let generationText)? = members["generation"], let generation = Int64(generationText), generation >= 0,
+            case .number(let issuedText)? = members["issuedAtMilliseconds"], let issued = Double(issuedText), issued.isFinite
+        else { return nil }
+        var state = BrokerState(generation: generation)
+        state.issuedAtMilliseconds = issued
+        switch members["bootId"] {
+        case nil, .null?: break
+        case .string(let id)?: state.bootId = id
+        default: return nil
+        }
+        switch members["bootTimeNanoseconds"] {
+        case nil, .null?: break
+        case .number(let text)?:
+            guard let nanoseconds = Int64(text) else { return nil }
+            state.bootTimeNanoseconds = nanoseconds
+        default: return nil
+        }
+        return state
     }
 }

@@ -5,7 +5,11 @@ import SystemShims
 ///
 /// Each enqueue is one file written with ``AtomicFile/replace(directory:name:bytes:mode:durable:)``
 /// (temp file, fsync, rename, directory fsync), so a file is either absent or complete, and once
-/// `enqueue` returns the events survive `kill -9` of any process and a power cut. The daemon
+/// `enqueue` returns the events survive `kill -9` of any process and a power cut. A caller that
+/// will learn from the daemon that the events are journaled may queue without the fsyncs and
+/// call ``makeDurable(_:)`` on every other outcome; until then a power cut may leave the file
+/// empty (the daemon finds no events in it), zero-filled or cut inside a line (the daemon
+/// refuses it whole), or cut between lines (the daemon applies the whole lines). The daemon
 /// deletes a file only after its events are in the journal. Names sort by enqueue time.
 package struct Inbox: Sendable {
     package let directory: String
@@ -21,17 +25,39 @@ package struct Inbox: Sendable {
         }
     }
 
-    /// Durably queues `lines` (JSON Lines, already validated) as one file; returns its name.
-    package func enqueue(_ lines: [String]) throws(BrokerError) -> String {
+    /// Queues `lines` (JSON Lines, already validated) as one file; returns its name. Durably
+    /// unless `durable` is `false`: then the file is complete for readers at once, and durable
+    /// only after ``makeDurable(_:)``.
+    package func enqueue(_ lines: [String], durable: Bool = true) throws(BrokerError) -> String {
         if (try? fileStatus(atPath: directory, followSymlinks: false))?.type != .directory { try prepare() }
         let name = Self.newName()
         let bytes = Array(lines.joined(separator: "\n").utf8) + [0x0A]
         do {
-            try AtomicFile.replace(directory: directory, name: name, bytes: bytes, mode: ContainerLayout.fileMode, durable: true)
+            try AtomicFile.replace(directory: directory, name: name, bytes: bytes, mode: ContainerLayout.fileMode, durable: durable)
         } catch {
             throw .io(path: directory + "/" + name, operation: "write", errno: error)
         }
         return name
+    }
+
+    /// Makes a file queued with `durable: false` durable: `fsync` of the file, then of the inbox
+    /// (its name). Returns `false`, doing nothing, when the file is no longer queued.
+    /// - Throws: ``BrokerError/io(path:operation:errno:)`` (operation `write`, as a failed
+    ///   enqueue) when a call fails: the events are then not durably queued.
+    package func makeDurable(_ name: String) throws(BrokerError) -> Bool {
+        let path = directory + "/" + name
+        do throws(Errno) {
+            let directoryFD = try FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec])
+            let file = try FileDescriptor.open(name, relativeTo: directoryFD, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
+            try file.fsync()
+            try directoryFD.fsync()
+            return true
+        } catch .noSuchFileOrDirectory {
+            // The file (or the inbox with it) is gone: taken by the daemon, or removed.
+            return false
+        } catch {
+            throw .io(path: path, operation: "write", errno: error)
+        }
     }
 
     /// Names of queued files, oldest first. Temp files (leading dot) are skipped.

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import EntitlementModel
 import FoundationEssentials
 import Synchronization
@@ -28,7 +29,9 @@ struct InboxDecoder {
         self.batch = max(1, batch)
     }
 
-    static var onlineProcessors: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), read once: a drain runs on
+    /// every inbox change and needs only a batch size.
+    static let onlineProcessors = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
     /// The decoded lines of inbox file `name` (or why it cannot be used: ``BrokerError/badInput(_:)``
     /// for bad data, another case for a failing system call), decoding it together with the

@@ -1,5 +1,4 @@
 import EntitlementModel
-import FileWatch
 import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
@@ -31,44 +30,97 @@ public struct IngestClient: Sendable {
     /// Whether a daemon holds the container.
     public var isDaemonRunning: Bool { DaemonLock.isHeld(path: layout.daemonLockPath) }
 
+    /// What ``enqueueAndWait(_:source:timeout:signals:)`` came to when it returns.
+    package enum QueuedWait: Equatable {
+        /// A published generation (when one is readable) includes the events, which the
+        /// daemon journaled durably before publishing.
+        case published(ticket: String, generation: Int64?)
+        /// One of the held signals arrived while waiting; the events are durably queued.
+        case interrupted(ticket: String, by: SignalNumber)
+    }
+
+    /// `ingest --wait`: validates and queues `lines` as ``enqueue(_:source:)`` does, then waits
+    /// as ``waitUntilPublished(_:timeout:)`` does, without making the events wait for the inbox
+    /// file's two fsyncs first. Returns `nil` when there are no events.
+    ///
+    /// The file is queued without fsyncs, so the daemon can read it at once; success needs none,
+    /// since the daemon journals (fsync) before it publishes. Every other outcome that leaves the
+    /// events queued makes the file durable (``Inbox/makeDurable(_:)``) before it is reported:
+    /// a timeout, no daemon, and a signal of `signals` (held by the caller before this call, so
+    /// none can end the process while the file is not durable). A refusal needs nothing: the
+    /// events are not queued. A process killed uncatchably (`SIGKILL`) or a power cut while
+    /// waiting acknowledged nothing; see ``Inbox`` for what the daemon then finds.
+    /// - Throws: what ``enqueue(_:source:)`` and ``waitUntilPublished(_:timeout:)`` throw;
+    ///   ``BrokerError/io(path:operation:errno:)`` instead when making the file durable fails.
+    package func enqueueAndWait(
+        _ lines: [String], source: String, timeout: Double, signals: borrowing HeldSignals
+    ) throws(BrokerError) -> QueuedWait? {
+        let kept = try EventLine.decodeAll(lines, source: source, catalog: catalog).map(\.line)
+        guard !kept.isEmpty else { return nil }
+        let inbox = Inbox(directory: layout.inboxDirectory)
+        let ticket = try inbox.enqueue(kept, durable: false)
+        let end: WaitEnd
+        do {
+            end = try wait(for: ticket, timeout: timeout, signals: signals)
+        } catch {
+            if case .badInput = error { throw error }
+            _ = try inbox.makeDurable(ticket)
+            throw error
+        }
+        switch end {
+        case .published(let generation): return .published(ticket: ticket, generation: generation)
+        case .interrupted(let signal):
+            _ = try inbox.makeDurable(ticket)
+            return .interrupted(ticket: ticket, by: signal)
+        }
+    }
+
     /// Waits until the daemon has taken `ticket` out of the inbox and returns the published
     /// generation. The daemon deletes a file only once a published generation reflects its
     /// events; a file it refused it moves to `rejected/` after writing a ``RefusalRecord``.
     ///
-    /// The inbox is watched with inotify for promptness and checked every 200 ms regardless, so
-    /// waiting works where inotify is unavailable (its limits reached) too.
+    /// Blocks the calling thread and starts none: the inbox is watched with inotify for
+    /// promptness and checked every 200 ms regardless, so waiting works where inotify is
+    /// unavailable (its limits reached) too.
     /// - Throws: ``BrokerError/badInput(_:)`` naming the rejected file and the daemon's reason
     ///   when the daemon refused the events; ``BrokerError/unavailable(_:)`` when no daemon runs
     ///   (the events stay queued) or when the inbox itself was removed with the events (the
     ///   container deleted); ``BrokerError/timedOut(_:)`` after `timeout` seconds.
-    public func waitUntilPublished(_ ticket: String, timeout: Double) async throws(BrokerError) -> Int64? {
+    public func waitUntilPublished(_ ticket: String, timeout: Double) throws(BrokerError) -> Int64? {
+        switch try wait(for: ticket, timeout: timeout, signals: HeldSignals([])) {
+        case .published(let generation): generation
+        case .interrupted: nil
+        }
+    }
+
+    private enum WaitEnd {
+        case published(generation: Int64?)
+        case interrupted(SignalNumber)
+    }
+
+    /// The wait of ``waitUntilPublished(_:timeout:)``, which also ends when a signal of
+    /// `signals` arrives.
+    private func wait(for ticket: String, timeout: Double, signals: borrowing HeldSignals) throws(BrokerError) -> WaitEnd {
         let inbox = Inbox(directory: layout.inboxDirectory)
         let inboxIdentity = Self.identity(of: layout.inboxDirectory)
-        let deadline = ContinuousClock().now.advanced(by: .seconds(timeout))
-        let (checks, check) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let watch = DirectoryWatch(directory: layout.inboxDirectory, names: [ticket])
-        let outcome: Result<Void, BrokerError> = await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // A watch that cannot start (inotify limits) ends here; the ticks below go on.
-                do { for try await _ in watch { check.yield() } } catch {}
+        let start = Clocks.monotonicNanoseconds
+        let timeoutNanoseconds = UInt64((timeout.isNaN ? 0 : min(max(timeout, 0), 1e9)) * 1e9)
+        // Set up before the first look, so a removal after it wakes the wait. A watch that
+        // cannot start (inotify limits) leaves the 200 ms looks.
+        let removals = InboxRemovals(directory: layout.inboxDirectory)
+        while true {
+            if let signal = signals.takePending() { return .interrupted(signal) }
+            let elapsed = Clocks.monotonicNanoseconds &- start
+            if let outcome = waitOutcome(
+                ticket, inbox: inbox, inboxIdentity: inboxIdentity, pastDeadline: elapsed >= timeoutNanoseconds, timeout: timeout)
+            {
+                try outcome.get()
+                break
             }
-            group.addTask {
-                while !Task.isCancelled {
-                    check.yield()
-                    do { try await Task.sleep(for: .milliseconds(200)) } catch { return }
-                }
-            }
-            defer { group.cancelAll() }
-            for await _ in checks {
-                let pastDeadline = ContinuousClock().now >= deadline
-                if let outcome = waitOutcome(ticket, inbox: inbox, inboxIdentity: inboxIdentity, pastDeadline: pastDeadline, timeout: timeout) {
-                    return outcome
-                }
-            }
-            return .failure(.unavailable("waiting for entitlementd: stopped"))
+            let left = timeoutNanoseconds - elapsed
+            removals.wait(milliseconds: CInt(min(200, (left + 999_999) / 1_000_000)), orSignalsOn: signals.descriptor)
         }
-        try outcome.get()
-        return SnapshotReader(suiteName: layout.group, container: layout.container).refresh().snapshot?.generation
+        return .published(generation: SnapshotReader(suiteName: layout.group, container: layout.container).refresh().snapshot?.generation)
     }
 
     /// What one look at the inbox says about `ticket`: `nil` to keep waiting, success once the
@@ -111,6 +163,38 @@ public struct IngestClient: Sendable {
 
     private static func identity(of path: String) -> FileIdentity? {
         (try? fileStatus(atPath: path, followSymlinks: false)).map { FileIdentity(device: $0.device, inode: $0.inode) }
+    }
+
+    /// An inotify instance that becomes readable when an entry leaves the inbox (deleted or
+    /// moved out) or the inbox itself goes: what ends a wait early, polled on the waiting thread.
+    /// Without inotify (its limits reached) ``wait(milliseconds:)`` just sleeps.
+    private struct InboxRemovals: ~Copyable {
+        /// The inotify descriptor, or -1 (which `poll` skips) when no watch could be made.
+        private let inotify: CInt
+
+        init(directory: String) {
+            let mask = InotifyBits.delete | InotifyBits.movedFrom | InotifyBits.deleteSelf | InotifyBits.moveSelf | InotifyBits.onlyDirectory
+            do throws(Errno) {
+                let descriptor = try FileDescriptor.makeInotify(nonBlocking: true)
+                _ = try descriptor.addWatch(path: directory, mask: mask)
+                inotify = descriptor.release()
+            } catch {
+                inotify = -1
+            }
+        }
+
+        deinit { if inotify >= 0 { _ = try? FileDescriptor(adopting: inotify).close() } }
+
+        /// Returns when an event arrives (having read them all: they only say "look again"),
+        /// when `signals` (a `signalfd`, or -1) is readable, or after `milliseconds`.
+        func wait(milliseconds: CInt, orSignalsOn signals: CInt) {
+            guard (try? FileDescriptor.waitForInput(inotify, signals, timeoutMilliseconds: milliseconds))?.first == true else { return }
+            FileDescriptor.withUnowned(inotify) { descriptor in
+                withUnsafeTemporaryAllocation(byteCount: 4096, alignment: InotifyEventHeader.alignment) { buffer in
+                    while let count = try? descriptor.read(into: buffer), count > 0 {}
+                }
+            }
+        }
     }
 
     private static func format(_ seconds: Double) -> String {

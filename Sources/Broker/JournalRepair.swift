@@ -1,5 +1,6 @@
 import EntitlementModel
 import FoundationEssentials
+import SignedData
 import SystemShims
 
 /// `entitlementctl journal-repair`: sets a damaged journal's damage aside so the daemon can start
@@ -124,9 +125,7 @@ package enum JournalRepair {
         for token in bytes.split(whereSeparator: { !(Self.isBase64URL($0) || $0 == 0x2E) }) {
             let parts = token.split(separator: 0x2E, omittingEmptySubsequences: false)
             guard parts.count == 3 else { continue }
-            var text = String(decoding: parts[1].map { $0 == 0x2D ? 0x2B : $0 == 0x5F ? 0x2F : $0 }, as: UTF8.self)
-            while text.utf8.count % 4 != 0 { text += "=" }
-            if let data = Data(base64Encoded: text) { out += Array(data) + [0x20] }
+            if let payload = Base64.decode(url: String(decoding: parts[1], as: UTF8.self)) { out += payload + [0x20] }
         }
         return out.isEmpty ? nil : out
     }

@@ -16,7 +16,7 @@ package struct SystemdNotifier: Sendable {
     ///   - environment: where to find `NOTIFY_SOCKET` (the process environment by default).
     ///   - log: receives one line per failed send.
     package init(
-        environment: [String: String] = ProcessInfo.processInfo.environment, log: @escaping @Sendable (String) -> Void
+        environment: [String: String] = ProcessEnvironment.current, log: @escaping @Sendable (String) -> Void
     ) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         self.log = log

@@ -2,6 +2,7 @@ import EntitlementModel
 import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
+import SystemShims
 
 /// Delivery of snapshots to the watch's own container with `updateApplicationContext`
 /// semantics: only the latest snapshot matters, nothing queues behind it, and while the link is
@@ -21,7 +22,7 @@ final class WatchReplica {
     }
 
     /// Whether the simulated link to the watch is up.
-    var isLinkUp: Bool { !FileManager.default.fileExists(atPath: linkPath) }
+    var isLinkUp: Bool { (try? fileStatus(atPath: linkPath)) == nil }
 
     /// A new snapshot was published on the phone.
     func offer(_ snapshot: EntitlementSnapshot, log: (String) -> Void) {

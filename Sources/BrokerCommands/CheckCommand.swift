@@ -45,7 +45,7 @@ struct CheckCommand: Command {
         feature = rest[0]
     }
 
-    func run() async throws {
+    nonisolated(nonsending) func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         let gate = catalog.featureGate
         var snapshot: EntitlementSnapshot?

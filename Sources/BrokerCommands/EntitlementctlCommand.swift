@@ -18,5 +18,7 @@ public struct EntitlementctlCommand: CommandGroup {
 
     public init(subcommand: any Command) { self.subcommand = subcommand }
 
-    public func run() async throws { try await runSubcommand() }
+    // On the caller's executor (the main thread): every subcommand is synchronous work, so a
+    // command starts no thread of the concurrency pool.
+    nonisolated(nonsending) public func run() async throws { try await runSubcommand() }
 }

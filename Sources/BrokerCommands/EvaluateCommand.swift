@@ -27,7 +27,7 @@ struct EvaluateCommand: Command {
         file = try scanner.optionalPositional("FILE")
     }
 
-    func run() async throws {
+    nonisolated(nonsending) func run() async throws {
         let catalog = try CatalogLoading.load(self.catalog)
         let (lines, source) = try InputLines.read(file)
         var facts = FactStore()

@@ -2,6 +2,7 @@ import Broker
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
+import SystemShims
 import ToolSupport
 
 /// `entitlementctl ingest [FILE|-] [--wait]`.
@@ -34,25 +35,33 @@ struct IngestCommand: Command {
         file = try scanner.optionalPositional("FILE")
     }
 
-    func run() async throws {
+    nonisolated(nonsending) func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         let (lines, source) = try InputLines.read(file)
         let client = IngestClient(layout: common.layout, catalog: catalog)
-        let ticket: String?
-        do { ticket = try client.enqueue(lines, source: source) } catch { throw error.toolError }
-        guard let ticket else {
-            StandardStreams.writeError("entitlementctl ingest: \(source): no events\n")
-            return
-        }
         guard wait else {
+            let ticket: String?
+            do { ticket = try client.enqueue(lines, source: source) } catch { throw error.toolError }
+            guard let ticket else { return Self.noEvents(source) }
             StandardStreams.writeOut("queued \(ticket)\n")
             return
         }
-        do {
-            let generation = try await client.waitUntilPublished(ticket, timeout: timeout)
+        // Held from before the events are queued until the wait ends: a signal then finds them
+        // durably queued before it ends this process.
+        let signals = HeldSignals()
+        let outcome: IngestClient.QueuedWait?
+        do { outcome = try client.enqueueAndWait(lines, source: source, timeout: timeout, signals: signals) } catch { throw error.toolError }
+        switch outcome {
+        case nil: Self.noEvents(source)
+        case .published(_, let generation)?:
             StandardStreams.writeOut("published generation \(generation.map(String.init) ?? "unknown")\n")
-        } catch {
-            throw error.toolError
+        case .interrupted(_, let signal)?:
+            HeldSignals.terminate(by: signal)
         }
+    }
+
+    /// Nothing to queue is no failure (exit 0), but said.
+    private static func noEvents(_ source: String) {
+        StandardStreams.writeError("entitlementctl ingest: \(source): no events\n")
     }
 }

@@ -26,7 +26,7 @@ struct JournalRepairCommand: Command {
         guard extra.isEmpty else { throw UsageError("Unexpected argument '\(extra[0])'") }
     }
 
-    func run() async throws {
+    nonisolated(nonsending) func run() async throws {
         let report: JournalRepair.Report
         do { report = try JournalRepair.run(layout: common.layout, now: Date()) } catch { throw error.toolError }
         var text = ""

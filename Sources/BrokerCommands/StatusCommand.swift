@@ -28,7 +28,7 @@ struct StatusCommand: Command {
         format = try OutputFormat.parse(&scanner)
     }
 
-    func run() async throws {
+    nonisolated(nonsending) func run() async throws {
         // The launch mode is resolved once, as the process starts, before anything else.
         let launchClock = Date()
         let catalog: Result<Catalog, any Error> = Result { try CatalogLoading.load(common.catalog) }

@@ -25,7 +25,7 @@ struct WatchLinkCommand: Command {
         up = rest[0] == "up"
     }
 
-    func run() async throws {
+    nonisolated(nonsending) func run() async throws {
         let layout = common.layout
         if up {
             do {

@@ -24,8 +24,11 @@ public struct ArgumentScanner: Sendable {
         self.arguments = arguments
         self.separator = separator
         remaining = arguments.enumerated().map { $0.offset == separator ? nil : $0.element }
-        var declared: [String: CommandConfiguration.Option] = [:]
-        for option in options + CommandConfiguration.builtInOptions {
+        // Sized once: a group's scanner knows every subcommand's options, and growing the table
+        // one resize at a time cost more than filling it.
+        let builtIn = CommandConfiguration.builtInOptions
+        var declared = [String: CommandConfiguration.Option](minimumCapacity: 2 * (options.count + builtIn.count))
+        for option in options + builtIn {
             for spelling in option.spellings where declared[spelling] == nil { declared[spelling] = option }
         }
         self.declared = declared
@@ -174,7 +177,9 @@ public struct ArgumentScanner: Sendable {
         UsageError("unknown option '\(name)'" + Suggestion.didYouMean(name, among: declared.keys.sorted()))
     }
 
-    private static func looksLikeOption(_ argument: String) -> Bool { argument.hasPrefix("-") && argument != "-" }
+    /// Whether `argument` is spelt as an option (`-x`, `--name`, `--name=value`; `-` alone is a
+    /// positional, standard input).
+    static func looksLikeOption(_ argument: String) -> Bool { argument.hasPrefix("-") && argument != "-" }
 
     /// `--name=value` as its name and value; any other argument as itself and `nil`.
     private static func split(_ argument: String) -> (name: String, value: String?) {

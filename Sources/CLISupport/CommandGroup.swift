@@ -27,7 +27,10 @@ extension CommandGroup {
     /// values), then parses everything else as that subcommand's arguments. Before the
     /// subcommand's name, help and version rank above an unknown option.
     public static func parse(_ arguments: [String]) throws -> Self {
-        let scanner = ArgumentScanner(arguments, options: allOptions)
+        // Only options standing before the subcommand's name need every subcommand's options to
+        // be skipped; when the name comes first (the usual spelling) the scanner needs none.
+        let optionsFirst = arguments.first.map(ArgumentScanner.looksLikeOption) ?? false
+        let scanner = ArgumentScanner(arguments, options: optionsFirst ? allOptions : [])
         let (index, problem) = scanner.firstPositional()
         guard let index else {
             if scanner.wantsHelp { throw CleanExit(configuration.helpText) }
@@ -49,8 +52,10 @@ extension CommandGroup {
         return try subcommand(named: arguments[index]).configuration.helpText
     }
 
-    /// Runs the subcommand; a usage error it finds only while running names its help.
-    public func runSubcommand() async throws {
+    /// Runs the subcommand, on the caller's executor (so a subcommand whose `run()` is
+    /// `nonisolated(nonsending)` runs there too); a usage error it finds only while running
+    /// names its help.
+    nonisolated(nonsending) public func runSubcommand() async throws {
         do { try await subcommand.run() } catch let error as UsageError {
             throw error.attributed(to: type(of: subcommand).configuration.commandName)
         }

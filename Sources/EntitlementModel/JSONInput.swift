@@ -1,8 +1,9 @@
 /// A parsed JSON document, as input: numbers keep their literal text so that large integers and
 /// fractional milliseconds lose nothing until a caller asks for a specific type.
 ///
-/// Internal: the decoders (catalog, events) are the public surface.
-enum JSONInput: Sendable, Hashable {
+/// Package-internal: the decoders (catalog, events) are the public surface; the daemon's own
+/// small state file is read with it too.
+package enum JSONInput: Sendable, Hashable {
     case null
     case bool(Bool)
     /// The number's literal text as it appeared, e.g. `1697679936049.7297`.
@@ -25,10 +26,10 @@ enum JSONInput: Sendable, Hashable {
 }
 
 /// Why bytes are not JSON: a one-line problem and the byte offset where it was found.
-struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     var offset: Int
     var problem: String
-    var description: String { "invalid JSON at byte \(offset): \(problem)" }
+    package var description: String { "invalid JSON at byte \(offset): \(problem)" }
 }
 
 extension JSONInput {
@@ -39,7 +40,7 @@ extension JSONInput {
     ///
     /// Works in place on contiguous input (`[UInt8]`, `Data`, a `String`'s UTF-8 view); other
     /// collections are copied once.
-    static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONInput {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONInput {
         let inPlace = bytes.withContiguousStorageIfAvailable { buffer in
             Result { () throws(JSONSyntaxError) in try parse(buffer: buffer) }
         }

@@ -35,7 +35,7 @@ package enum AtomicFile {
     /// A temporary file `.<name>.tmp-<pid>-<counter>` is created (`openat` with
     /// `O_CREAT|O_EXCL|O_CLOEXEC|O_WRONLY|O_NOFOLLOW` and `mode`) in the same directory, or with
     /// `staged` in its staging subdirectory (see ``Staging``), given exactly `mode` with `fchmod`
-    /// when the process umask would have removed bits of it, filled (short writes are continued,
+    /// when its `fstat` shows that the process umask removed bits of it, filled (short writes are continued,
     /// `EINTR` retried), `fsync`ed when `durable`, renamed over `name` (`renameat`), then
     /// `directory` is `fsync`ed when `durable`, so the rename itself survives a crash. On any
     /// failure the temporary file is unlinked and the destination is untouched. Without `durable`
@@ -44,7 +44,7 @@ package enum AtomicFile {
     /// Staged, a watcher of `directory` sees one event per replace (`IN_MOVED_TO` of `name`)
     /// instead of the temporary file's creation and its rename away as well.
     ///
-    /// System calls for a durable replace: `openat`, `write`, `fsync`, `renameat`, `fstat`,
+    /// System calls for a durable replace: `openat`, `fstat`, `write`, `fsync`, `renameat`, `fstat`,
     /// `fsync` (directory), plus `fchmod` only under a umask that masks `mode`, and, staged, the
     /// staging directory's creation the first time (``Staging/prepare(in:)``). The directory
     /// descriptor is the caller's and stays open.
@@ -74,19 +74,15 @@ package enum AtomicFile {
         var renamed = false
         let status: FileStatus
         do throws(Errno) {
-            if ProcessUmask.masks(mode) { try file.changeMode(mode) }
+            // The umask is read from the new file itself: asking the kernel for it would
+            // mean setting it, and /proc/self/status costs more than the whole write.
+            if try file.fstat().permissions != mode { try file.changeMode(mode) }
             try file.writeAll(bytes)
             if durable { try file.fsync() }
             try beforeRename()
             try directory.rename(temporaryName, to: name)
             renamed = true
-            var renamedStatus = try file.fstat()
-            if renamedStatus.permissions != mode {
-                // The umask changed after it was cached: set the mode now, before anyone relies on it.
-                try file.changeMode(mode)
-                ProcessUmask.forget()
-                renamedStatus = try file.fstat()
-            }
+            let renamedStatus = try file.fstat()
             if durable { try directory.fsync() }
             status = renamedStatus
         } catch {

@@ -8,15 +8,24 @@ import Glibc
 package enum ProcessEnvironment {
     /// The variables as they are now; a name set twice keeps its first value, as `getenv` finds it.
     package static var current: [String: String] {
-        var variables: [String: String] = [:]
-        var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
-        while let current = entry, let pointer = current.pointee {
-            let pair = String(cString: pointer)
-            if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                let name = String(pair[..<equals])
-                if variables[name] == nil { variables[name] = String(pair[pair.utf8.index(after: equals)...]) }
+        let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        guard let environment = table else { return [:] }
+        var count = 0
+        while environment[count] != nil { count += 1 }
+        // Sized once, and each name and value made straight from the C string's bytes: a tool
+        // reads this at every start.
+        var variables = [String: String](minimumCapacity: count)
+        for index in 0..<count {
+            guard let entry = environment[index] else { break }
+            let length = strlen(entry)
+            entry.withMemoryRebound(to: UInt8.self, capacity: length) { start in
+                let pair = UnsafeBufferPointer(start: start, count: length)
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: pair[..<equals]), as: UTF8.self)
+                if variables[name] == nil {
+                    variables[name] = String(decoding: UnsafeBufferPointer(rebasing: pair[(equals + 1)...]), as: UTF8.self)
+                }
             }
-            entry = current + 1
         }
         return variables
     }

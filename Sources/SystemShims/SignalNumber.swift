@@ -15,6 +15,8 @@ package struct SignalNumber: RawRepresentable, Hashable, Sendable, CustomStringC
     package static let interrupt = SignalNumber(rawValue: SIGINT)
     /// `SIGKILL`: ends the process at once; it cannot be caught, blocked or ignored.
     package static let kill = SignalNumber(rawValue: SIGKILL)
+    /// `SIGQUIT`: quit from the terminal (Ctrl-\), by default with a core dump.
+    package static let quit = SignalNumber(rawValue: SIGQUIT)
     /// `SIGPIPE`: a write to a pipe or socket whose reading end is closed.
     package static let brokenPipe = SignalNumber(rawValue: SIGPIPE)
     /// `SIGTERM`: stop gracefully.
@@ -24,7 +26,7 @@ package struct SignalNumber: RawRepresentable, Hashable, Sendable, CustomStringC
     package var name: String? { Self.names.first { $0.signal == self }?.name }
 
     private static let names: [(signal: SignalNumber, name: String)] = [
-        (.hangup, "SIGHUP"), (.interrupt, "SIGINT"), (.kill, "SIGKILL"), (.brokenPipe, "SIGPIPE"), (.terminate, "SIGTERM"),
+        (.hangup, "SIGHUP"), (.interrupt, "SIGINT"), (.quit, "SIGQUIT"), (.kill, "SIGKILL"), (.brokenPipe, "SIGPIPE"), (.terminate, "SIGTERM"),
     ]
 
     package var description: String { name ?? "signal \(rawValue)" }
