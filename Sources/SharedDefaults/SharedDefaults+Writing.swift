@@ -52,7 +52,8 @@ extension SharedDefaults {
             guard bytes.count <= options.maxFileSize else {
                 throw .tooLarge(path: path, size: Int64(bytes.count), limit: options.maxFileSize)
             }
-            try replaceFile(with: bytes, contents: dictionary, in: directory, beforeRename: beforeReplacing)
+            // Assigning lets go of the file the previous write replaced: readers have read past it.
+            writer.replacedFile = try replaceFile(with: bytes, contents: dictionary, in: directory, beforeRename: beforeReplacing)
             return result
         }
     }
@@ -113,10 +114,12 @@ extension SharedDefaults {
     /// Atomically replaces the file in the validated directory and remembers what was written
     /// (the dictionary, the new file's identity after the rename, its descriptor), so the next
     /// read or write by this instance finds it unchanged and decodes nothing.
+    /// - Returns: the descriptor of the file the cache held until now (the one just replaced,
+    ///   usually), for the caller to keep (see ``Writer/replacedFile``).
     private func replaceFile(
         with bytes: [UInt8], contents: [String: PropertyListValue], in checked: ValidatedDirectory,
         beforeRename: () throws(Errno) -> Void
-    ) throws(SharedDefaultsError) {
+    ) throws(SharedDefaultsError) -> SharedFileDescriptor? {
         try state.withLock { state throws(SharedDefaultsError) in
             guard let directory = try currentDirectory(&state, holding: checked) else {
                 throw .system(path: directoryPath, operation: "open", errno: .noSuchFileOrDirectory)
@@ -135,10 +138,10 @@ extension SharedDefaults {
                 // The directory changed under us: forget it and the cache, the next look re-reads.
                 state.directory = nil
                 state.cache.forgetFile()
-                return
+                return nil
             }
             let key = ReadCache.Key(directory: directoryStatus, file: replaced.status)
-            state.cache.accept(contents, key: key, pinning: SharedFileDescriptor(replaced.takeDescriptor()))
+            return state.cache.accept(contents, key: key, pinning: SharedFileDescriptor(replaced.takeDescriptor()))
         }
     }
 
