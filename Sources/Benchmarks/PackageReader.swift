@@ -15,7 +15,7 @@ enum PackageReader {
         let directory = container + "/Library/Preferences"
         try DirectoryWatch(directory: directory, names: [group + ".plist"]).forEachEventOnCurrentThread { event in
             if event == .armed { ReportPipe.emit(reader: index, generation: 0, nanoseconds: 0) }
-            if case .updated(let snapshot) = reader.refresh() {
+            if case .updated(let snapshot) = reader.refresh(changeReported: true) {
                 maker.makeEntry(snapshot)
                 ReportPipe.emit(reader: index, generation: snapshot.generation, nanoseconds: MonotonicClock.now())
             }
