@@ -11,13 +11,13 @@ import Testing
 /// pages and on a durable file system its truncation, then falls on the writer after its rename,
 /// as it does for a plain `rename` over a file, not on a reader on its way to a new entry).
 @Suite(.timeLimit(.minutes(1))) struct ReplacedFileTests {
-    /// Device and inode of every file under `directory` this process has open (a freed inode's
-    /// number may be reused at once by a file another test makes elsewhere).
+    /// Device and inode of every removed (replaced) file under `directory` this process still
+    /// has open. Only removed ones: a freed inode's number may be reused at once by a new file.
     static func openFiles(under directory: String) -> Set<[UInt64]> {
         var files = Set<[UInt64]>()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
             let link = "/proc/self/fd/" + name
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link), target.hasPrefix(directory + "/") else {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link), target.hasPrefix(directory + "/"), target.hasSuffix(" (deleted)") else {
                 continue
             }
             var status = stat()
