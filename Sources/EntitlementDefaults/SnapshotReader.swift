@@ -3,7 +3,7 @@ import PropertyList
 import SharedDefaults
 import Synchronization
 
-/// What one ``SnapshotReader/refresh()`` found.
+/// What one ``SnapshotReader/refresh(changeReported:)`` found.
 public enum SnapshotReadOutcome: Sendable, Hashable {
     /// The file did not change (or changed without a new snapshot); the value is the last good one.
     case unchanged(EntitlementSnapshot?)
@@ -31,7 +31,7 @@ public final class SnapshotReader: Sendable {
     public var path: String { defaults.path }
 
     /// A reader of `<container>/Library/Preferences/<suiteName>.plist`. Nothing is read until
-    /// ``refresh()``. See `SharedDefaults/Options/init(durable:maxFileSize:allowedOwners:)` for a
+    /// ``refresh(changeReported:)``. See `SharedDefaults/Options/init(durable:maxFileSize:allowedOwners:)` for a
     /// reader that runs as another user than the daemon.
     public init(suiteName: String, container: String, options: SharedDefaults.Options = .init()) {
         defaults = SharedDefaults(suiteName: suiteName, container: container, options: options)
