@@ -3,7 +3,7 @@ import PropertyList
 import SharedDefaults
 import Synchronization
 
-/// What one ``SnapshotReader/refresh()`` found.
+/// What one ``SnapshotReader/refresh(changeReported:)`` found.
 public enum SnapshotReadOutcome: Sendable, Hashable {
     /// The file did not change (or changed without a new snapshot); the value is the last good one.
     case unchanged(EntitlementSnapshot?)
@@ -31,7 +31,7 @@ public final class SnapshotReader: Sendable {
     public var path: String { defaults.path }
 
     /// A reader of `<container>/Library/Preferences/<suiteName>.plist`. Nothing is read until
-    /// ``refresh()``. See `SharedDefaults/Options/init(durable:maxFileSize:allowedOwners:)` for a
+    /// ``refresh(changeReported:)``. See `SharedDefaults/Options/init(durable:maxFileSize:allowedOwners:)` for a
     /// reader that runs as another user than the daemon.
     public init(suiteName: String, container: String, options: SharedDefaults.Options = .init()) {
         defaults = SharedDefaults(suiteName: suiteName, container: container, options: options)
@@ -46,13 +46,20 @@ public final class SnapshotReader: Sendable {
     /// and then only the snapshot is decoded from its bytes, with
     /// `EntitlementSnapshot/decode(fromSuiteBytes:)`: the whole file is still checked to be a
     /// property list with a dictionary root, but the suite's other values are not built.
-    public func refresh() -> SnapshotReadOutcome {
+    ///
+    /// - Parameter changeReported: pass `true` when a watcher (a `DirectoryWatch` of the
+    ///   suite file's directory) just reported an event: the file is then opened before it is
+    ///   compared with the last one read, one system call less when it did change. The outcome
+    ///   is the same either way; an unchanged file is still not read.
+    public func refresh(changeReported: Bool = false) -> SnapshotReadOutcome {
         state.withLock { lastGood in
             let path = path
             let result: ReloadResult
             var found: Result<EntitlementSnapshot, SnapshotDecodingError>?
             do throws(SharedDefaultsError) {
-                result = try defaults.reload { bytes throws(SharedDefaultsError) in found = try Self.snapshot(in: bytes, path: path) }
+                result = try defaults.reload(changeReported: changeReported) { bytes throws(SharedDefaultsError) in
+                    found = try Self.snapshot(in: bytes, path: path)
+                }
             } catch {
                 return .rejected(reason: error.description, lastGood: lastGood)
             }

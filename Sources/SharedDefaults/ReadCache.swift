@@ -95,12 +95,19 @@ package struct ReadCache {
 
     /// Adopts a newly read (or written) good file: `contents` are served from now on, and
     /// `descriptor`, open on the file `key` describes, is kept open.
-    package mutating func accept(_ contents: [String: PropertyListValue], key: Key, pinning descriptor: SharedFileDescriptor) {
+    /// - Returns: the file pinned until now, no longer needed here; a caller that lets it go
+    ///   closes it then (a writer keeps it a little longer, see `SharedDefaults.Writer`).
+    @discardableResult
+    package mutating func accept(
+        _ contents: [String: PropertyListValue], key: Key, pinning descriptor: SharedFileDescriptor
+    ) -> SharedFileDescriptor? {
+        let previous = pinnedFile
         pinnedFile = descriptor
         self.contents = contents
         good = key
         rejected = nil
         lastError = nil
+        return previous
     }
 
     /// Records a refusal and returns `error`. `key` is the refused file's, when it is known,

@@ -18,6 +18,15 @@ extension SharedDefaults {
     /// When nothing changed this costs two system calls and no path walk: `fstat` of the kept
     /// directory and the `fstatat` of step 2.
     ///
+    /// With `changeReported` (a watcher said the file's name changed, so it is most likely
+    /// another file) steps 2 and 3 are taken the other way round: the file is opened first and
+    /// the `fstat` of the open file is the key, one system call less for a changed file (an
+    /// unchanged one is then closed unread). Every answer is the one the look-up first would
+    /// give: the same key, the same ``ReadCache/answer(for:)``, and a file that cannot be
+    /// opened is looked up by name to refuse it with the key and the error the look-up first
+    /// finds. While the last file was refused the name is looked up first regardless, so a
+    /// refused file is never opened again until it changes.
+    ///
     /// A problem is recorded in ``ReadCache/lastError`` and thrown; the last good contents stay.
     ///
     /// A missing file leaves this instance holding nothing in its directory: the pinned file
@@ -33,11 +42,12 @@ extension SharedDefaults {
     ///     same operation (a writer, under its file lock). It is used without a system call if
     ///     the state still holds exactly that validation, and it is kept when the file is
     ///     missing (the caller is about to create the file in it).
+    ///   - changeReported: open the file before comparing it (see above).
     ///   - decode: turns a changed, validated file's bytes into the dictionary the getters serve
     ///     from then on; called only when the result is ``ReloadResult/changed``. A
     ///     `SharedDefaultsError` it throws refuses the file like any other problem.
     func refresh(
-        _ state: inout State, holding held: ValidatedDirectory? = nil,
+        _ state: inout State, holding held: ValidatedDirectory? = nil, changeReported: Bool = false,
         decode: ([UInt8]) throws(SharedDefaultsError) -> [String: PropertyListValue]
     ) throws(SharedDefaultsError) -> ReloadResult {
         do {
@@ -50,13 +60,23 @@ extension SharedDefaults {
         }
         // From here `state.directory` is the validated directory; it is read in place, not
         // copied, on the path every unchanged refresh takes.
+        var opened: OpenedFile?
         let key: ReadCache.Key
-        do {
-            key = ReadCache.Key(directory: state.directory!.status, file: try state.directory!.descriptor.status(ofEntry: fileName))
-        } catch .noSuchFileOrDirectory {
-            return fileIsMissing(&state, letGoOfDirectory: held == nil)
-        } catch {
-            throw state.cache.refuse(.system(path: path, operation: "fstatat", errno: error), key: nil)
+        if changeReported, state.cache.rejected == nil {
+            let file: OpenedFile
+            do {
+                guard let found = try openFile(in: state.directory!) else { return fileIsMissing(&state, letGoOfDirectory: held == nil) }
+                file = found
+            } catch {
+                // As if looked up first: the name's key (or the look-up's own failure), then this refusal.
+                guard let named = try lookUpKey(&state, letGoOfDirectory: held == nil) else { return .missing }
+                throw state.cache.refuse(error, key: named)
+            }
+            key = ReadCache.Key(directory: state.directory!.status, file: file.status)
+            opened = consume file
+        } else {
+            guard let named = try lookUpKey(&state, letGoOfDirectory: held == nil) else { return .missing }
+            key = named
         }
         switch state.cache.answer(for: key) {
         case .unchanged: return .unchanged
@@ -65,13 +85,32 @@ extension SharedDefaults {
         }
         let directory = state.directory!
         do {
-            guard let (contents, status, descriptor) = try readValidatedFile(in: directory, &state, decode: decode) else {
-                return fileIsMissing(&state, letGoOfDirectory: held == nil)
+            let file: OpenedFile
+            if let alreadyOpen = opened.take() {
+                file = alreadyOpen
+            } else {
+                guard let found = try openFile(in: directory) else { return fileIsMissing(&state, letGoOfDirectory: held == nil) }
+                file = found
             }
+            let status = file.status
+            let (contents, descriptor) = try readValidatedFile(file, &state, decode: decode)
             state.cache.accept(contents, key: ReadCache.Key(directory: directory.status, file: status), pinning: descriptor)
             return .changed
         } catch {
             throw state.cache.refuse(error, key: key)
+        }
+    }
+
+    /// Step 2: the key of whatever the file's name is now, by `fstatat(directory, name,
+    /// AT_SYMLINK_NOFOLLOW)`; `nil` (the state then records a missing file) when there is none.
+    private func lookUpKey(_ state: inout State, letGoOfDirectory: Bool) throws(SharedDefaultsError) -> ReadCache.Key? {
+        do {
+            return ReadCache.Key(directory: state.directory!.status, file: try state.directory!.descriptor.status(ofEntry: fileName))
+        } catch .noSuchFileOrDirectory {
+            _ = fileIsMissing(&state, letGoOfDirectory: letGoOfDirectory)
+            return nil
+        } catch {
+            throw state.cache.refuse(.system(path: path, operation: "fstatat", errno: error), key: nil)
         }
     }
 
@@ -85,9 +124,15 @@ extension SharedDefaults {
     ///
     /// Not generic on purpose: it is called from other modules on every refresh, and a generic
     /// entry point there would be run unspecialized, looking its types up at run time.
-    package func reload(consume: ([UInt8]) throws(SharedDefaultsError) -> Void) throws(SharedDefaultsError) -> ReloadResult {
+    ///
+    /// - Parameter changeReported: a watcher reported that the file's name changed: the file is
+    ///   opened before it is compared, which saves a system call when it did change (see
+    ///   ``refresh(_:holding:changeReported:decode:)``); every answer is the same either way.
+    package func reload(
+        changeReported: Bool = false, consume: ([UInt8]) throws(SharedDefaultsError) -> Void
+    ) throws(SharedDefaultsError) -> ReloadResult {
         try state.withLock { state throws(SharedDefaultsError) in
-            try refresh(&state) { bytes throws(SharedDefaultsError) in
+            try refresh(&state, changeReported: changeReported) { bytes throws(SharedDefaultsError) in
                 try consume(bytes)
                 return [:]
             }
@@ -137,13 +182,15 @@ extension SharedDefaults {
     /// reader's CPU per wake-up).
     private static let suiteFileOpenOptions: FileDescriptor.OpenOptions = [.noFollow, .nonBlocking, .closeOnExec]
 
-    /// Opens (relative to `directory`), validates the file and hands its bytes to `decode`.
-    /// Returns `nil` when it does not exist, else what `decode` made of it, the file's `fstat`
-    /// and its still-open descriptor. System calls: `openat`, `fstat`, one
-    /// `read` of the size `fstat` gave (plus one more only if the file grew meanwhile).
-    private func readValidatedFile(
-        in directory: ValidatedDirectory, _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> [String: PropertyListValue]
-    ) throws(SharedDefaultsError) -> ([String: PropertyListValue], FileStatus, SharedFileDescriptor)? {
+    /// The suite file, open, and the `fstat` of the open file.
+    struct OpenedFile: ~Copyable {
+        var descriptor: FileDescriptor
+        var status: FileStatus
+    }
+
+    /// Opens the file relative to `directory` and takes its `fstat` (`openat`, `fstat`);
+    /// `nil` when it does not exist. Nothing is judged yet.
+    private func openFile(in directory: ValidatedDirectory) throws(SharedDefaultsError) -> OpenedFile? {
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(fileName, relativeTo: directory.descriptor, .readOnly, options: Self.suiteFileOpenOptions)
@@ -158,6 +205,17 @@ extension SharedDefaults {
         }
         let status: FileStatus
         do throws(Errno) { status = try file.fstat() } catch { throw .system(path: path, operation: "fstat", errno: error) }
+        return OpenedFile(descriptor: file, status: status)
+    }
+
+    /// Validates the open file and hands its bytes to `decode`. Returns what `decode` made of
+    /// it and the still-open descriptor. System calls: one `read` of the size `fstat` gave
+    /// (plus one more only if the file grew meanwhile).
+    private func readValidatedFile(
+        _ opened: consuming OpenedFile, _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> [String: PropertyListValue]
+    ) throws(SharedDefaultsError) -> ([String: PropertyListValue], SharedFileDescriptor) {
+        let status = opened.status
+        let file = opened.descriptor
         try validate(file: status)
         let bytes: [UInt8]
         do throws(ReadAllError) {
@@ -169,7 +227,7 @@ extension SharedDefaults {
             }
         }
         state.decodeCount += 1
-        return (try decode(bytes), status, SharedFileDescriptor(file))
+        return (try decode(bytes), SharedFileDescriptor(file))
     }
 
     /// The checks on the open file's `fstat`, in the order a reader should fail them.

@@ -27,5 +27,13 @@ extension SharedDefaults {
         /// The lock file, open; valid while the preferences directory is `lockDirectory`.
         var lock: FileLock?
         var lockDirectory: DirectoryKey?
+        /// The file this instance's last write replaced, kept open until its next write has
+        /// renamed a new file into place. Readers keep the file they last read open until they
+        /// read the next one, so without this the last of them to let go of a replaced file
+        /// would free it (on tmpfs its pages, on a durable file system its truncation and the
+        /// journal's orphan bookkeeping) on its way to the new entry. Held here, it is freed by
+        /// the writer after its next rename, while readers wake, as a plain `rename` over the
+        /// file frees the old one. Costs one descriptor and one unlinked file's space.
+        var replacedFile: SharedFileDescriptor?
     }
 }

@@ -33,10 +33,9 @@ extension SharedDefaults {
         try writer.withLock { writer throws(SharedDefaultsError) -> T in
             // System calls of one update, each there once: `fstat` of the kept directory (its
             // identity and mode, checked here and trusted for the rest of this update, which holds
-            // the lock; an `fstatat` of its name too when its times changed), `flock`,
-            // `fstatat` of the suite file (unchanged since this instance's last write?), the
-            // atomic replace, and `fstat` of the directory after the rename (so the next look
-            // finds it unchanged, see `ValidatedDirectory.noteOwnWrite`).
+            // the lock) and an `fstatat` of its name (its times changed, by this instance's last
+            // rename if by nothing else: does the path still lead to it?), `flock`, `fstatat` of
+            // the suite file (unchanged since this instance's last write?), and the atomic replace.
             let (lock, directory) = try lockFile(&writer)
             do throws(Errno) { try lock.lock(.exclusive) } catch { throw .system(path: lockFilePath, operation: "flock", errno: error) }
             defer { try? lock.unlock() }
@@ -52,7 +51,8 @@ extension SharedDefaults {
             guard bytes.count <= options.maxFileSize else {
                 throw .tooLarge(path: path, size: Int64(bytes.count), limit: options.maxFileSize)
             }
-            try replaceFile(with: bytes, contents: dictionary, in: directory, beforeRename: beforeReplacing)
+            // Assigning lets go of the file the previous write replaced: readers have read past it.
+            writer.replacedFile = try replaceFile(with: bytes, contents: dictionary, in: directory, beforeRename: beforeReplacing)
             return result
         }
     }
@@ -113,10 +113,12 @@ extension SharedDefaults {
     /// Atomically replaces the file in the validated directory and remembers what was written
     /// (the dictionary, the new file's identity after the rename, its descriptor), so the next
     /// read or write by this instance finds it unchanged and decodes nothing.
+    /// - Returns: the descriptor of the file the cache held until now (the one just replaced,
+    ///   usually), for the caller to keep (see ``Writer/replacedFile``).
     private func replaceFile(
         with bytes: [UInt8], contents: [String: PropertyListValue], in checked: ValidatedDirectory,
         beforeRename: () throws(Errno) -> Void
-    ) throws(SharedDefaultsError) {
+    ) throws(SharedDefaultsError) -> SharedFileDescriptor? {
         try state.withLock { state throws(SharedDefaultsError) in
             guard let directory = try currentDirectory(&state, holding: checked) else {
                 throw .system(path: directoryPath, operation: "open", errno: .noSuchFileOrDirectory)
@@ -129,16 +131,12 @@ extension SharedDefaults {
             } catch {
                 throw .system(path: path, operation: "atomic replace", errno: error)
             }
-            // The directory's times changed because of us: take its new `fstat` as the known one
-            // if it still passes the checks, so the next look finds it unchanged.
-            guard state.directory?.noteOwnWrite() == true, let directoryStatus = state.directory?.status else {
-                // The directory changed under us: forget it and the cache, the next look re-reads.
-                state.directory = nil
-                state.cache.forgetFile()
-                return
-            }
-            let key = ReadCache.Key(directory: directoryStatus, file: replaced.status)
-            state.cache.accept(contents, key: key, pinning: SharedFileDescriptor(replaced.takeDescriptor()))
+            // The directory's new times are not taken as known here: whatever else happened to it
+            // since it was checked (renamed away, say) happened at a time the rename's own change
+            // cannot be told apart from, so the next look asks its name again (`recheck`). The
+            // key holds no directory times, so the file is known as written either way.
+            let key = ReadCache.Key(directory: directory.status, file: replaced.status)
+            return state.cache.accept(contents, key: key, pinning: SharedFileDescriptor(replaced.takeDescriptor()))
         }
     }
 

@@ -29,8 +29,8 @@ package struct ValidatedDirectory {
     private let parent: SharedFileDescriptor
     /// The path's last component (`.` when the path has none).
     private let name: String
-    /// The directory's `fstat` when it was validated, or after this instance's own write into
-    /// it (``noteOwnWrite()``). Its device and inode say which directory this is.
+    /// The directory's `fstat` when it was validated, or when ``recheck(at:)`` last found it
+    /// still at its name. Its device and inode say which directory this is.
     package private(set) var status: FileStatus
     /// `CLOCK_MONOTONIC_COARSE` nanoseconds when the path was opened and checked.
     package let openedAt: UInt64
@@ -135,17 +135,6 @@ package struct ValidatedDirectory {
             named.type == .directory, named.device == current.device, named.inode == current.inode
         else { return false }
         status = current  // `openedAt` stays: the path is re-opened on time
-        return true
-    }
-
-    /// After this instance renamed a file into the directory, takes the directory's new `fstat`
-    /// as the known one (its times changed because of us) if it still passes
-    /// ``isSameSafeDirectory(_:)``.
-    /// - Returns: `false` when it does not (or cannot be read): the caller must drop this value
-    ///   and validate through the path again.
-    package mutating func noteOwnWrite() -> Bool {
-        guard let fresh = try? descriptor.fstat(), isSameSafeDirectory(fresh) else { return false }
-        status = fresh
         return true
     }
 

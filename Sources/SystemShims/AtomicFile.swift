@@ -61,7 +61,7 @@ package enum AtomicFile {
         in directory: borrowing FileDescriptor, name: String, bytes: [UInt8], mode: UInt32, durable: Bool, staged: Bool = false,
         beforeRename: () throws(Errno) -> Void = {}
     ) throws(Errno) -> Replaced {
-        let temporaryName = (staged ? Staging.name + "/" : "") + ".\(name).tmp-\(getpid())-\(TemporarySuffix.next())"
+        let temporaryName = (staged ? Staging.name + "/" : "") + ".\(name).tmp-\(ProcessIdentity.processID)-\(TemporarySuffix.next())"
         let options: FileDescriptor.OpenOptions = [.create, .exclusiveCreate, .closeOnExec, .noFollow]
         let file: FileDescriptor
         do throws(Errno) {

@@ -77,7 +77,8 @@ private struct FollowerService: ServiceLoopHandler {
         case .start, .source(.fileChanged):
             // Render at once at start (locked if nothing is there yet: the watch arms only once
             // the directory exists); later, only when the reader took a newer snapshot.
-            switch refresh() {
+            let watchReported: Bool = if case .start = event { false } else { true }
+            switch refresh(changeReported: watchReported) {
             case .updated: break
             case .rejected, .unchanged, .missing:
                 if printedAny { return .wait(until: reloadDue) }
@@ -97,8 +98,8 @@ private struct FollowerService: ServiceLoopHandler {
     }
 
     /// Reads the shared file; a refused one is reported on stderr and the last good snapshot kept.
-    private func refresh() -> SnapshotReadOutcome {
-        let outcome = reader.refresh()
+    private func refresh(changeReported: Bool = false) -> SnapshotReadOutcome {
+        let outcome = reader.refresh(changeReported: changeReported)
         if case .rejected(let reason, _) = outcome {
             StandardStreams.writeError("widget-renderer: ignored \(reason); keeping generation \(reader.lastGood.map { String($0.generation) } ?? "none")\n")
         }

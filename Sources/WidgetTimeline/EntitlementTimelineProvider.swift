@@ -83,25 +83,53 @@ public struct EntitlementTimelineProvider: Sendable {
         let first = entry(at: now, snapshot: snapshot, validUntil: validUntil)
         guard let snapshot else { return Timeline(entries: [first], policy: .never) }
         let start = snapshot.effectiveNow(wallClock: now)
-        let pending = transitions(of: snapshot, validUntil: validUntil).filter { $0 > start }.sorted()
+        let pending = transitions(of: snapshot, after: start, validUntil: validUntil)
         let end = start.addingTimeInterval(horizon)
-        var entries = [first]
-        for date in pending where date <= end {
-            entries.append(entry(at: date, snapshot: snapshot, validUntil: validUntil))
+        var entries: [EntitlementEntry] = []
+        entries.reserveCapacity(1 + pending.count)
+        entries.append(first)
+        for index in 0..<pending.count where pending[index] <= end {
+            entries.append(entry(at: pending[index], snapshot: snapshot, validUntil: validUntil))
         }
-        return Timeline(entries: entries, policy: pending.first.map(TimelineReloadPolicy.after) ?? .never)
+        return Timeline(entries: entries, policy: pending.count > 0 ? .after(pending[0]) : .never)
     }
 
-    /// Every instant at which what this provider shows may change, in no particular order.
-    private func transitions(of snapshot: EntitlementSnapshot, validUntil: Date?) -> Set<Date> {
-        var dates = Set<Date>()
+    /// Every instant after `start` at which what this provider shows may change, ascending, each
+    /// once.
+    private func transitions(of snapshot: EntitlementSnapshot, after start: Date, validUntil: Date?) -> Transitions {
+        var dates = Transitions()
         if let entitlement = gate.rules[feature]?.entitlement {
             let status = snapshot.status(of: entitlement)
-            if status.active, let expiresAt = status.expiresAt { dates.insert(expiresAt) }
+            if status.active, let expiresAt = status.expiresAt { dates.insert(expiresAt, after: start) }
         }
-        if let next = snapshot.nextTransition { dates.insert(next) }
-        if let validUntil { dates.insert(validUntil) }
+        if let next = snapshot.nextTransition { dates.insert(next, after: start) }
+        if let validUntil { dates.insert(validUntil, after: start) }
         return dates
+    }
+
+    /// The at most three transition dates of one timeline, ascending and distinct, kept inline:
+    /// a timeline is built on every new snapshot, and a set, a filtered copy and a sorted copy
+    /// of three dates were three allocations of it.
+    private struct Transitions {
+        private var dates = InlineArray<3, Date>(repeating: .distantPast)
+        private(set) var count = 0
+
+        subscript(index: Int) -> Date { dates[index] }
+
+        /// Adds `date` in order if it is after `start` and not already there.
+        mutating func insert(_ date: Date, after start: Date) {
+            guard date > start else { return }
+            var position = 0
+            while position < count, dates[position] < date { position += 1 }
+            if position < count, dates[position] == date { return }
+            var index = count
+            while index > position {
+                dates[index] = dates[index - 1]
+                index -= 1
+            }
+            dates[position] = date
+            count += 1
+        }
     }
 
     private func entry(at date: Date, snapshot: EntitlementSnapshot?, validUntil: Date?) -> EntitlementEntry {

@@ -69,4 +69,22 @@ import Testing
             #expect(reader.string(forKey: "k") == "second")
         }
     }
+
+    @Test("A directory renamed away while a publish is under way is noticed by the next publish, which goes to the path")
+    func aDirectoryRenamedDuringAPublishIsNoticedByTheNext() throws {
+        try withTemporaryDirectory { container in
+            let path = try Self.preferences(in: container)
+            let writer = SharedDefaults(suiteName: Fixture.suite, container: container)
+            try writer.set(1, forKey: "generation")
+            let moved = container + "/Library/Moved"
+            try writer.update(beforeReplacing: { () throws(Errno) in
+                // Between the publish's directory check and its rename: the directory goes away
+                // and a new one takes its place.
+                guard rename(path, moved) == 0, mkdir(path, 0o750) == 0 else { throw Errno.current }
+            }) { dictionary in dictionary["generation"] = .integer(2) }
+            try writer.set(3, forKey: "generation")
+            let reader = SharedDefaults(suiteName: Fixture.suite, container: container)
+            #expect(reader.integer(forKey: "generation") == 3, "the next publish still went to the directory renamed away")
+        }
+    }
 }

@@ -171,3 +171,16 @@ import Testing
         }
     }
 }
+
+@Suite struct ProcessIdentityTests {
+    @Test("A forked child goes by its own process ID, not the one its parent read before the fork")
+    func aForkedChildHasItsOwnProcessID() throws {
+        #expect(ProcessIdentity.processID == getpid())
+        let child = fork()
+        if child == 0 { _exit(ProcessIdentity.processID == getpid() ? 0 : 1) }
+        try #require(child > 0)
+        var status: CInt = 0
+        #expect(waitpid(child, &status, 0) == child)
+        #expect(status == 0, "the child saw its parent's ID")
+    }
+}

@@ -78,6 +78,21 @@ import WidgetTimeline
         #expect(timeline.entries.map(\.isStale) == [false, false, true])
     }
 
+    @Test("Transitions given in any order come out ascending, once each, only those after now")
+    func transitionsAreOrderedDistinctAndFuture() {
+        // validUntil before the expiry, nextTransition equal to the expiry, and each order of the
+        // three: every timeline is the same.
+        let early = Fixtures.date("2026-03-03T00:00:00Z")
+        let past = Fixtures.date("2026-03-01T12:01:00Z")
+        for (next, validUntil) in [(Fixtures.expiry, early), (early, Fixtures.expiry), (Fixtures.expiry, Fixtures.expiry), (past, early)] {
+            let snapshot = Fixtures.snapshot(Fixtures.subscribed.entitlements["plus"] ?? .notPurchased, nextTransition: next)
+            let timeline = provider.timeline(for: snapshot, in: context, now: Fixtures.now, validUntil: validUntil)
+            let expected = [Fixtures.now] + Set([next, validUntil, Fixtures.expiry]).filter { $0 > Fixtures.now }.sorted()
+            #expect(timeline.entries.map(\.date) == expected, "next \(next), validUntil \(validUntil)")
+            #expect(timeline.policy == .after(expected[1]))
+        }
+    }
+
     @Test func nowPastNextTransitionIsStaleButStillUnlocked() throws {
         let next = Fixtures.date("2026-03-02T00:00:00Z")
         let snapshot = Fixtures.snapshot(Fixtures.subscribed.entitlements["plus"] ?? .notPurchased, nextTransition: next)
