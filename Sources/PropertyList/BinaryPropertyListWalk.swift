@@ -185,7 +185,8 @@ struct BinaryPropertyListWalk {
             let keyObject = try reference(at: keysStart &+ position &* refSize, from: index)
             let valueObject = try reference(at: valuesStart &+ position &* refSize, from: index)
             total &+= try self.count(of: keyObject, depth: depth)
-            let keyMarker = bytes[file.offset(of: .init(index: keyObject))] >> 4
+            let keyOffset = file.offset(of: .init(index: keyObject))
+            let keyMarker = bytes[keyOffset] >> 4
             guard keyMarker == Format.asciiStringKind || keyMarker == Format.utf16StringKind else {
                 throw .unsupportedValue(path: "", type: "dictionary key \(kindDescription(ofObject: keyObject))")
             }
@@ -195,7 +196,9 @@ struct BinaryPropertyListWalk {
             }
             total &+= valueCount
             guard total <= Format.maximumValueCount else { throw tooManyValues() }
-            if !(try isFirstUse(ofKey: keyObject, position: position, keysStart: keysStart, dictionary: index, strings: &keyStrings)) {
+            if !(try isFirstUse(
+                ofKey: keyObject, at: keyOffset, position: position, keysStart: keysStart, dictionary: index, strings: &keyStrings))
+            {
                 let name = file.string(.init(index: keyObject)) ?? ""
                 throw .malformed(reason: "dictionary (object \(index)) has the key \(name.quotedForMessage) twice")
             }
@@ -254,13 +257,13 @@ struct BinaryPropertyListWalk {
     }
 
     /// Whether no earlier key of dictionary `dictionary` equals the key object `key` (a string,
-    /// already checked) at `position`.
+    /// already checked, whose marker is at `offset`) at `position`.
     private func isFirstUse(
-        ofKey key: Int, position: Int, keysStart: Int, dictionary: Int, strings: inout Set<String>?
+        ofKey key: Int, at offset: Int, position: Int, keysStart: Int, dictionary: Int, strings: inout Set<String>?
     ) throws(PropertyListError) -> Bool {
         let object = AcceptedBinaryPropertyList.Object(index: key)
         if strings == nil {
-            if let canonical = canonicalKey(key) {
+            if let canonical = canonicalKey(key, at: offset) {
                 let stamp = Int32(dictionary + 1)
                 guard lastDictionary[canonical] != stamp else { return false }
                 lastDictionary[canonical] = stamp
@@ -277,13 +280,16 @@ struct BinaryPropertyListWalk {
         return strings!.insert(file.string(object) ?? "").inserted
     }
 
-    /// The index of the first key object with the same bytes as the ASCII string `index`, or
-    /// `nil` when `index` is a UTF-16 string. Distinct ASCII byte strings are distinct Swift
-    /// strings, so equal canonical keys are exactly the keys that are equal strings.
-    private func canonicalKey(_ index: Int) -> Int? {
+    /// The index of the first key object with the same bytes as the ASCII string `index` (whose
+    /// marker is at `offset`), or `nil` when `index` is a UTF-16 string. Distinct ASCII byte
+    /// strings are distinct Swift strings, so equal canonical keys are exactly the keys that are
+    /// equal strings.
+    private func canonicalKey(_ index: Int, at offset: Int) -> Int? {
         let known = canonicalKeys[index]
         if known > 0 { return Int(known - 1) }
-        guard let keyBytes = file.asciiBytes(.init(index: index)) else { return nil }
+        guard bytes[offset] >> 4 == Format.asciiStringKind else { return nil }
+        let (count, start) = file.length(at: offset)
+        let keyBytes = UnsafeBufferPointer(start: file.bytes + start, count: count)
         var slot = RawBytes.hash(keyBytes) & keyTableMask
         while true {
             let occupant = keyTable[slot]
@@ -361,7 +367,9 @@ struct BinaryPropertyListWalk {
             guard value <= UInt64(objectTableEnd) else { throw pastTheEnd(index) }
             count = Int(value)
         }
-        guard count <= (objectTableEnd - start) / unitSize else { throw pastTheEnd(index) }
+        // No overflow: `count` is at most the object table's end (below 2^28) and `unitSize` at
+        // most 16; and a multiplication, not a division, on this per-object path.
+        guard count &* unitSize <= objectTableEnd &- start else { throw pastTheEnd(index) }
         return (count, start)
     }
 
