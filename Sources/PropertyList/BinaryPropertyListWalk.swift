@@ -155,7 +155,7 @@ struct BinaryPropertyListWalk {
         return try dictionary(info: marker & 0x0F, at: offset, index: index, depth: depth + 1)
     }
 
-    private func array(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+    @inline(never) private func array(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
         guard depth <= Format.maximumDepth else { throw tooDeep() }
         let refSize = trailer.objectRefSize
         let (count, start) = try length(info: info, at: offset, index: index, unitSize: refSize)
@@ -170,13 +170,22 @@ struct BinaryPropertyListWalk {
         return total
     }
 
-    private func dictionary(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+    /// Inlined into ``container(_:at:depth:)``: a dictionary with the last one's keys (an entry of
+    /// a table) is walked without a further call; any other goes through ``keysAndValues``.
+    @inline(__always) private func dictionary(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
         guard depth <= Format.maximumDepth else { throw tooDeep() }
         let refSize = trailer.objectRefSize
         let (count, keysStart) = try length(info: info, at: offset, index: index, unitSize: 2 * refSize)
         let valuesStart = keysStart &+ count &* refSize
         let keysKnown = count > 0 && Int(lastKeys[1]) == count && RawBytes.equal(file.bytes + Int(lastKeys[0]), file.bytes + keysStart, count: count &* refSize)
         if keysKnown { return try values(count: count, keysStart: keysStart, valuesStart: valuesStart, index: index, depth: depth) }
+        return try keysAndValues(count: count, keysStart: keysStart, valuesStart: valuesStart, index: index, depth: depth)
+    }
+
+    /// The rest of ``dictionary(info:at:index:depth:)`` for a dictionary whose keys are not known
+    /// yet: each key checked (a string, distinct from the others) before its value is walked.
+    @inline(never) private func keysAndValues(count: Int, keysStart: Int, valuesStart: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+        let refSize = trailer.objectRefSize
         // Keys told apart by their bytes while every key so far is ASCII; from the first UTF-16
         // key on, as Swift strings (which also equate canonically equivalent texts).
         var keyStrings: Set<String>?
@@ -214,7 +223,7 @@ struct BinaryPropertyListWalk {
     /// are byte for byte those of the last dictionary whose keys all passed: its keys are known
     /// to be in range, strings and distinct (each counts 1), so only the values are walked, in
     /// the same order and with the same checks as the general loop.
-    private func values(count: Int, keysStart: Int, valuesStart: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+    @inline(__always) private func values(count: Int, keysStart: Int, valuesStart: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
         let objectCount = trailer.objectCount, counts = self.counts
         var total = 1
         // Per value: in range, then its count if already known (a shared or already walked
