@@ -40,5 +40,5 @@ import Testing
     }
 
     /// A pointer for the empty runs (never read: the count is 0).
-    private static let empty: UnsafePointer<UInt8> = UnsafePointer(bitPattern: 0x10)!
+    private static var empty: UnsafePointer<UInt8> { UnsafePointer(bitPattern: 0x10)! }
 }
