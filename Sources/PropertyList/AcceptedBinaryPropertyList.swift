@@ -85,6 +85,10 @@ public struct AcceptedBinaryPropertyList {
         return DictionaryObject(count: count, keysStart: start, valuesStart: start &+ count &* objectRefSize)
     }
 
+    /// How many bytes an object reference takes (1 to 8): a reader reading many values may switch
+    /// on it once, around its loop, so that each ``value(_:of:)`` inside is specialised to it.
+    @inlinable @inline(__always) package var referenceWidth: Int { objectRefSize }
+
     /// The key at `position` (below `dictionary.count`): always a string.
     @inlinable @inline(__always) package func key(_ position: Int, of dictionary: DictionaryObject) -> Object {
         reference(at: dictionary.keysStart &+ position &* objectRefSize)
