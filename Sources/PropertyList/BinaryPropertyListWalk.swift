@@ -341,7 +341,7 @@ struct BinaryPropertyListWalk {
         let offset: UInt64
         switch trailer.offsetIntSize {  // the common widths without the loop
         case 1: offset = UInt64(bytes[entry])
-        case 2: offset = UInt64(bytes[entry]) << 8 | UInt64(bytes[entry + 1])
+        case 2: offset = UInt64(bytes[entry]) << 8 | UInt64(bytes[entry &+ 1])
         default: offset = file.bigEndian(at: entry, width: trailer.offsetIntSize)
         }
         guard offset >= UInt64(Format.headerSize), offset < UInt64(objectTableEnd) else { throw outsideTheObjectTable(index, offset) }
@@ -354,7 +354,7 @@ struct BinaryPropertyListWalk {
         let reference: UInt64
         switch trailer.objectRefSize {  // the common widths without the loop
         case 1: reference = UInt64(bytes[position])
-        case 2: reference = UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
+        case 2: reference = UInt64(bytes[position]) << 8 | UInt64(bytes[position &+ 1])
         default: reference = file.bigEndian(at: position, width: trailer.objectRefSize)
         }
         guard reference < UInt64(trailer.objectCount) else { throw outOfRange(reference, from: container) }
