@@ -71,10 +71,21 @@ struct SnapshotInPlace: SnapshotPropertyList {
         if !(last.pointee.column == column && last.pointee.dictionary.map({ file.hasSameKeys(dictionary, as: $0) }) == true) {
             rememberFields(of: dictionary, as: Name.self, column: column)
         }
+        // One loop per reference width, so that reading a value is a load, not a switch per field.
+        switch file.referenceWidth {
+        case 1: fields(of: dictionary, body)
+        case 2: fields(of: dictionary, body)
+        default: fields(of: dictionary, body)
+        }
+        return true
+    }
+
+    /// Calls `body` with the name's position and the value of each key of `dictionary` named in
+    /// ``fieldCodes``; inlined under each case of a switch on the reference width.
+    @inline(__always) private func fields(of dictionary: AcceptedBinaryPropertyList.DictionaryObject, _ body: (Int, Object) -> Void) {
         for position in 0..<dictionary.count where fieldCodes[position] != 0 {
             body(Int(fieldCodes[position]) &- 1, file.value(position, of: dictionary))
         }
-        return true
     }
 
     /// Works out the names of `dictionary`'s keys by position into ``fieldCodes`` (each name's

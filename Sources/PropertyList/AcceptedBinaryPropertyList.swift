@@ -85,6 +85,10 @@ public struct AcceptedBinaryPropertyList {
         return DictionaryObject(count: count, keysStart: start, valuesStart: start &+ count &* objectRefSize)
     }
 
+    /// How many bytes an object reference takes (1 to 8): a reader reading many values may switch
+    /// on it once, around its loop, so that each ``value(_:of:)`` inside is specialised to it.
+    @inlinable @inline(__always) package var referenceWidth: Int { objectRefSize }
+
     /// The key at `position` (below `dictionary.count`): always a string.
     @inlinable @inline(__always) package func key(_ position: Int, of dictionary: DictionaryObject) -> Object {
         reference(at: dictionary.keysStart &+ position &* objectRefSize)
@@ -113,14 +117,10 @@ public struct AcceptedBinaryPropertyList {
 
     /// The string `object` (stored in ASCII or UTF-16), or `nil` if it is not a string.
     @inlinable package func string(_ object: Object) -> String? {
-        if let ascii = asciiBytes(object) {
-            // ASCII is valid UTF-8: copied once, not validated again.
-            return String(unsafeUninitializedCapacity: ascii.count) { buffer in
-                guard let destination = buffer.baseAddress, let source = ascii.baseAddress else { return 0 }
-                destination.initialize(from: source, count: ascii.count)
-                return ascii.count
-            }
-        }
+        // ASCII is valid UTF-8, so the standard library's check (which every way of making a
+        // `String` from bytes runs) takes its all-ASCII fast path; decoding from the buffer copies
+        // once, straight into a small string or into storage of the exact size.
+        if let ascii = asciiBytes(object) { return String(decoding: ascii, as: UTF8.self) }
         return utf16String(object)
     }
 

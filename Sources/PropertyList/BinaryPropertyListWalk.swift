@@ -155,7 +155,7 @@ struct BinaryPropertyListWalk {
         return try dictionary(info: marker & 0x0F, at: offset, index: index, depth: depth + 1)
     }
 
-    private func array(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+    @inline(never) private func array(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
         guard depth <= Format.maximumDepth else { throw tooDeep() }
         let refSize = trailer.objectRefSize
         let (count, start) = try length(info: info, at: offset, index: index, unitSize: refSize)
@@ -170,13 +170,22 @@ struct BinaryPropertyListWalk {
         return total
     }
 
-    private func dictionary(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+    /// Inlined into ``container(_:at:depth:)``: a dictionary with the last one's keys (an entry of
+    /// a table) is walked without a further call; any other goes through ``keysAndValues``.
+    @inline(__always) private func dictionary(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
         guard depth <= Format.maximumDepth else { throw tooDeep() }
         let refSize = trailer.objectRefSize
         let (count, keysStart) = try length(info: info, at: offset, index: index, unitSize: 2 * refSize)
         let valuesStart = keysStart &+ count &* refSize
         let keysKnown = count > 0 && Int(lastKeys[1]) == count && RawBytes.equal(file.bytes + Int(lastKeys[0]), file.bytes + keysStart, count: count &* refSize)
         if keysKnown { return try values(count: count, keysStart: keysStart, valuesStart: valuesStart, index: index, depth: depth) }
+        return try keysAndValues(count: count, keysStart: keysStart, valuesStart: valuesStart, index: index, depth: depth)
+    }
+
+    /// The rest of ``dictionary(info:at:index:depth:)`` for a dictionary whose keys are not known
+    /// yet: each key checked (a string, distinct from the others) before its value is walked.
+    @inline(never) private func keysAndValues(count: Int, keysStart: Int, valuesStart: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+        let refSize = trailer.objectRefSize
         // Keys told apart by their bytes while every key so far is ASCII; from the first UTF-16
         // key on, as Swift strings (which also equate canonically equivalent texts).
         var keyStrings: Set<String>?
@@ -185,7 +194,8 @@ struct BinaryPropertyListWalk {
             let keyObject = try reference(at: keysStart &+ position &* refSize, from: index)
             let valueObject = try reference(at: valuesStart &+ position &* refSize, from: index)
             total &+= try self.count(of: keyObject, depth: depth)
-            let keyMarker = bytes[file.offset(of: .init(index: keyObject))] >> 4
+            let keyOffset = file.offset(of: .init(index: keyObject))
+            let keyMarker = bytes[keyOffset] >> 4
             guard keyMarker == Format.asciiStringKind || keyMarker == Format.utf16StringKind else {
                 throw .unsupportedValue(path: "", type: "dictionary key \(kindDescription(ofObject: keyObject))")
             }
@@ -195,7 +205,9 @@ struct BinaryPropertyListWalk {
             }
             total &+= valueCount
             guard total <= Format.maximumValueCount else { throw tooManyValues() }
-            if !(try isFirstUse(ofKey: keyObject, position: position, keysStart: keysStart, dictionary: index, strings: &keyStrings)) {
+            if !(try isFirstUse(
+                ofKey: keyObject, at: keyOffset, position: position, keysStart: keysStart, dictionary: index, strings: &keyStrings))
+            {
                 let name = file.string(.init(index: keyObject)) ?? ""
                 throw .malformed(reason: "dictionary (object \(index)) has the key \(name.quotedForMessage) twice")
             }
@@ -211,7 +223,7 @@ struct BinaryPropertyListWalk {
     /// are byte for byte those of the last dictionary whose keys all passed: its keys are known
     /// to be in range, strings and distinct (each counts 1), so only the values are walked, in
     /// the same order and with the same checks as the general loop.
-    private func values(count: Int, keysStart: Int, valuesStart: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
+    @inline(__always) private func values(count: Int, keysStart: Int, valuesStart: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
         let objectCount = trailer.objectCount, counts = self.counts
         var total = 1
         // Per value: in range, then its count if already known (a shared or already walked
@@ -254,13 +266,13 @@ struct BinaryPropertyListWalk {
     }
 
     /// Whether no earlier key of dictionary `dictionary` equals the key object `key` (a string,
-    /// already checked) at `position`.
+    /// already checked, whose marker is at `offset`) at `position`.
     private func isFirstUse(
-        ofKey key: Int, position: Int, keysStart: Int, dictionary: Int, strings: inout Set<String>?
+        ofKey key: Int, at offset: Int, position: Int, keysStart: Int, dictionary: Int, strings: inout Set<String>?
     ) throws(PropertyListError) -> Bool {
         let object = AcceptedBinaryPropertyList.Object(index: key)
         if strings == nil {
-            if let canonical = canonicalKey(key) {
+            if let canonical = canonicalKey(key, at: offset) {
                 let stamp = Int32(dictionary + 1)
                 guard lastDictionary[canonical] != stamp else { return false }
                 lastDictionary[canonical] = stamp
@@ -277,13 +289,16 @@ struct BinaryPropertyListWalk {
         return strings!.insert(file.string(object) ?? "").inserted
     }
 
-    /// The index of the first key object with the same bytes as the ASCII string `index`, or
-    /// `nil` when `index` is a UTF-16 string. Distinct ASCII byte strings are distinct Swift
-    /// strings, so equal canonical keys are exactly the keys that are equal strings.
-    private func canonicalKey(_ index: Int) -> Int? {
+    /// The index of the first key object with the same bytes as the ASCII string `index` (whose
+    /// marker is at `offset`), or `nil` when `index` is a UTF-16 string. Distinct ASCII byte
+    /// strings are distinct Swift strings, so equal canonical keys are exactly the keys that are
+    /// equal strings.
+    private func canonicalKey(_ index: Int, at offset: Int) -> Int? {
         let known = canonicalKeys[index]
         if known > 0 { return Int(known - 1) }
-        guard let keyBytes = file.asciiBytes(.init(index: index)) else { return nil }
+        guard bytes[offset] >> 4 == Format.asciiStringKind else { return nil }
+        let (count, start) = file.length(at: offset)
+        let keyBytes = UnsafeBufferPointer(start: file.bytes + start, count: count)
         var slot = RawBytes.hash(keyBytes) & keyTableMask
         while true {
             let occupant = keyTable[slot]
@@ -326,7 +341,7 @@ struct BinaryPropertyListWalk {
         let offset: UInt64
         switch trailer.offsetIntSize {  // the common widths without the loop
         case 1: offset = UInt64(bytes[entry])
-        case 2: offset = UInt64(bytes[entry]) << 8 | UInt64(bytes[entry + 1])
+        case 2: offset = UInt64(bytes[entry]) << 8 | UInt64(bytes[entry &+ 1])
         default: offset = file.bigEndian(at: entry, width: trailer.offsetIntSize)
         }
         guard offset >= UInt64(Format.headerSize), offset < UInt64(objectTableEnd) else { throw outsideTheObjectTable(index, offset) }
@@ -339,7 +354,7 @@ struct BinaryPropertyListWalk {
         let reference: UInt64
         switch trailer.objectRefSize {  // the common widths without the loop
         case 1: reference = UInt64(bytes[position])
-        case 2: reference = UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
+        case 2: reference = UInt64(bytes[position]) << 8 | UInt64(bytes[position &+ 1])
         default: reference = file.bigEndian(at: position, width: trailer.objectRefSize)
         }
         guard reference < UInt64(trailer.objectCount) else { throw outOfRange(reference, from: container) }
@@ -361,7 +376,9 @@ struct BinaryPropertyListWalk {
             guard value <= UInt64(objectTableEnd) else { throw pastTheEnd(index) }
             count = Int(value)
         }
-        guard count <= (objectTableEnd - start) / unitSize else { throw pastTheEnd(index) }
+        // No overflow: `count` is at most the object table's end (below 2^28) and `unitSize` at
+        // most 16; and a multiplication, not a division, on this per-object path.
+        guard count &* unitSize <= objectTableEnd &- start else { throw pastTheEnd(index) }
         return (count, start)
     }
 

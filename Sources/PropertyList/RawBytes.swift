@@ -8,10 +8,15 @@ public enum RawBytes {
     package static func equal(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
         let a = UnsafeRawPointer(first), b = UnsafeRawPointer(second)
         var position = 0
-        while position &+ 8 <= count {
-            guard a.loadUnaligned(fromByteOffset: position, as: UInt64.self) == b.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-            else { return false }
-            position &+= 8
+        if count >= 8 {
+            // Whole words, then the last eight bytes (overlapping what was compared) for the rest.
+            while position &+ 8 < count {
+                guard a.loadUnaligned(fromByteOffset: position, as: UInt64.self) == b.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                else { return false }
+                position &+= 8
+            }
+            let last = count &- 8
+            return a.loadUnaligned(fromByteOffset: last, as: UInt64.self) == b.loadUnaligned(fromByteOffset: last, as: UInt64.self)
         }
         while position < count {
             guard first[position] == second[position] else { return false }
@@ -26,9 +31,14 @@ public enum RawBytes {
         let raw = UnsafeRawPointer(start)
         var combined: UInt64 = 0
         var position = 0
-        while position &+ 8 <= count {
-            combined |= raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-            position &+= 8
+        if count >= 8 {
+            // Whole words, then the last eight bytes (overlapping what was read) for the rest.
+            while position &+ 8 < count {
+                combined |= raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                position &+= 8
+            }
+            combined |= raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            return combined & 0x8080_8080_8080_8080 == 0
         }
         while position < count {
             combined |= UInt64(start[position])
