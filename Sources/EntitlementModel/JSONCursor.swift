@@ -17,22 +17,22 @@ struct JSONCursor: Sendable {
     let value: JSONInput
     /// Where the value sits, spelt out only when a message needs it (``path``): a cursor is made
     /// for every member and item a decoder visits, and almost none of them is ever named.
-    private let location: JSONKeyPath?
+    private let location: JSONKeyPath
     /// What to call the root in messages (`transaction`, `renewal info`); used when `path` is empty.
     let rootLabel: String
 
     init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
-        self.init(value, location: path.isEmpty ? nil : JSONKeyPath(.text(path)), rootLabel: rootLabel)
+        self.init(value, location: path.isEmpty ? .root : JSONKeyPath(.text(path)), rootLabel: rootLabel)
     }
 
-    private init(_ value: JSONInput, location: JSONKeyPath?, rootLabel: String) {
+    private init(_ value: JSONInput, location: JSONKeyPath, rootLabel: String) {
         self.value = value
         self.location = location
         self.rootLabel = rootLabel
     }
 
     /// The key path from the document root; empty at the root.
-    var path: String { location?.text ?? "" }
+    var path: String { location.text }
 
     private var displayPath: String { path.isEmpty ? rootLabel : path }
 
@@ -176,16 +176,21 @@ struct JSONCursor: Sendable {
 }
 
 /// A key path as the steps that led to a value, joined into text (`entitlements.plus.products[1]`)
-/// only when asked.
+/// only when asked. A class, so that a cursor copies one reference; never optional (the root is
+/// ``root``), so that no generic `Optional` of it is built at start-up.
 final class JSONKeyPath: Sendable {
     enum Step: Sendable {
+        /// The document root (empty text).
+        case root
         /// A path given as text.
         case text(String)
-        /// The member `key` of the object at the parent path (`nil`: the root).
-        case member(JSONKeyPath?, String)
-        /// The item at an index of the array at the parent path (`nil`: the root).
-        case index(JSONKeyPath?, Int)
+        /// The member `key` of the object at the parent path.
+        case member(JSONKeyPath, String)
+        /// The item at an index of the array at the parent path.
+        case index(JSONKeyPath, Int)
     }
+
+    static let root = JSONKeyPath(.root)
 
     let step: Step
 
@@ -193,11 +198,12 @@ final class JSONKeyPath: Sendable {
 
     var text: String {
         switch step {
+        case .root: return ""
         case .text(let text): return text
         case .member(let parent, let key):
-            let parentText = parent?.text ?? ""
+            let parentText = parent.text
             return parentText.isEmpty ? key : parentText + "." + key
-        case .index(let parent, let index): return "\(parent?.text ?? "")[\(index)]"
+        case .index(let parent, let index): return "\(parent.text)[\(index)]"
         }
     }
 }
