@@ -17,7 +17,7 @@ extension Catalog {
         do { status = try fileStatus(atPath: path) } catch { throw CatalogError(file: path, keyPath: "", problem: "no such file") }
         guard status.type != .directory else { throw CatalogError(file: path, keyPath: "", problem: "is a directory, not a file") }
         do {
-            let file = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec])
+            let file = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
             // The size just stat'ed: one read(2) of that many bytes (plus one to see the end) for
             // a file that has not changed since, instead of 64 KB chunks each zeroed first.
             return try file.readAll(limit: maximumFileSize, expectedSize: Int(clamping: status.size))

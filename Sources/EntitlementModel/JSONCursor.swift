@@ -15,22 +15,38 @@ struct JSONPathError: Error, Sendable, Hashable {
 /// A JSON value together with where it sits, so every accessor can name the key path in its error.
 struct JSONCursor: Sendable {
     let value: JSONInput
-    /// The key path from the document root; empty at the root.
-    let path: String
+    /// Where the value sits, spelt out only when a message needs it (``path``): a cursor is made
+    /// for every member and item a decoder visits, and almost none of them is ever named.
+    private let location: JSONKeyPath
     /// What to call the root in messages (`transaction`, `renewal info`); used when `path` is empty.
     let rootLabel: String
 
     init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
+        self.init(value, location: path.isEmpty ? .root : JSONKeyPath(.text(path)), rootLabel: rootLabel)
+    }
+
+    private init(_ value: JSONInput, location: JSONKeyPath, rootLabel: String) {
         self.value = value
-        self.path = path
+        self.location = location
         self.rootLabel = rootLabel
     }
+
+    /// The key path from the document root; empty at the root.
+    var path: String { location.text }
 
     private var displayPath: String { path.isEmpty ? rootLabel : path }
 
     func fail(_ problem: String) -> JSONPathError { JSONPathError(path: displayPath, problem: problem) }
 
-    func childPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    /// The cursor at this object's member `key`, whose value is `value`.
+    func member(_ key: String, _ value: JSONInput) -> JSONCursor {
+        JSONCursor(value, location: JSONKeyPath(.member(location, key)), rootLabel: rootLabel)
+    }
+
+    /// The cursor at this array's item `index`, whose value is `value`.
+    func item(_ index: Int, _ value: JSONInput) -> JSONCursor {
+        JSONCursor(value, location: JSONKeyPath(.index(location, index)), rootLabel: rootLabel)
+    }
 
     // MARK: Structure
 
@@ -48,7 +64,7 @@ struct JSONCursor: Sendable {
         let members = try object()
         guard let child = members[key] else { return nil }
         if case .null = child { return nil }
-        return JSONCursor(child, path: childPath(key), rootLabel: rootLabel)
+        return member(key, child)
     }
 
     func required(_ key: String) throws(JSONPathError) -> JSONCursor {
@@ -56,15 +72,59 @@ struct JSONCursor: Sendable {
         return child
     }
 
-    func array() throws(JSONPathError) -> [JSONCursor] {
+    func array() throws(JSONPathError) -> Items {
         guard case .array(let items) = value else { throw fail("not an array (found \(value.typeName))") }
-        return items.enumerated().map { JSONCursor($1, path: "\(path)[\($0)]", rootLabel: rootLabel) }
+        return Items(values: items, parent: self)
     }
 
     /// Each member of an object, keys in sorted order so errors are deterministic.
-    func entries() throws(JSONPathError) -> [(key: String, cursor: JSONCursor)] {
+    func entries() throws(JSONPathError) -> Entries {
         let members = try object()
-        return members.keys.sorted().map { key in (key, JSONCursor(members[key] ?? .null, path: childPath(key), rootLabel: rootLabel)) }
+        return Entries(members: members, keys: members.keys.sorted(), parent: self)
+    }
+
+    /// The items of an array, each with its key path, made as they are iterated. A concrete
+    /// sequence rather than an array of cursors, whose generic metadata every tool would build
+    /// at start-up when it reads its catalog.
+    struct Items: Sequence {
+        let values: [JSONInput]
+        let parent: JSONCursor
+
+        var underestimatedCount: Int { values.count }
+
+        func makeIterator() -> Iterator { Iterator(items: self) }
+
+        struct Iterator: IteratorProtocol {
+            let items: Items
+            var position = 0
+
+            mutating func next() -> JSONCursor? {
+                guard position < items.values.count else { return nil }
+                defer { position += 1 }
+                return items.parent.item(position, items.values[position])
+            }
+        }
+    }
+
+    /// The members of an object in sorted key order, each with its key path (see ``Items``).
+    struct Entries: Sequence {
+        let members: [String: JSONInput]
+        let keys: [String]
+        let parent: JSONCursor
+
+        func makeIterator() -> Iterator { Iterator(entries: self) }
+
+        struct Iterator: IteratorProtocol {
+            let entries: Entries
+            var position = 0
+
+            mutating func next() -> (key: String, cursor: JSONCursor)? {
+                guard position < entries.keys.count else { return nil }
+                let key = entries.keys[position]
+                position += 1
+                return (key, entries.parent.member(key, entries.members[key] ?? .null))
+            }
+        }
     }
 
     // MARK: Scalars
@@ -111,6 +171,39 @@ struct JSONCursor: Sendable {
         case .number(let text) where Double(text) == 0: return false
         case .number(let text) where Double(text) == 1: return true
         default: throw fail("not a boolean or 0/1")
+        }
+    }
+}
+
+/// A key path as the steps that led to a value, joined into text (`entitlements.plus.products[1]`)
+/// only when asked. A class, so that a cursor copies one reference; never optional (the root is
+/// ``root``), so that no generic `Optional` of it is built at start-up.
+final class JSONKeyPath: Sendable {
+    enum Step: Sendable {
+        /// The document root (empty text).
+        case root
+        /// A path given as text.
+        case text(String)
+        /// The member `key` of the object at the parent path.
+        case member(JSONKeyPath, String)
+        /// The item at an index of the array at the parent path.
+        case index(JSONKeyPath, Int)
+    }
+
+    static let root = JSONKeyPath(.root)
+
+    let step: Step
+
+    init(_ step: Step) { self.step = step }
+
+    var text: String {
+        switch step {
+        case .root: return ""
+        case .text(let text): return text
+        case .member(let parent, let key):
+            let parentText = parent.text
+            return parentText.isEmpty ? key : parentText + "." + key
+        case .index(let parent, let index): return "\(parent.text)[\(index)]"
         }
     }
 }

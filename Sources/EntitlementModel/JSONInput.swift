@@ -62,6 +62,11 @@ extension JSONInput {
 private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// The keys and values of the objects and arrays being parsed, innermost last: each
+    /// container's members are gathered here and moved into a value of the right size when it
+    /// closes, so that no container allocates and grows scratch storage of its own.
+    var openKeys: [String] = []
+    var openValues: [JSONInput] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -108,8 +113,7 @@ private struct JSONParser {
         // Members are gathered first and hashed once, into a dictionary of the right size
         // (growing one member at a time rehashed every key at each doubling). Repeats are
         // found by comparison while the object is small, by a set once it is not.
-        var pairs: [(key: String, value: JSONInput)] = []
-        pairs.reserveCapacity(16)
+        let firstKey = openKeys.count, firstValue = openValues.count
         var largeObjectKeys: Set<String>?
         while true {
             skipWhitespace()
@@ -121,45 +125,55 @@ private struct JSONParser {
             skipWhitespace()
             // Two readers of one object with a repeated key can disagree on its value (first or
             // last wins), which is how a verified field gets smuggled past a check: refuse it.
-            if isRepeated(key, among: pairs, keys: &largeObjectKeys) {
+            if isRepeated(key, after: firstKey, keys: &largeObjectKeys) {
                 throw error("duplicate key \(String(reflecting: String(key.prefix(64))))")
             }
-            pairs.append((key, try parseValue(depth: depth + 1)))
+            openKeys.append(key)
+            let value = try parseValue(depth: depth + 1)
+            openValues.append(value)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; break }
             throw error("expected ',' or '}'")
         }
-        var members = [String: JSONInput](minimumCapacity: pairs.count)
-        for pair in pairs { members[pair.key] = pair.value }
+        let count = openKeys.count - firstKey
+        var members = [String: JSONInput](minimumCapacity: count)
+        for offset in 0..<count { members[openKeys[firstKey + offset]] = openValues[firstValue + offset] }
+        openKeys.removeLast(count)
+        openValues.removeLast(count)
         return .object(members)
     }
 
-    /// Whether `key` is among the keys of `pairs`; `keys` holds them all once there are many.
-    private func isRepeated(_ key: String, among pairs: [(key: String, value: JSONInput)], keys: inout Set<String>?) -> Bool {
-        if pairs.count < 16 { return pairs.contains { $0.key == key } }
-        if keys == nil { keys = Set(pairs.lazy.map(\.key)) }
+    /// Whether `key` is among the open object's keys (`openKeys` from `first`); `keys` holds
+    /// them all once there are many.
+    private func isRepeated(_ key: String, after first: Int, keys: inout Set<String>?) -> Bool {
+        if openKeys.count - first < 16 { return openKeys[first...].contains(key) }
+        if keys == nil { keys = Set(openKeys[first...]) }
         return keys?.insert(key).inserted == false
     }
 
     mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONInput {
         index += 1
-        var items: [JSONInput] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(items)
+            return .array([])
         }
+        let first = openValues.count
         while true {
             skipWhitespace()
-            items.append(try parseValue(depth: depth + 1))
+            let value = try parseValue(depth: depth + 1)
+            openValues.append(value)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
             throw error("expected ',' or ']'")
         }
+        let items = Array(openValues[first...])
+        openValues.removeLast(openValues.count - first)
+        return .array(items)
     }
 
     mutating func parseNumber() throws(JSONSyntaxError) -> String {

@@ -43,7 +43,7 @@ struct PayloadMembers<Field: PayloadField> {
         guard let value = values[field.rawValue] else { return nil }
         if case .null = value { return nil }
         let key = field.key
-        return JSONCursor(value, path: root.childPath(key), rootLabel: root.rootLabel)
+        return root.member(key, value)
     }
 
     func required(_ field: Field) throws(JSONPathError) -> JSONCursor {
