@@ -33,7 +33,7 @@ struct BinaryPropertyListEncoder {
         var referenceCount: Int
     }
 
-    private var prefixes: [UInt8] = []
+    private let prefixes = PrefixBuffer(capacity: 512)
     private var objects: [ObjectSpan] = []
     private var references: [Int] = []
     private var uniquing = BinaryPropertyListUniquing()
@@ -45,7 +45,6 @@ struct BinaryPropertyListEncoder {
     ///   ``BinaryPropertyListFormat/maximumDepth`` (our decoder would refuse the file).
     static func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         var encoder = BinaryPropertyListEncoder()
-        encoder.prefixes.reserveCapacity(512)
         encoder.objects.reserveCapacity(64)
         encoder.references.reserveCapacity(64)
         _ = try encoder.flatten(value, depth: 0)
@@ -77,7 +76,7 @@ struct BinaryPropertyListEncoder {
             appendBigEndian(seconds.bitPattern, width: 8)
         case .data(let bytes):
             appendMarker(kind: Format.dataKind, count: bytes.count)
-            prefixes.append(contentsOf: bytes)
+            bytes.withUnsafeBufferPointer { prefixes.append($0) }
         case .array(let elements):
             guard depth < Format.maximumDepth else { throw tooDeep() }
             let (index, first) = addContainer(kind: Format.arrayKind, count: elements.count, slots: elements.count)
@@ -115,8 +114,8 @@ struct BinaryPropertyListEncoder {
     /// the same bytes (and these bytes dropped), else a new object.
     private mutating func shared(from start: Int) -> Int {
         let candidate = objects.count
-        if let existing = uniquing.indexOrInsert(candidate, bytes: start..<prefixes.count, of: prefixes) {
-            prefixes.removeSubrange(start...)
+        if let existing = uniquing.indexOrInsert(candidate, bytes: start..<prefixes.count, of: prefixes.bytes) {
+            prefixes.truncate(to: start)
             return existing
         }
         objects.append(ObjectSpan(prefixEnd: prefixes.count, firstReference: 0, referenceCount: 0))
@@ -133,15 +132,25 @@ struct BinaryPropertyListEncoder {
     }
 
     /// The entries in ascending key order (`String` `<`, as the encoder always sorted them).
-    /// Keys are unique, so the order is total and any sort gives the same result.
+    /// Keys are unique, so the order is total and any sort gives the same result. Small
+    /// dictionaries (a snapshot's entries) are sorted by insertion in place, moving entries
+    /// without copying them.
     private static func sortedByKey(_ entries: [String: PropertyListValue]) -> [(key: String, value: PropertyListValue)] {
-        guard entries.count <= 16 else { return entries.sorted { $0.key < $1.key } }
         var sorted: [(key: String, value: PropertyListValue)] = []
         sorted.reserveCapacity(entries.count)
-        for entry in entries {
-            var position = sorted.count
-            while position > 0, entry.key < sorted[position - 1].key { position -= 1 }
-            sorted.insert(entry, at: position)
+        for entry in entries { sorted.append(entry) }
+        guard sorted.count <= 16 else {
+            sorted.sort { $0.key < $1.key }
+            return sorted
+        }
+        sorted.withUnsafeMutableBufferPointer { buffer in
+            for next in buffer.indices.dropFirst() {
+                var position = next
+                while position > 0, buffer[position].key < buffer[position - 1].key {
+                    buffer.swapAt(position, position - 1)
+                    position -= 1
+                }
+            }
         }
         return sorted
     }
@@ -159,7 +168,7 @@ struct BinaryPropertyListEncoder {
             for byte in utf8 { combined |= byte }
             guard combined < 0x80 else { return false }
             appendMarker(kind: Format.asciiStringKind, count: utf8.count)
-            prefixes.append(contentsOf: utf8)
+            prefixes.append(utf8)
             return true
         }
         switch appendedASCII {
@@ -168,7 +177,7 @@ struct BinaryPropertyListEncoder {
         case nil:
             if string.utf8.allSatisfy({ $0 < 0x80 }) {
                 appendMarker(kind: Format.asciiStringKind, count: string.utf8.count)
-                prefixes.append(contentsOf: string.utf8)
+                for byte in string.utf8 { prefixes.append(byte) }
                 return
             }
         }
@@ -217,7 +226,8 @@ struct BinaryPropertyListEncoder {
                 position += 1
             }
             var offsetPosition = offsetTableOffset
-            prefixes.withUnsafeBytes { fixed in
+            do {
+                let fixed = prefixes.bytes
                 references.withUnsafeBufferPointer { children in
                     var prefixStart = 0
                     for object in objects {
@@ -257,5 +267,54 @@ struct BinaryPropertyListEncoder {
         case 4: base.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt32.self)
         default: base.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt64.self)
         }
+    }
+}
+
+/// The encoder's first-pass bytes: appended to a byte or a run at a time and cut back when a
+/// shared object's bytes turn out to be there already, without `Array`'s uniqueness and
+/// capacity checks on every call. Only the encoder holds one, so nothing else sees it change.
+private final class PrefixBuffer {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        base = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes so far; valid until the next append.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if count == capacity { grow(toHold: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    func append(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let start = run.baseAddress, !run.isEmpty else { return }
+        if count + run.count > capacity { grow(toHold: count + run.count) }
+        (base + count).initialize(from: start, count: run.count)
+        count += run.count
+    }
+
+    /// Drops the bytes from `newCount` on.
+    func truncate(to newCount: Int) {
+        precondition(newCount >= 0 && newCount <= count)
+        count = newCount
+    }
+
+    private func grow(toHold needed: Int) {
+        var larger = capacity * 2
+        while larger < needed { larger *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.initialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
     }
 }

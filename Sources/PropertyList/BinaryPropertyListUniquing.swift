@@ -21,8 +21,8 @@ struct BinaryPropertyListUniquing {
     /// The object already encoded as `buffer[bytes]`, or `nil` after remembering `candidate`
     /// as the object with that encoding (the caller adds it). `bytes` of earlier objects must
     /// still be where they were in `buffer`.
-    mutating func indexOrInsert(_ candidate: Int, bytes: Range<Int>, of buffer: [UInt8]) -> Int? {
-        buffer.withUnsafeBufferPointer { storage in
+    mutating func indexOrInsert(_ candidate: Int, bytes: Range<Int>, of storage: UnsafeBufferPointer<UInt8>) -> Int? {
+        do {
             let hash = Self.hash(UnsafeBufferPointer(rebasing: storage[bytes]))
             let mask = slots.count - 1
             var slot = Int(truncatingIfNeeded: hash) & mask
