@@ -37,6 +37,8 @@ struct BinaryPropertyListEncoder {
     private var objects: [ObjectSpan] = []
     private var references: [Int] = []
     private var uniquing = BinaryPropertyListUniquing()
+    /// The entries of the dictionaries being flattened, each one's sorted by key.
+    private var pending: [(key: String, value: PropertyListValue)] = []
 
     /// Encodes `value`.
     ///
@@ -89,18 +91,21 @@ struct BinaryPropertyListEncoder {
             return index
         case .dictionary(let entries):
             guard depth < Format.maximumDepth else { throw tooDeep() }
-            let sorted = Self.sortedByKey(entries)
-            let (index, first) = addContainer(kind: Format.dictionaryKind, count: sorted.count, slots: 2 * sorted.count)
+            // This dictionary's entries, sorted, on top of its ancestors' until it is written.
+            let firstEntry = pending.count
+            defer { pending.removeLast(pending.count - firstEntry) }
+            sortEntries(entries)
+            let (index, first) = addContainer(kind: Format.dictionaryKind, count: entries.count, slots: 2 * entries.count)
             // Every key first, then every value, as CoreFoundation orders them.
             var slot = first
-            for entry in sorted {
+            for position in firstEntry..<pending.count {
                 let start = prefixes.count
-                appendString(entry.key)
+                appendString(pending[position].key)
                 references[slot] = shared(from: start)
                 slot += 1
             }
-            for entry in sorted {
-                let child = try flatten(entry.value, depth: depth + 1)
+            for position in firstEntry..<(firstEntry + entries.count) {
+                let child = try flatten(pending[position].value, depth: depth + 1)
                 references[slot] = child
                 slot += 1
             }
@@ -131,28 +136,28 @@ struct BinaryPropertyListEncoder {
         return (objects.count - 1, first)
     }
 
-    /// The entries in ascending key order (`String` `<`, as the encoder always sorted them).
-    /// Keys are unique, so the order is total and any sort gives the same result. Small
-    /// dictionaries (a snapshot's entries) are sorted by insertion in place, moving entries
-    /// without copying them.
-    private static func sortedByKey(_ entries: [String: PropertyListValue]) -> [(key: String, value: PropertyListValue)] {
-        var sorted: [(key: String, value: PropertyListValue)] = []
-        sorted.reserveCapacity(entries.count)
-        for entry in entries { sorted.append(entry) }
-        guard sorted.count <= 16 else {
-            sorted.sort { $0.key < $1.key }
-            return sorted
-        }
-        sorted.withUnsafeMutableBufferPointer { buffer in
-            for next in buffer.indices.dropFirst() {
+    /// Appends `entries` to ``pending`` in ascending key order (`String` `<`, as the encoder
+    /// always sorted them). Keys are unique, so the order is total and any sort gives the same
+    /// result. Small dictionaries (a snapshot's entries) are sorted by insertion; entries are
+    /// moved in place, not copied.
+    private mutating func sortEntries(_ entries: [String: PropertyListValue]) {
+        let firstEntry = pending.count
+        pending.reserveCapacity(firstEntry + entries.count)
+        for entry in entries { pending.append(entry) }
+        pending.withUnsafeMutableBufferPointer { all in
+            var added = UnsafeMutableBufferPointer(rebasing: all[firstEntry...])
+            guard added.count <= 16 else {
+                added.sort { $0.key < $1.key }
+                return
+            }
+            for next in added.indices.dropFirst() {
                 var position = next
-                while position > 0, buffer[position].key < buffer[position - 1].key {
-                    buffer.swapAt(position, position - 1)
+                while position > 0, added[position].key < added[position - 1].key {
+                    added.swapAt(position, position - 1)
                     position -= 1
                 }
             }
         }
-        return sorted
     }
 
     private func tooDeep() -> PropertyListError {
