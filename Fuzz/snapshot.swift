@@ -3,7 +3,7 @@ import Foundation
 /// Fuzz target: the shared file's bytes, as every reader decodes them. The snapshot read in
 /// place (what `SnapshotReader` does) against the snapshot read from the decoded tree: the same
 /// schema over two readings of one accepted file must agree; property-list decoding (binary and
-/// XML) and an XML round trip of what decoded, the snapshot's validation, then what `status`
+/// XML), an XML and a binary round trip of what decoded, the snapshot's validation, then what `status`
 /// and the feature gate do with an accepted snapshot (JSON with ISO 8601 dates, a feature check
 /// and a prepared check at a fixed instant).
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -12,6 +12,7 @@ public func fuzzSnapshot(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     checkSuiteReadingsAgree(bytes)
     guard let root = try? PropertyListCodec.decode(bytes) else { return 0 }
     checkXMLRoundTrip(root)
+    checkBinaryRoundTrip(root)
     let value = root.dictionaryValue?[EntitlementSnapshot.defaultsKey] ?? root
     guard let snapshot = try? EntitlementSnapshot(propertyList: value) else { return 0 }
     _ = snapshot.json.serialized
@@ -35,6 +36,18 @@ func checkXMLRoundTrip(_ value: PropertyListValue) {
     do { decoded = try PropertyListCodec.decode(first) } catch { fatalError("our XML output was refused: \(error)") }
     guard let second = try? PropertyListCodec.encode(decoded, format: .xml), second == first else {
         fatalError("XML output of a decoded value is not stable")
+    }
+}
+
+/// The binary encoder on whatever decoded: its output must read back, and writing what was read
+/// must give the same bytes again (the output is canonical). A value it refuses (a date that is
+/// not finite) is skipped.
+func checkBinaryRoundTrip(_ value: PropertyListValue) {
+    guard let first = try? PropertyListCodec.encode(value, format: .binary) else { return }
+    let decoded: PropertyListValue
+    do { decoded = try PropertyListCodec.decode(first) } catch { fatalError("our binary output was refused: \(error)") }
+    guard let second = try? PropertyListCodec.encode(decoded, format: .binary), second == first else {
+        fatalError("binary output of a decoded value is not canonical")
     }
 }
 

@@ -33,10 +33,12 @@ struct BinaryPropertyListEncoder {
         var referenceCount: Int
     }
 
-    private var prefixes: [UInt8] = []
+    private let prefixes = PrefixBuffer(capacity: 512)
     private var objects: [ObjectSpan] = []
     private var references: [Int] = []
     private var uniquing = BinaryPropertyListUniquing()
+    /// The entries of the dictionaries being flattened, each one's sorted by key.
+    private var pending: [(key: String, value: PropertyListValue)] = []
 
     /// Encodes `value`.
     ///
@@ -45,7 +47,6 @@ struct BinaryPropertyListEncoder {
     ///   ``BinaryPropertyListFormat/maximumDepth`` (our decoder would refuse the file).
     static func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         var encoder = BinaryPropertyListEncoder()
-        encoder.prefixes.reserveCapacity(512)
         encoder.objects.reserveCapacity(64)
         encoder.references.reserveCapacity(64)
         _ = try encoder.flatten(value, depth: 0)
@@ -77,7 +78,7 @@ struct BinaryPropertyListEncoder {
             appendBigEndian(seconds.bitPattern, width: 8)
         case .data(let bytes):
             appendMarker(kind: Format.dataKind, count: bytes.count)
-            prefixes.append(contentsOf: bytes)
+            bytes.withUnsafeBufferPointer { prefixes.append($0) }
         case .array(let elements):
             guard depth < Format.maximumDepth else { throw tooDeep() }
             let (index, first) = addContainer(kind: Format.arrayKind, count: elements.count, slots: elements.count)
@@ -90,18 +91,21 @@ struct BinaryPropertyListEncoder {
             return index
         case .dictionary(let entries):
             guard depth < Format.maximumDepth else { throw tooDeep() }
-            let sorted = Self.sortedByKey(entries)
-            let (index, first) = addContainer(kind: Format.dictionaryKind, count: sorted.count, slots: 2 * sorted.count)
+            // This dictionary's entries, sorted, on top of its ancestors' until it is written.
+            let firstEntry = pending.count
+            defer { pending.removeLast(pending.count - firstEntry) }
+            sortEntries(entries)
+            let (index, first) = addContainer(kind: Format.dictionaryKind, count: entries.count, slots: 2 * entries.count)
             // Every key first, then every value, as CoreFoundation orders them.
             var slot = first
-            for entry in sorted {
+            for position in firstEntry..<pending.count {
                 let start = prefixes.count
-                appendString(entry.key)
+                appendString(pending[position].key)
                 references[slot] = shared(from: start)
                 slot += 1
             }
-            for entry in sorted {
-                let child = try flatten(entry.value, depth: depth + 1)
+            for position in firstEntry..<(firstEntry + entries.count) {
+                let child = try flatten(pending[position].value, depth: depth + 1)
                 references[slot] = child
                 slot += 1
             }
@@ -115,8 +119,8 @@ struct BinaryPropertyListEncoder {
     /// the same bytes (and these bytes dropped), else a new object.
     private mutating func shared(from start: Int) -> Int {
         let candidate = objects.count
-        if let existing = uniquing.indexOrInsert(candidate, bytes: start..<prefixes.count, of: prefixes) {
-            prefixes.removeSubrange(start...)
+        if let existing = uniquing.indexOrInsert(candidate, bytes: start..<prefixes.count, of: prefixes.bytes) {
+            prefixes.truncate(to: start)
             return existing
         }
         objects.append(ObjectSpan(prefixEnd: prefixes.count, firstReference: 0, referenceCount: 0))
@@ -132,18 +136,28 @@ struct BinaryPropertyListEncoder {
         return (objects.count - 1, first)
     }
 
-    /// The entries in ascending key order (`String` `<`, as the encoder always sorted them).
-    /// Keys are unique, so the order is total and any sort gives the same result.
-    private static func sortedByKey(_ entries: [String: PropertyListValue]) -> [(key: String, value: PropertyListValue)] {
-        guard entries.count <= 16 else { return entries.sorted { $0.key < $1.key } }
-        var sorted: [(key: String, value: PropertyListValue)] = []
-        sorted.reserveCapacity(entries.count)
-        for entry in entries {
-            var position = sorted.count
-            while position > 0, entry.key < sorted[position - 1].key { position -= 1 }
-            sorted.insert(entry, at: position)
+    /// Appends `entries` to ``pending`` in ascending key order (`String` `<`, as the encoder
+    /// always sorted them). Keys are unique, so the order is total and any sort gives the same
+    /// result. Small dictionaries (a snapshot's entries) are sorted by insertion; entries are
+    /// moved in place, not copied.
+    private mutating func sortEntries(_ entries: [String: PropertyListValue]) {
+        let firstEntry = pending.count
+        pending.reserveCapacity(firstEntry + entries.count)
+        for entry in entries { pending.append(entry) }
+        pending.withUnsafeMutableBufferPointer { all in
+            var added = UnsafeMutableBufferPointer(rebasing: all[firstEntry...])
+            guard added.count <= 16 else {
+                added.sort { $0.key < $1.key }
+                return
+            }
+            for next in added.indices.dropFirst() {
+                var position = next
+                while position > 0, added[position].key < added[position - 1].key {
+                    added.swapAt(position, position - 1)
+                    position -= 1
+                }
+            }
         }
-        return sorted
     }
 
     private func tooDeep() -> PropertyListError {
@@ -159,7 +173,7 @@ struct BinaryPropertyListEncoder {
             for byte in utf8 { combined |= byte }
             guard combined < 0x80 else { return false }
             appendMarker(kind: Format.asciiStringKind, count: utf8.count)
-            prefixes.append(contentsOf: utf8)
+            prefixes.append(utf8)
             return true
         }
         switch appendedASCII {
@@ -168,7 +182,7 @@ struct BinaryPropertyListEncoder {
         case nil:
             if string.utf8.allSatisfy({ $0 < 0x80 }) {
                 appendMarker(kind: Format.asciiStringKind, count: string.utf8.count)
-                prefixes.append(contentsOf: string.utf8)
+                for byte in string.utf8 { prefixes.append(byte) }
                 return
             }
         }
@@ -217,7 +231,8 @@ struct BinaryPropertyListEncoder {
                 position += 1
             }
             var offsetPosition = offsetTableOffset
-            prefixes.withUnsafeBytes { fixed in
+            do {
+                let fixed = prefixes.bytes
                 references.withUnsafeBufferPointer { children in
                     var prefixStart = 0
                     for object in objects {
@@ -257,5 +272,54 @@ struct BinaryPropertyListEncoder {
         case 4: base.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt32.self)
         default: base.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt64.self)
         }
+    }
+}
+
+/// The encoder's first-pass bytes: appended to a byte or a run at a time and cut back when a
+/// shared object's bytes turn out to be there already, without `Array`'s uniqueness and
+/// capacity checks on every call. Only the encoder holds one, so nothing else sees it change.
+private final class PrefixBuffer {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        base = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes so far; valid until the next append.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if count == capacity { grow(toHold: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    func append(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let start = run.baseAddress, !run.isEmpty else { return }
+        if count + run.count > capacity { grow(toHold: count + run.count) }
+        (base + count).initialize(from: start, count: run.count)
+        count += run.count
+    }
+
+    /// Drops the bytes from `newCount` on.
+    func truncate(to newCount: Int) {
+        precondition(newCount >= 0 && newCount <= count)
+        count = newCount
+    }
+
+    private func grow(toHold needed: Int) {
+        var larger = capacity * 2
+        while larger < needed { larger *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.initialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
     }
 }
