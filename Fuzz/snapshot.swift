@@ -11,8 +11,8 @@ public func fuzzSnapshot(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = fuzzBytes(data, size)
     checkSuiteReadingsAgree(bytes)
     guard let root = try? PropertyListCodec.decode(bytes) else { return 0 }
-    checkXMLRoundTrip(root)
-    checkBinaryRoundTrip(root)
+    checkRoundTrip(root, format: .xml)
+    checkRoundTrip(root, format: .binary)
     let value = root.dictionaryValue?[EntitlementSnapshot.defaultsKey] ?? root
     guard let snapshot = try? EntitlementSnapshot(propertyList: value) else { return 0 }
     _ = snapshot.json.serialized
@@ -27,27 +27,16 @@ public func fuzzSnapshot(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// The XML codec on whatever decoded (binary or XML): our XML of the value must read back, and
-/// writing what was read must give the same bytes again (dates lose their fraction once, then
-/// are stable). A value XML cannot hold (a date beyond ±999,999 years) is skipped.
-func checkXMLRoundTrip(_ value: PropertyListValue) {
-    guard let first = try? PropertyListCodec.encode(value, format: .xml) else { return }
+/// A codec on whatever decoded (binary or XML): our output of the value in `format` must read
+/// back, and writing what was read must give the same bytes again (binary output is canonical;
+/// in XML dates lose their fraction once, then are stable). A value the format cannot hold (a
+/// date XML cannot write, a binary date that is not finite) is skipped.
+func checkRoundTrip(_ value: PropertyListValue, format: PropertyListCodec.Format) {
+    guard let first = try? PropertyListCodec.encode(value, format: format) else { return }
     let decoded: PropertyListValue
-    do { decoded = try PropertyListCodec.decode(first) } catch { fatalError("our XML output was refused: \(error)") }
-    guard let second = try? PropertyListCodec.encode(decoded, format: .xml), second == first else {
-        fatalError("XML output of a decoded value is not stable")
-    }
-}
-
-/// The binary encoder on whatever decoded: its output must read back, and writing what was read
-/// must give the same bytes again (the output is canonical). A value it refuses (a date that is
-/// not finite) is skipped.
-func checkBinaryRoundTrip(_ value: PropertyListValue) {
-    guard let first = try? PropertyListCodec.encode(value, format: .binary) else { return }
-    let decoded: PropertyListValue
-    do { decoded = try PropertyListCodec.decode(first) } catch { fatalError("our binary output was refused: \(error)") }
-    guard let second = try? PropertyListCodec.encode(decoded, format: .binary), second == first else {
-        fatalError("binary output of a decoded value is not canonical")
+    do { decoded = try PropertyListCodec.decode(first) } catch { fatalError("our \(format) output was refused: \(error)") }
+    guard let second = try? PropertyListCodec.encode(decoded, format: format), second == first else {
+        fatalError("\(format) output of a decoded value is not stable")
     }
 }
 
