@@ -51,12 +51,8 @@ package struct BrokerState: Sendable, Hashable {
     /// `durable`. The daemon saves it without: see ``DaemonCore`` for why the fsynced shared
     /// file is the durable record of the generation.
     package func save(path: String, durable: Bool) throws(BrokerError) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         do {
-            try AtomicFile.replace(
-                directory: directory, name: name, bytes: Array(encoded.serialized.utf8), mode: ContainerLayout.fileMode, durable: durable)
+            try AtomicFile.replace(path: path, bytes: Array(encoded.serialized.utf8), mode: ContainerLayout.fileMode, durable: durable)
         } catch {
             throw .io(path: path, operation: "write", errno: error)
         }

@@ -8,7 +8,7 @@ enum DaemonLock {
     /// Takes the lock without blocking (retrying for up to 0.5 s to ride out a concurrent probe).
     /// Throws ``BrokerError/busy(_:)`` naming the container and the holder's pid.
     static func acquire(path: String, container: String) throws(BrokerError) -> FileLock {
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        let directory = FileSystem.directoryAndName(of: path).directory
         do { try FileSystem.makeDirectories(path: directory, mode: ContainerLayout.directoryMode) } catch {
             throw .io(path: directory, operation: "create directory", errno: error)
         }

@@ -22,9 +22,15 @@ public struct IngestClient: Sendable {
     /// whole input with ``BrokerError/badInput(_:)`` naming `source:line`. Returns the inbox file
     /// name once the events are durable (fsynced file and directory).
     public func enqueue(_ lines: [String], source: String) throws(BrokerError) -> String? {
+        try queue(lines, source: source, durable: true)
+    }
+
+    /// Validates `lines` and queues the events kept as one inbox file, durably unless `durable`
+    /// is `false` (see ``Inbox/enqueue(_:durable:)``); `nil` when no event is kept.
+    private func queue(_ lines: [String], source: String, durable: Bool) throws(BrokerError) -> String? {
         let kept = try EventLine.decodeAll(lines, source: source, catalog: catalog).map(\.line)
         guard !kept.isEmpty else { return nil }
-        return try Inbox(directory: layout.inboxDirectory).enqueue(kept)
+        return try Inbox(directory: layout.inboxDirectory).enqueue(kept, durable: durable)
     }
 
     /// Whether a daemon holds the container.
@@ -55,10 +61,8 @@ public struct IngestClient: Sendable {
     package func enqueueAndWait(
         _ lines: [String], source: String, timeout: Double, signals: borrowing HeldSignals
     ) throws(BrokerError) -> QueuedWait? {
-        let kept = try EventLine.decodeAll(lines, source: source, catalog: catalog).map(\.line)
-        guard !kept.isEmpty else { return nil }
+        guard let ticket = try queue(lines, source: source, durable: false) else { return nil }
         let inbox = Inbox(directory: layout.inboxDirectory)
-        let ticket = try inbox.enqueue(kept, durable: false)
         let end: WaitEnd
         do {
             end = try wait(for: ticket, timeout: timeout, signals: signals)

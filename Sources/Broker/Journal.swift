@@ -191,10 +191,7 @@ package final class Journal {
     static func replace(path: String, records: [JournalRecord]) throws(BrokerError) -> Int {
         var bytes = JournalRecord.header
         for record in records { JournalRecord.append(record.kind, record.payload, to: &bytes) }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        do { try AtomicFile.replace(directory: directory, name: name, bytes: bytes, mode: ContainerLayout.fileMode, durable: true) } catch {
+        do { try AtomicFile.replace(path: path, bytes: bytes, mode: ContainerLayout.fileMode, durable: true) } catch {
             throw .io(path: path, operation: "rewrite", errno: error)
         }
         return bytes.count

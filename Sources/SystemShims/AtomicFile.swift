@@ -17,6 +17,12 @@ package enum AtomicFile {
         }
     }
 
+    /// Writes `bytes` to the file at `path` by rename; see ``replace(directory:name:bytes:mode:durable:)``.
+    package static func replace(path: String, bytes: [UInt8], mode: UInt32, durable: Bool) throws(Errno) {
+        let (directory, name) = FileSystem.directoryAndName(of: path)
+        try replace(directory: directory, name: name, bytes: bytes, mode: mode, durable: durable)
+    }
+
     /// What ``replace(in:name:bytes:mode:durable:)`` put in place.
     package struct Replaced: ~Copyable {
         /// The new file, still open (write-only), now the caller's (keeping it open pins its

@@ -20,6 +20,15 @@ package enum FileSystem {
         (try? status(atPath: path)) != nil
     }
 
+    /// `path` as the directory that holds it and its last name, split at the last `/`: the
+    /// directory is `.` when there is no slash and `/` for a name at the root. The path is
+    /// taken as written (no trailing-slash or `..` handling): for paths the package builds.
+    package static func directoryAndName(of path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = path[..<slash]
+        return (directory.isEmpty ? "/" : String(directory), String(path[path.index(after: slash)...]))
+    }
+
     /// Renames `source` to `destination`, atomically replacing an existing destination (`rename(2)`).
     package static func rename(_ source: String, to destination: String) throws(Errno) {
         _ = try valueOrErrno { Glibc.rename(source, destination) }

@@ -24,6 +24,17 @@ struct TemporaryDirectoryTests {
     }
 }
 
+@Suite("Splitting a path")
+struct DirectoryAndNameTests {
+    @Test("The directory before the last slash and the name after it: '.' without a slash, '/' at the root")
+    func directoryAndName() {
+        #expect(FileSystem.directoryAndName(of: "/var/lib/broker/journal") == ("/var/lib/broker", "journal"))
+        #expect(FileSystem.directoryAndName(of: "relative/state.json") == ("relative", "state.json"))
+        #expect(FileSystem.directoryAndName(of: "state.json") == (".", "state.json"))
+        #expect(FileSystem.directoryAndName(of: "/state.json") == ("/", "state.json"))
+    }
+}
+
 @Suite("Finding a byte in memory")
 struct ByteSearchTests {
     @Test(
