@@ -24,11 +24,11 @@ struct RuntimeFootprintTests {
         try await Fixture.with { fixture in
             let daemon = try await fixture.startDaemon()
             defer { daemon.send(SIGKILL) }
-            // A read of a live process's maps can come back short while its threads map and unmap
-            // stacks; read until one reading shows the runtime's libraries, then judge that one.
+            // The whole file (`procFileText` reads past the first page); still polled until it
+            // shows the runtime's libraries, then that reading is judged.
             var maps = ""
             let read = try await eventually(timeout: .seconds(10)) {
-                maps = (try? String(contentsOfFile: "/proc/\(daemon.processIdentifier)/maps", encoding: .utf8)) ?? ""
+                maps = procFileText("/proc/\(daemon.processIdentifier)/maps") ?? ""
                 return maps.contains("libswiftCore.so") || maps.contains("libFoundationEssentials.so")
             }
             #expect(read, "no complete reading of the daemon's maps")
