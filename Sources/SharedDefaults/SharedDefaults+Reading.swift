@@ -15,8 +15,8 @@ extension SharedDefaults {
     ///    (``ReloadResult/unchanged``) or refused before (the same error again, unread).
     /// 3. Only for another file: `openat` relative to the directory, its checks
     ///    (``validate(file:)``), one read, and `decode`.
-    /// When nothing changed this costs two system calls and no path walk: `fstat` of the kept
-    /// directory and the `fstatat` of step 2.
+    /// When nothing changed this costs two system calls and no path walk: the `fstatat` of the
+    /// kept directory's name and the `fstatat` of step 2.
     ///
     /// With `changeReported` (a watcher said the file's name changed, so it is most likely
     /// another file) steps 2 and 3 are taken the other way round: the file is opened first and

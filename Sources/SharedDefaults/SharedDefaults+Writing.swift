@@ -31,11 +31,11 @@ extension SharedDefaults {
         beforeReplacing: () throws(Errno) -> Void, _ body: (inout [String: PropertyListValue]) throws -> T
     ) throws(SharedDefaultsError) -> T {
         try writer.withLock { writer throws(SharedDefaultsError) -> T in
-            // System calls of one update, each there once: `fstat` of the kept directory (its
-            // identity and mode, checked here and trusted for the rest of this update, which holds
-            // the lock) and an `fstatat` of its name (its times changed, by this instance's last
-            // rename if by nothing else: does the path still lead to it?), `flock`, `fstatat` of
-            // the suite file (unchanged since this instance's last write?), and the atomic replace.
+            // System calls of one update, each there once: `fstatat` of the kept directory's name
+            // (does the path still lead to it, with its mode and owner as validated? checked here
+            // and trusted for the rest of this update, which holds the lock), `flock`, `fstatat`
+            // of the suite file (unchanged since this instance's last write?), and the atomic
+            // replace.
             let (lock, directory) = try lockFile(&writer)
             do throws(Errno) { try lock.lock(.exclusive) } catch { throw .system(path: lockFilePath, operation: "flock", errno: error) }
             defer { try? lock.unlock() }
@@ -131,10 +131,9 @@ extension SharedDefaults {
             } catch {
                 throw .system(path: path, operation: "atomic replace", errno: error)
             }
-            // The directory's new times are not taken as known here: whatever else happened to it
-            // since it was checked (renamed away, say) happened at a time the rename's own change
-            // cannot be told apart from, so the next look asks its name again (`recheck`). The
-            // key holds no directory times, so the file is known as written either way.
+            // Whatever happened to the directory since it was checked (renamed away, say) is seen
+            // by the next look, which asks its name again (`recheck`). The key holds no directory
+            // times, so the file is known as written either way.
             let key = ReadCache.Key(directory: directory.status, file: replaced.status)
             return state.cache.accept(contents, key: key, pinning: SharedFileDescriptor(replaced.takeDescriptor()))
         }

@@ -103,38 +103,30 @@ package struct ValidatedDirectory {
         return (parent.isEmpty ? "/" : String(parent), String(name))
     }
 
-    /// Whether this directory may still be used at `now` without opening its path again; it may
-    /// take the directory's new `fstat` as ``status`` on the way. `false` means: validate
-    /// through the path (``open(_:options:at:)``). System calls: one `fstat` of ``descriptor``,
-    /// plus one `fstatat` of its name in the directory it was opened in, only when the
-    /// directory's times changed.
+    /// Whether this directory may still be used at `now` without opening its path again; it
+    /// takes the directory's current attributes as ``status`` on the way. `false` means:
+    /// validate through the path (``open(_:options:at:)``). System calls: one `fstatat` of its
+    /// name, without following a symlink, in the directory the path led to when it was opened.
     ///
     /// Why a `true` is safe:
     /// - It is only given within ``revalidationInterval`` of the last open through the path.
     ///   Renaming an *ancestor* does not touch this directory: for at most that long the reader
     ///   keeps reading the directory it validated, still protected by its own checked mode.
     ///   Stale for a second at worst, never following anything it has not validated.
-    /// - An unchanged `fstat` (device, inode, mode, owner, link count, times) is this very
-    ///   directory as validated: a `chmod`/`chown` changes its mode and ctime, and renaming or
-    ///   removing it changes its ctime (ext4, tmpfs) or its link count (0 once removed).
-    /// - When only its times changed (entries were added or replaced: other suites, temporary
-    ///   files, another process's atomic replace of the suite file — or the directory itself was
-    ///   renamed), one `fstatat` of its name, without following a symlink, in the directory the
-    ///   path led to when it was opened tells the two apart: if the name still leads to this
-    ///   directory (same device and inode, still a directory) and its device, inode, mode and
-    ///   owner are as validated, it is kept. Anything else goes back to the path, so a symlink or
-    ///   another directory put in its place is seen (and refused or adopted) at once. (Looking
-    ///   up the name there rather than the whole path again answers the same question for this
-    ///   directory; what only the whole path could add is an ancestor's rename, covered above.)
+    /// - The name still leads to this very directory (same device and inode, still a
+    ///   directory), so what the look-up returns is this directory's own current `fstat`: its
+    ///   mode and owner are checked as validated, only its times may differ (entries are added
+    ///   and replaced in it all the time). A directory renamed away or removed, a symlink or
+    ///   another directory put in its place, a `chmod` or `chown`: each makes this `false`, and
+    ///   the path is opened and checked at once. (Looking up the name there rather than the
+    ///   whole path again answers the same question for this directory; what only the whole
+    ///   path could add is an ancestor's rename, covered above.)
     /// The suite file itself is not judged here: the caller compares it on every call.
     package mutating func recheck(at now: UInt64) -> Bool {
-        guard now &- openedAt < Self.revalidationInterval, let current = try? descriptor.fstat() else { return false }
-        if current == status { return true }
-        guard isSameSafeDirectory(current),
-            let named = try? parent.descriptor.status(ofEntry: name),
-            named.type == .directory, named.device == current.device, named.inode == current.inode
+        guard now &- openedAt < Self.revalidationInterval, let named = try? parent.descriptor.status(ofEntry: name),
+            isSameSafeDirectory(named)
         else { return false }
-        status = current  // `openedAt` stays: the path is re-opened on time
+        if named != status { status = named }  // `openedAt` stays: the path is re-opened on time
         return true
     }
 

@@ -14,19 +14,35 @@ import Testing
     }
 
     #if ENABLE_MOCKING
-    @Test("After an entry changed, a recheck costs an fstat of the directory and one fstatat of its name")
+    @Test("A recheck costs one fstatat of the directory's name, whether or not entries changed")
     func recheckLooksUpOnlyTheName() throws {
         try withTemporaryDirectory { container in
             let path = try Self.preferences(in: container)
             var directory = try requireNonNil(try ReadPathTests.open(path))
+            let unchanged = SyscallFaults()
+            let keptUnchanged = unchanged.withFaults { directory.recheck(at: Clocks.coarseMonotonicNanoseconds) }
+            #expect(keptUnchanged)
+            #expect(unchanged.trace == [.fstatat])
+
             try Fixture.writeRaw([1], to: path + "/other.plist")  // changes the directory's times
-            let faults = SyscallFaults()
-            let kept = faults.withFaults { directory.recheck(at: Clocks.coarseMonotonicNanoseconds) }
-            #expect(kept)
-            #expect(faults.trace == [.fstat, .fstatat])
+            let changed = SyscallFaults()
+            let keptChanged = changed.withFaults { directory.recheck(at: Clocks.coarseMonotonicNanoseconds) }
+            #expect(keptChanged)
+            #expect(changed.trace == [.fstatat])
         }
     }
     #endif
+
+    @Test("A kept directory whose mode changed is not kept, even with its name unchanged")
+    func recheckSeesAChangedMode() throws {
+        try withTemporaryDirectory { container in
+            let path = try Self.preferences(in: container)
+            var directory = try requireNonNil(try ReadPathTests.open(path))
+            #expect(chmod(path, 0o700) == 0)
+            let kept = directory.recheck(at: Clocks.coarseMonotonicNanoseconds)
+            #expect(!kept)
+        }
+    }
 
     @Test("A directory whose name now holds a symlink to it is not kept, and the path is then refused")
     func aNameTurnedIntoASymlinkIsNotKept() throws {
