@@ -164,7 +164,7 @@ struct BenchmarkSuite {
         return start
     }
 
-    private func fanout(root: String, nominal: Int, readers: Int) throws(BenchmarkError) -> BenchmarkResults.Fanout {
+    func fanout(root: String, nominal: Int, readers: Int) throws(BenchmarkError) -> BenchmarkResults.Fanout {
         try Workspace.makeDirectories(root + "/Library/Preferences")
         let store = SharedDefaults(suiteName: Self.group, container: root, options: .init(durable: true))
         let outcome = try PropagationRun(

@@ -5,12 +5,29 @@ import Foundation
 /// printed as one line, to compare a change to the watcher, reader or publish path without the
 /// rest of the suite, or to run the writer under `strace -c` / `perf`.
 ///
+/// `--role profile fanout-N [rounds]`: the fan-out row for N readers alone (durable, default 120
+/// rounds), package and floor, as one line, to run the readers under `perf`.
+///
 /// `--role profile purchase [rounds]`: the purchase → widget entry row alone (default 100
 /// purchases) with the durable propagation floor it is judged against, as one line.
 enum PropagationProfile {
     static func run(_ name: String, rounds: Int?, catalogPath: String) throws(BenchmarkError) {
         if name == "purchase" {
             try purchase(rounds: rounds ?? 100, catalogPath: catalogPath)
+            return
+        }
+        if name.hasPrefix("fanout-"), let readers = Int(name.dropFirst("fanout-".count)), readers > 0 {
+            var plan = BenchmarkPlan.quick
+            plan.fanoutRounds = rounds ?? plan.fanoutRounds
+            let root = try Workspace.make(under: "/tmp")
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let fanout = try BenchmarkSuite(plan: plan, catalogPath: catalogPath) { _ in }.fanout(root: root + "/fanout", nominal: readers, readers: readers)
+            let package = fanout.lastReader, floor = fanout.floorLastReader
+            print(
+                String(
+                    format: "%@: last reader p50 %.0f µs (%.2f× floor %.0f µs) p99 %.0f µs (%.2f× floor %.0f µs) | wake-ups %.2f / %.2f | misses %d", name,
+                    package?.p50 ?? .nan, (package?.p50 ?? .nan) / (floor?.p50 ?? .nan), floor?.p50 ?? .nan, package?.p99 ?? .nan,
+                    (package?.p99 ?? .nan) / (floor?.p99 ?? .nan), floor?.p99 ?? .nan, fanout.wakeUps ?? .nan, fanout.floorWakeUps ?? .nan, fanout.misses))
             return
         }
         if name.hasPrefix("propagation-sized-"), let count = Int(name.dropFirst("propagation-sized-".count)) {
