@@ -15,8 +15,8 @@ extension SharedDefaults {
     ///    (``ReloadResult/unchanged``) or refused before (the same error again, unread).
     /// 3. Only for another file: `openat` relative to the directory, its checks
     ///    (``validate(file:)``), one read, and `decode`.
-    /// When nothing changed this costs two system calls and no path walk: the `fstatat` of the
-    /// kept directory's name and the `fstatat` of step 2.
+    /// When nothing changed this costs two system calls and no path walk: `fstat` of the kept
+    /// directory and the `fstatat` of step 2.
     ///
     /// With `changeReported` (a watcher said the file's name changed, so it is most likely
     /// another file) steps 2 and 3 are taken the other way round: the file is opened first and
@@ -51,7 +51,7 @@ extension SharedDefaults {
         decode: ([UInt8]) throws(SharedDefaultsError) -> [String: PropertyListValue]
     ) throws(SharedDefaultsError) -> ReloadResult {
         do {
-            guard try validateDirectory(&state, holding: held) else {
+            guard try validateDirectory(&state, holding: held, changeExpected: changeReported) else {
                 state.cache.becomeMissing()
                 return .missing
             }
@@ -150,20 +150,25 @@ extension SharedDefaults {
     }
 
     /// The validated preferences directory, or `nil` when it does not exist (then the state
-    /// holds none either); see ``validateDirectory(_:holding:)``.
-    func currentDirectory(_ state: inout State, holding held: ValidatedDirectory? = nil) throws(SharedDefaultsError) -> ValidatedDirectory? {
-        try validateDirectory(&state, holding: held) ? state.directory : nil
+    /// holds none either); see ``validateDirectory(_:holding:changeExpected:)``.
+    func currentDirectory(
+        _ state: inout State, holding held: ValidatedDirectory? = nil, changeExpected: Bool = false
+    ) throws(SharedDefaultsError) -> ValidatedDirectory? {
+        try validateDirectory(&state, holding: held, changeExpected: changeExpected) ? state.directory : nil
     }
 
     /// Makes `state.directory` the validated preferences directory: `held` when the state still
     /// holds exactly that validation (no system call), else the kept one when
-    /// ``ValidatedDirectory/recheck(at:)`` allows it, else the path opened and checked
-    /// again. A refused directory throws and is not adopted.
+    /// ``ValidatedDirectory/recheck(at:changeExpected:)`` allows it (`changeExpected`: entries
+    /// in it most likely changed, so it is looked up by name at once), else the path opened and
+    /// checked again. A refused directory throws and is not adopted.
     /// - Returns: `false` when the directory does not exist (the state then holds none).
-    private func validateDirectory(_ state: inout State, holding held: ValidatedDirectory?) throws(SharedDefaultsError) -> Bool {
+    private func validateDirectory(
+        _ state: inout State, holding held: ValidatedDirectory?, changeExpected: Bool
+    ) throws(SharedDefaultsError) -> Bool {
         if let held, state.directory?.isSameValidation(as: held) == true { return true }
         let now = Clocks.coarseMonotonicNanoseconds
-        if state.directory?.recheck(at: now) == true { return true }
+        if state.directory?.recheck(at: now, changeExpected: changeExpected) == true { return true }
         state.directory = try ValidatedDirectory.open(directoryPath, options: options, at: now)
         return state.directory != nil
     }

@@ -32,10 +32,11 @@ extension SharedDefaults {
     ) throws(SharedDefaultsError) -> T {
         try writer.withLock { writer throws(SharedDefaultsError) -> T in
             // System calls of one update, each there once: `fstatat` of the kept directory's name
-            // (does the path still lead to it, with its mode and owner as validated? checked here
-            // and trusted for the rest of this update, which holds the lock), `flock`, `fstatat`
-            // of the suite file (unchanged since this instance's last write?), and the atomic
-            // replace.
+            // (does the path still lead to it, with its mode and owner as validated? its times
+            // changed, by this instance's last rename if by nothing else, so it is looked up by
+            // name at once; checked here and trusted for the rest of this update, which holds the
+            // lock), `flock`, `fstatat` of the suite file (unchanged since this instance's last
+            // write?), and the atomic replace.
             let (lock, directory) = try lockFile(&writer)
             do throws(Errno) { try lock.lock(.exclusive) } catch { throw .system(path: lockFilePath, operation: "flock", errno: error) }
             defer { try? lock.unlock() }
@@ -85,7 +86,7 @@ extension SharedDefaults {
     private func lockFile(_ writer: inout Writer) throws(SharedDefaultsError) -> (FileLock, ValidatedDirectory) {
         for attempt in 0..<2 {
             let locked = try state.withLock { state throws(SharedDefaultsError) -> (FileLock, ValidatedDirectory)? in
-                guard let directory = try currentDirectory(&state) else { return nil }
+                guard let directory = try currentDirectory(&state, changeExpected: true) else { return nil }
                 let key = Writer.DirectoryKey(device: directory.status.device, inode: directory.status.inode)
                 if let lock = writer.lock, writer.lockDirectory == key { return (lock, directory) }
                 let lock: FileLock

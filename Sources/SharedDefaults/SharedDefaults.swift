@@ -7,7 +7,7 @@ import SystemShims
 /// `<container>/Library/Preferences/<suiteName>.plist`, with a dictionary at its root.
 ///
 /// ## Reading
-/// Every getter first checks, with two stat calls (`fstatat` of the kept directory's name, `fstatat` of the
+/// Every getter first checks, with two stat calls (`fstat` of the kept directory, `fstatat` of the
 /// file in it, see `ReadCache`), whether the file (or its directory) changed
 /// since the last read: device, inode, size, modification and change times in nanoseconds, mode
 /// and owner. If not, the cached dictionary is served without decoding. Otherwise the file is

@@ -14,7 +14,7 @@ import Testing
     }
 
     #if ENABLE_MOCKING
-    @Test("A recheck costs one fstatat of the directory's name, whether or not entries changed")
+    @Test("A recheck costs an fstat while the directory is as known, and one fstatat of its name once entries changed")
     func recheckLooksUpOnlyTheName() throws {
         try withTemporaryDirectory { container in
             let path = try Self.preferences(in: container)
@@ -22,13 +22,43 @@ import Testing
             let unchanged = SyscallFaults()
             let keptUnchanged = unchanged.withFaults { directory.recheck(at: Clocks.coarseMonotonicNanoseconds) }
             #expect(keptUnchanged)
-            #expect(unchanged.trace == [.fstatat])
+            #expect(unchanged.trace == [.fstat])
 
             try Fixture.writeRaw([1], to: path + "/other.plist")  // changes the directory's times
             let changed = SyscallFaults()
             let keptChanged = changed.withFaults { directory.recheck(at: Clocks.coarseMonotonicNanoseconds) }
             #expect(keptChanged)
+            #expect(changed.trace == [.fstat, .fstatat])
+        }
+    }
+
+    @Test("A caller that expects a change (a woken reader, a writer after its rename) pays only the look-up by name")
+    func anExpectedChangeIsLookedUpAtOnce() throws {
+        try withTemporaryDirectory { container in
+            let path = try Self.preferences(in: container)
+            var directory = try requireNonNil(try ReadPathTests.open(path))
+            try Fixture.writeRaw([1], to: path + "/other.plist")  // changes the directory's times
+            let changed = SyscallFaults()
+            let keptChanged = changed.withFaults { directory.recheck(at: Clocks.coarseMonotonicNanoseconds, changeExpected: true) }
+            #expect(keptChanged)
             #expect(changed.trace == [.fstatat])
+
+            let unchanged = SyscallFaults()
+            let keptUnchanged = unchanged.withFaults { directory.recheck(at: Clocks.coarseMonotonicNanoseconds, changeExpected: true) }
+            #expect(keptUnchanged)
+            #expect(unchanged.trace == [.fstatat])
+        }
+    }
+
+    @Test("A writer's next publish rechecks its directory with one look-up by name")
+    func aPublishLooksTheDirectoryUpOnce() throws {
+        try withTemporaryDirectory { container in
+            let defaults = SharedDefaults(suiteName: Fixture.suite, container: container)
+            try defaults.set(1, forKey: "count")
+            let faults = SyscallFaults()
+            try faults.withFaults { try defaults.set(2, forKey: "count") }
+            #expect(faults.count(of: .fstatat) == 2, "the directory's name and the suite file: \(faults.trace)")
+            #expect(faults.count(of: .fstat) == 2, "the new file's mode and, after the rename, its key: \(faults.trace)")
         }
     }
     #endif
