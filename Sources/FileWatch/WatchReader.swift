@@ -120,10 +120,10 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
 
 extension WatchReader where Consumer == WatchChannel {
     /// Starts a reader for `channel` on a new thread.
-    static func start(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
+    static func start(directory: String, filter: NameFilter, settle: Duration, channel: WatchChannel) {
         do throws(Errno) {
             try DetachedThread.start {
-                run(directory: directory, names: names, settle: settle, channel: channel)
+                run(directory: directory, filter: filter, settle: settle, channel: channel)
             }
         } catch {
             channel.finishReader(failure: FileWatchError(errno: error, path: directory, operation: .startReader))
@@ -132,7 +132,7 @@ extension WatchReader where Consumer == WatchChannel {
 
     /// The reader thread's body: reads until cancelled, withdraws the eventfd from the channel, closes both
     /// descriptors, and only then reports that it has finished.
-    static func run(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
+    static func run(directory: String, filter: NameFilter, settle: Duration, channel: WatchChannel) {
         let inotify: Inotify
         do {
             inotify = try Inotify(directory: directory)
@@ -146,7 +146,7 @@ extension WatchReader where Consumer == WatchChannel {
             return
         }
         var reader = WatchReader(
-            inotify: inotify, tracker: DirectoryTracker(directory: directory, names: names), consumer: channel, settle: settle)
+            inotify: inotify, tracker: DirectoryTracker(directory: directory, filter: filter), consumer: channel, settle: settle)
         let failure = reader.readUntilCancelled()
         channel.withdrawWakeDescriptor()
         reader.close()
