@@ -46,6 +46,22 @@ struct DirectoryWatchTests {
         }
     }
 
+    @Test func reportsOnlyTheNamesThePredicateAccepts() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withRecordedWatch(directory: directory, names: nil, reporting: { $0.hasSuffix(".events") && $0.first != "." }) { log in
+                #expect(await log.wait { $0.first == .armed })
+                #expect(DirectoryWatch(directory: directory, reporting: { _ in true }).names == nil)
+                // Refused names first, then an accepted one as a marker: kernel events arrive in
+                // order, so once the marker is seen the others have been filtered.
+                try writeFile(directory + "/other", "x")
+                try replaceAtomically(directory: directory, name: "1.events", contents: "1")
+                #expect(await log.wait { $0.reports("1.events") }, "got: \(log.events)")
+                let reported = log.events.reduce(into: Set<String>()) { $0.formUnion($1.changedNames) }
+                #expect(reported == ["1.events"], "the temporary file and the other name wake nothing")
+            }
+        }
+    }
+
     @Test func burstOfReplacesCoalescesAndEndsOnTheLastState() async throws {
         try await withTemporaryDirectory { directory in
             let gate = Gate()
