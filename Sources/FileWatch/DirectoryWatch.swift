@@ -148,7 +148,7 @@ final class WatchSession {
     func startIfNeeded() {
         guard !isStarted else { return }
         isStarted = true
-        WatchReader<WatchChannel>.start(directory: directory, filter: filter, settle: settle, channel: channel)
+        WatchReader<WatchChannel>.start(directory: directory, filter: filter, settle: settle, consumer: channel)
     }
 
     deinit {
