@@ -109,6 +109,10 @@ package final class Journal {
         guard let descriptor = file else { preconditionFailure("Journal synced before open(inbox:)") }
         let pending = PendingSync(path: path)
         do throws(Errno) {
+            // The records' write to the device starts here and now, whenever the journal's
+            // thread gets a processor: on two busy cores that was often after the snapshot's
+            // own fsync had begun, and the journal's data then queued behind it.
+            descriptor.descriptor.startWriteback()
             try syncThread.run { pending.finish(Result { () throws(Errno) in try descriptor.descriptor.fsync() }) }
         } catch {
             do throws(Errno) { try descriptor.descriptor.fsync() } catch { throw .io(path: path, operation: "fsync", errno: error) }
