@@ -118,7 +118,9 @@ struct DirectoryTracker {
     }
 
     private func mask(for level: Int) -> InotifyMask {
-        level == targetLevel ? .targetWatch : .ancestorWatch
+        guard level == targetLevel else { return .ancestorWatch }
+        // Without removals the kernel queues (and wakes the reader for) arrivals only.
+        return filter.arrivalsOnly ? InotifyMask.targetWatch.subtracting(.removals) : .targetWatch
     }
 
     private static func meansMissing(_ error: FileWatchError) -> Bool {
@@ -126,10 +128,12 @@ struct DirectoryTracker {
     }
 }
 
-/// Which names of the watched directory a watch reports: those of a set, every name, or those a
-/// predicate accepts.
+/// Which changes to names of the watched directory a watch reports: those of a set of names, of
+/// every name, or of the names a predicate accepts; and, with ``arrivalsOnly``, only a name's
+/// arrival (created, written, moved in), not its removal (deleted, moved away).
 struct NameFilter: Sendable {
     private let accepts: (@Sendable (String) -> Bool)?
+    let arrivalsOnly: Bool
 
     /// The names in `names`; every name when `names` is `nil`.
     init(names: Set<String>?) {
@@ -138,11 +142,13 @@ struct NameFilter: Sendable {
         } else {
             accepts = nil
         }
+        arrivalsOnly = false
     }
 
-    /// The names `predicate` accepts.
-    init(_ predicate: @escaping @Sendable (String) -> Bool) {
+    /// The names `predicate` accepts (their arrivals only, with `arrivalsOnly`).
+    init(_ predicate: @escaping @Sendable (String) -> Bool, arrivalsOnly: Bool) {
         accepts = predicate
+        self.arrivalsOnly = arrivalsOnly
     }
 
     func reports(_ name: String) -> Bool { accepts?(name) ?? true }

@@ -63,10 +63,15 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
     /// a writer's temporary files), as ``init(directory:names:settle:)`` does for a set of names:
     /// a change to any other name is dropped by the reader and wakes no consumer. ``names`` is
     /// `nil`. `isReported` runs on the reader's thread for each changed name, so it must be quick.
-    public init(directory: String, settle: Duration = .zero, reporting isReported: @escaping @Sendable (String) -> Bool) {
+    /// With `arrivalsOnly`, a name that is deleted or moved away is not reported either (the kernel
+    /// is not even asked for those events): for a consumer that acts only on what arrives, such as
+    /// a spool directory's reader, whose own deletions would otherwise wake it.
+    public init(
+        directory: String, settle: Duration = .zero, arrivalsOnly: Bool = false, reporting isReported: @escaping @Sendable (String) -> Bool
+    ) {
         self.directory = directory
         self.names = nil
-        self.filter = NameFilter(isReported)
+        self.filter = NameFilter(isReported, arrivalsOnly: arrivalsOnly)
         self.settle = settle
     }
 

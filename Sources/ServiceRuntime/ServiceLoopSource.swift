@@ -26,13 +26,16 @@ public struct ServiceLoopSource<Event: Sendable>: Sendable {
     }
 
     /// ``directory(_:names:coalescing:onFailure:_:)`` for the names `isReported` accepts (see
-    /// ``DirectoryWatch/init(directory:settle:reporting:)``): a change to any other name (a
-    /// writer's temporary file, say) posts nothing.
+    /// ``DirectoryWatch/init(directory:settle:arrivalsOnly:reporting:)``): a change to any other
+    /// name (a writer's temporary file, say), and with `arrivalsOnly` a removal, posts nothing.
     public static func directory(
-        _ directory: String, reporting isReported: @escaping @Sendable (String) -> Bool, coalescing: Bool = false,
+        _ directory: String, reporting isReported: @escaping @Sendable (String) -> Bool, arrivalsOnly: Bool = false,
+        coalescing: Bool = false,
         onFailure: @escaping @Sendable (FileWatchError) -> Event, _ event: @escaping @Sendable (FileWatchEvent) -> Event
     ) -> ServiceLoopSource {
-        watching(DirectoryWatch(directory: directory, reporting: isReported), coalescing: coalescing, onFailure: onFailure, event)
+        watching(
+            DirectoryWatch(directory: directory, arrivalsOnly: arrivalsOnly, reporting: isReported), coalescing: coalescing,
+            onFailure: onFailure, event)
     }
 
     private static func watching(

@@ -63,6 +63,27 @@ struct DirectoryWatchTests {
         }
     }
 
+    @Test func arrivalsOnlyReportsNamesThatArriveButNotThoseThatLeave() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withRecordedWatch(directory: directory, names: nil, reporting: { $0.first != "." }, arrivalsOnly: true) { log in
+                #expect(await log.wait { $0.first == .armed })
+                try replaceAtomically(directory: directory, name: "1.events", contents: "1")
+                try writeFile(directory + "/2.events", "2")
+                try replaceAtomically(directory: directory, name: "m.events", contents: "m")
+                #expect(await log.wait { $0.reports("m.events") }, "got: \(log.events)")
+                #expect(log.events.contains { $0.changedNames.contains("1.events") } && log.events.contains { $0.changedNames.contains("2.events") })
+                // Removals, then an arrival as a marker: kernel events arrive in order.
+                let mark = log.events.count
+                #expect(unlink(directory + "/1.events") == 0)
+                #expect(rename(directory + "/2.events", directory + "/moved") == 0)
+                try writeFile(directory + "/3.events", "3")
+                #expect(await log.wait { $0.reports("3.events", from: mark) }, "got: \(log.events)")
+                let reported = log.events[mark...].reduce(into: Set<String>()) { $0.formUnion($1.changedNames) }
+                #expect(reported == ["moved", "3.events"], "the deletion and the move's source wake nothing")
+            }
+        }
+    }
+
     @Test func burstOfReplacesCoalescesAndEndsOnTheLastState() async throws {
         try await withTemporaryDirectory { directory in
             let gate = Gate()

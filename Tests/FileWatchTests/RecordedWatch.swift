@@ -3,7 +3,8 @@ import FileWatch
 /// Runs a ``DirectoryWatch`` in a child task that records every event in an ``EventLog`` while `body` runs,
 /// then cancels it.
 ///
-/// - Parameter reporting: if given, the watch reports the names it accepts instead of `names`.
+/// - Parameter reporting: if given, the watch reports the names it accepts instead of `names`
+///   (their arrivals only, with `arrivalsOnly`).
 /// - Parameter holdAfterFirstEvent: if given, the consumer records the first event and then stops calling
 ///   `next()` until the gate opens, so that the test can act while nobody is reading.
 func withRecordedWatch<T: Sendable>(
@@ -11,6 +12,7 @@ func withRecordedWatch<T: Sendable>(
     names: Set<String>?,
     settle: Duration = .zero,
     reporting isReported: (@Sendable (String) -> Bool)? = nil,
+    arrivalsOnly: Bool = false,
     holdAfterFirstEvent gate: Gate? = nil,
     _ body: @Sendable (EventLog) async throws -> T
 ) async throws -> T {
@@ -20,7 +22,7 @@ func withRecordedWatch<T: Sendable>(
             do throws(FileWatchError) {
                 var isFirst = true
                 let watch =
-                    isReported.map { DirectoryWatch(directory: directory, settle: settle, reporting: $0) }
+                    isReported.map { DirectoryWatch(directory: directory, settle: settle, arrivalsOnly: arrivalsOnly, reporting: $0) }
                     ?? DirectoryWatch(directory: directory, names: names, settle: settle)
                 for try await event in watch {
                     log.append(event)
