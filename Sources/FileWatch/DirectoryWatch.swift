@@ -36,7 +36,7 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
     /// The watched directory's path, absolute or relative to the working directory at the first `next()`.
     public let directory: String
     /// The file names reported, or `nil` to report every name in the directory (or, for a watch
-    /// made with ``init(directory:settle:reporting:)``, the names its predicate accepts).
+    /// made with ``init(directory:settle:arrivalsOnly:reporting:)``, the names its predicate accepts).
     public let names: Set<String>?
     /// Which names are reported: ``names``, or a predicate.
     let filter: NameFilter
