@@ -27,7 +27,7 @@ package final class Journal {
     /// The file's length in bytes, as this object last wrote or read it.
     package private(set) var size = 0
     /// The thread ``syncInBackground()`` runs its `fsync`s on, made by the first one and kept
-    /// for the journal's life: a thread created per publish cost more than the handing over.
+    /// for the journal's life, so a publish pays a wake-up, not a thread's creation and exit.
     private let syncThread = WorkerThread()
 
     package init(path: String) { self.path = path }
@@ -109,9 +109,9 @@ package final class Journal {
         guard let descriptor = file else { preconditionFailure("Journal synced before open(inbox:)") }
         let pending = PendingSync(path: path)
         do throws(Errno) {
-            // The records' write to the device starts here and now, whenever the journal's
-            // thread gets a processor: on two busy cores that was often after the snapshot's
-            // own fsync had begun, and the journal's data then queued behind it.
+            // The records' write to the device starts here and now, not when the journal's
+            // thread gets a processor (on busy cores, often only once this thread blocks in the
+            // snapshot's fsync): the journal's data must not queue behind the snapshot's.
             descriptor.descriptor.startWriteback()
             try syncThread.run { pending.finish(Result { () throws(Errno) in try descriptor.descriptor.fsync() }) }
         } catch {
