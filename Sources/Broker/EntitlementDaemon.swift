@@ -39,7 +39,12 @@ public struct EntitlementDaemon: Sendable {
         if configuration.watchContainer != nil { brokerNames.insert(ContainerLayout.watchLinkName) }
         let sources: [ServiceLoopSource<DaemonService.Source>] = [
             // A burst of inbox files is one queued wake-up, and one drain takes everything queued.
-            .directory(layout.inboxDirectory, names: nil, coalescing: true, onFailure: { .watchFailed(Self.fallbackMessage(layout.inboxDirectory, $0)) }) { _ in .inbox },
+            // A writer's temporary file wakes nothing, nor does a file leaving (the daemon's own
+            // deletions): the drain would find nothing new queued.
+            .directory(
+                layout.inboxDirectory, reporting: Inbox.isQueuedName, arrivalsOnly: true, coalescing: true,
+                onFailure: { .watchFailed(Self.fallbackMessage(layout.inboxDirectory, $0)) }
+            ) { _ in .inbox },
             .directory(layout.brokerDirectory, names: brokerNames, onFailure: { .watchFailed(Self.fallbackMessage(layout.brokerDirectory, $0)) }) { .broker($0) },
         ]
         let loop = ServiceLoop(name: "entitlementd", signals: [.hangup], shutdownDeadline: Self.shutdownDeadline)

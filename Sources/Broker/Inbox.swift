@@ -70,7 +70,13 @@ package struct Inbox: Sendable {
             if error == .noSuchFileOrDirectory { return [] }
             throw .io(path: directory, operation: "list", errno: error)
         }
-        return entries.filter { $0.first != "." && $0.hasSuffix(Self.suffix) }.sorted()
+        return entries.filter(Self.isQueuedName).sorted()
+    }
+
+    /// Whether `name` is that of a queued file (``suffix``), not a writer's temporary file (a
+    /// leading dot) or anything else: what ``pending()`` lists and the daemon's inbox watch reports.
+    package static func isQueuedName(_ name: String) -> Bool {
+        name.first != "." && name.hasSuffix(suffix)
     }
 
     /// Whether `name` is still queued.

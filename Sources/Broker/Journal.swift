@@ -26,6 +26,9 @@ package final class Journal {
     private var file: SharedFileDescriptor?
     /// The file's length in bytes, as this object last wrote or read it.
     package private(set) var size = 0
+    /// The thread ``syncInBackground()`` runs its `fsync`s on, made by the first one and kept
+    /// for the journal's life, so a publish pays a wake-up, not a thread's creation and exit.
+    private let syncThread = WorkerThread()
 
     package init(path: String) { self.path = path }
 
@@ -99,14 +102,18 @@ package final class Journal {
         size += bytes.count
     }
 
-    /// Starts an `fsync` of the journal on a thread of its own, so that the caller can write
-    /// something else meanwhile (the daemon's next snapshot) and wait for both. Returns `nil`
-    /// when the thread cannot be started: the `fsync` then ran here, and threw on failure.
+    /// Starts an `fsync` of the journal on the journal's own thread, so that the caller can
+    /// write something else meanwhile (the daemon's next snapshot) and wait for both. Returns
+    /// `nil` when that thread cannot be started: the `fsync` then ran here, and threw on failure.
     package func syncInBackground() throws(BrokerError) -> PendingSync? {
         guard let descriptor = file else { preconditionFailure("Journal synced before open(inbox:)") }
         let pending = PendingSync(path: path)
         do throws(Errno) {
-            try DetachedThread.start { pending.finish(Result { () throws(Errno) in try descriptor.descriptor.fsync() }) }
+            // The records' write to the device starts here and now, not when the journal's
+            // thread gets a processor (on busy cores, often only once this thread blocks in the
+            // snapshot's fsync): the journal's data must not queue behind the snapshot's.
+            descriptor.descriptor.startWriteback()
+            try syncThread.run { pending.finish(Result { () throws(Errno) in try descriptor.descriptor.fsync() }) }
         } catch {
             do throws(Errno) { try descriptor.descriptor.fsync() } catch { throw .io(path: path, operation: "fsync", errno: error) }
             return nil
@@ -114,7 +121,7 @@ package final class Journal {
         return pending
     }
 
-    /// An `fsync` of the journal running on its own thread (``syncInBackground()``).
+    /// An `fsync` of the journal running on the journal's thread (``syncInBackground()``).
     package final class PendingSync: Sendable {
         private let path: String
         private let outcome = Mutex<Result<Void, Errno>?>(nil)

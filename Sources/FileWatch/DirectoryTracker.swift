@@ -10,8 +10,8 @@ struct DirectoryTracker {
     let levels: [String]
     /// The name of the component below each level; `nil` for the target.
     private let nextComponent: [String?]
-    /// The names to report; `nil` reports every name.
-    let names: Set<String>?
+    /// The names to report.
+    let filter: NameFilter
 
     /// The one watch in place, and the index in ``levels`` of the directory it watches.
     private(set) var watch: (descriptor: CInt, level: Int)?
@@ -20,7 +20,7 @@ struct DirectoryTracker {
 
     var targetLevel: Int { levels.count - 1 }
 
-    init(directory: String, names: Set<String>?) {
+    init(directory: String, filter: NameFilter) {
         let isAbsolute = directory.hasPrefix("/")
         let components = directory.split(separator: "/").map(String.init).filter { $0 != "." }
         var levels = [isAbsolute ? "/" : "."]
@@ -33,7 +33,7 @@ struct DirectoryTracker {
         if !components.isEmpty { levels[levels.count - 1] = directory }
         self.levels = levels
         self.nextComponent = components.map(Optional.some) + [nil]
-        self.names = names
+        self.filter = filter
     }
 
     /// Puts the watch on the deepest existing directory of the path, then keeps descending while the next
@@ -111,17 +111,45 @@ struct DirectoryTracker {
         }
         if watch.level == targetLevel {
             guard !event.name.isEmpty, !event.mask.isDisjoint(with: .nameChanges) else { return }
-            if names?.contains(event.name) ?? true { changes.noteChanged(event.name) }
+            if filter.reports(event.name) { changes.noteChanged(event.name) }
         } else if event.name == nextComponent[watch.level], !event.mask.isDisjoint(with: [.create, .movedTo]) {
             try arm(using: inotify, into: &changes)
         }
     }
 
     private func mask(for level: Int) -> InotifyMask {
-        level == targetLevel ? .targetWatch : .ancestorWatch
+        guard level == targetLevel else { return .ancestorWatch }
+        // Without removals the kernel queues (and wakes the reader for) arrivals only.
+        return filter.arrivalsOnly ? InotifyMask.targetWatch.subtracting(.removals) : .targetWatch
     }
 
     private static func meansMissing(_ error: FileWatchError) -> Bool {
         error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory
     }
+}
+
+/// Which changes to names of the watched directory a watch reports: those of a set of names, of
+/// every name, or of the names a predicate accepts; and, with ``arrivalsOnly``, only a name's
+/// arrival (created, written, moved in), not its removal (deleted, moved away).
+struct NameFilter: Sendable {
+    private let accepts: (@Sendable (String) -> Bool)?
+    let arrivalsOnly: Bool
+
+    /// The names in `names`; every name when `names` is `nil`.
+    init(names: Set<String>?) {
+        if let names {
+            accepts = { names.contains($0) }
+        } else {
+            accepts = nil
+        }
+        arrivalsOnly = false
+    }
+
+    /// The names `predicate` accepts (their arrivals only, with `arrivalsOnly`).
+    init(_ predicate: @escaping @Sendable (String) -> Bool, arrivalsOnly: Bool) {
+        accepts = predicate
+        self.arrivalsOnly = arrivalsOnly
+    }
+
+    func reports(_ name: String) -> Bool { accepts?(name) ?? true }
 }

@@ -29,7 +29,7 @@ extension DirectoryWatch {
                 return error
             }
             var reader = WatchReader(
-                inotify: inotify, tracker: DirectoryTracker(directory: directory, names: names),
+                inotify: inotify, tracker: DirectoryTracker(directory: directory, filter: filter),
                 consumer: InlineWatchConsumer(handler: handler), settle: settle)
             let failure = reader.readUntilCancelled()
             reader.close()

@@ -35,8 +35,11 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
 
     /// The watched directory's path, absolute or relative to the working directory at the first `next()`.
     public let directory: String
-    /// The file names reported, or `nil` to report every name in the directory.
+    /// The file names reported, or `nil` to report every name in the directory (or, for a watch
+    /// made with ``init(directory:settle:arrivalsOnly:reporting:)``, the names its predicate accepts).
     public let names: Set<String>?
+    /// Which names are reported: ``names``, or a predicate.
+    let filter: NameFilter
     /// How long name changes are held back, from the first one, to merge a burst into one event.
     public let settle: Duration
 
@@ -52,12 +55,29 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
     public init(directory: String, names: Set<String>?, settle: Duration = .zero) {
         self.directory = directory
         self.names = names
+        self.filter = NameFilter(names: names)
+        self.settle = settle
+    }
+
+    /// Describes a watch that reports the names `isReported` accepts (for example every name but
+    /// a writer's temporary files), as ``init(directory:names:settle:)`` does for a set of names:
+    /// a change to any other name is dropped by the reader and wakes no consumer. ``names`` is
+    /// `nil`. `isReported` runs on the reader's thread for each changed name, so it must be quick.
+    /// With `arrivalsOnly`, a name that is deleted or moved away is not reported either (the kernel
+    /// is not even asked for those events): for a consumer that acts only on what arrives, such as
+    /// a spool directory's reader, whose own deletions would otherwise wake it.
+    public init(
+        directory: String, settle: Duration = .zero, arrivalsOnly: Bool = false, reporting isReported: @escaping @Sendable (String) -> Bool
+    ) {
+        self.directory = directory
+        self.names = nil
+        self.filter = NameFilter(isReported, arrivalsOnly: arrivalsOnly)
         self.settle = settle
     }
 
     /// Makes an independent watch. Nothing is opened until its first `next()`; dropping it ends the watch.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(session: WatchSession(directory: directory, names: names, settle: settle))
+        Iterator(session: WatchSession(directory: directory, filter: filter, settle: settle))
     }
 
     /// Iterates one watch. Use it from one task at a time.
@@ -120,20 +140,20 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
 final class WatchSession {
     let channel = WatchChannel()
     private let directory: String
-    private let names: Set<String>?
+    private let filter: NameFilter
     private let settle: Duration
     private(set) var isStarted = false
 
-    init(directory: String, names: Set<String>?, settle: Duration) {
+    init(directory: String, filter: NameFilter, settle: Duration) {
         self.directory = directory
-        self.names = names
+        self.filter = filter
         self.settle = settle
     }
 
     func startIfNeeded() {
         guard !isStarted else { return }
         isStarted = true
-        WatchReader<WatchChannel>.start(directory: directory, names: names, settle: settle, channel: channel)
+        WatchReader<WatchChannel>.start(directory: directory, filter: filter, settle: settle, consumer: channel)
     }
 
     deinit {

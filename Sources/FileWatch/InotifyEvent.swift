@@ -19,6 +19,8 @@ struct InotifyMask: OptionSet, Sendable, Hashable {
 
     /// Changes to a name inside the watched directory that the consumer must hear about.
     static let nameChanges: InotifyMask = [.closeWrite, .movedTo, .movedFrom, .create, .delete]
+    /// The name changes that remove a name from the watched directory.
+    static let removals: InotifyMask = [.movedFrom, .delete]
     /// The watched directory itself went away, or its watch ended.
     static let watchEnded: InotifyMask = [.deleteSelf, .moveSelf, .unmount, .ignored]
     /// The mask for the target directory.

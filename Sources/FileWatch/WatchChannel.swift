@@ -6,7 +6,7 @@ import Synchronization
 /// suspends until the reader fills it. While changes are pending and nobody waits for them, the reader
 /// stops reading, so the kernel queue (bounded by `max_queued_events`, reported as `IN_Q_OVERFLOW`) is
 /// the only buffer that grows with a slow consumer.
-final class WatchChannel: WatchConsumer, Sendable {
+final class WatchChannel: ThreadedWatchConsumer {
     /// What the iterator receives when it resumes.
     enum Delivery: Sendable {
         case changes(PendingChanges)

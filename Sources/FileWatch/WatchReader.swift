@@ -14,6 +14,17 @@ protocol WatchConsumer: ~Copyable {
     mutating func publish(_ changes: PendingChanges)
 }
 
+/// A consumer fed by a reader on a thread of its own (``WatchReader/start(directory:filter:settle:consumer:)``):
+/// it learns the reader's eventfd, to wake it when the watch is cancelled, and hears when the reader has finished.
+protocol ThreadedWatchConsumer: WatchConsumer, AnyObject, Sendable {
+    /// Publishes the reader's eventfd. Returns `false` if the watch was cancelled before the reader started.
+    func registerWakeDescriptor(_ descriptor: CInt) -> Bool
+    /// Withdraws the eventfd before the reader closes its descriptors; nobody signals it afterwards.
+    func withdrawWakeDescriptor()
+    /// Records that the reader has closed its descriptors and stopped, with `failure` if it stopped on an error.
+    func finishReader(failure: FileWatchError?)
+}
+
 /// The body of a watch: the loop that reads inotify and turns kernel events into ``PendingChanges``.
 ///
 /// It owns the ``Inotify`` instance for its whole life: it creates it, arms the watch, blocks in `poll`
@@ -118,21 +129,21 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
     }
 }
 
-extension WatchReader where Consumer == WatchChannel {
-    /// Starts a reader for `channel` on a new thread.
-    static func start(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
+extension WatchReader where Consumer: ThreadedWatchConsumer {
+    /// Starts a reader for `consumer` on a new thread.
+    static func start(directory: String, filter: NameFilter, settle: Duration, consumer channel: Consumer) {
         do throws(Errno) {
             try DetachedThread.start {
-                run(directory: directory, names: names, settle: settle, channel: channel)
+                run(directory: directory, filter: filter, settle: settle, channel: channel)
             }
         } catch {
             channel.finishReader(failure: FileWatchError(errno: error, path: directory, operation: .startReader))
         }
     }
 
-    /// The reader thread's body: reads until cancelled, withdraws the eventfd from the channel, closes both
+    /// The reader thread's body: reads until cancelled, withdraws the eventfd from the consumer, closes both
     /// descriptors, and only then reports that it has finished.
-    static func run(directory: String, names: Set<String>?, settle: Duration, channel: WatchChannel) {
+    static func run(directory: String, filter: NameFilter, settle: Duration, channel: Consumer) {
         let inotify: Inotify
         do {
             inotify = try Inotify(directory: directory)
@@ -146,7 +157,7 @@ extension WatchReader where Consumer == WatchChannel {
             return
         }
         var reader = WatchReader(
-            inotify: inotify, tracker: DirectoryTracker(directory: directory, names: names), consumer: channel, settle: settle)
+            inotify: inotify, tracker: DirectoryTracker(directory: directory, filter: filter), consumer: channel, settle: settle)
         let failure = reader.readUntilCancelled()
         channel.withdrawWakeDescriptor()
         reader.close()

@@ -22,8 +22,28 @@ public struct ServiceLoopSource<Event: Sendable>: Sendable {
         _ directory: String, names: Set<String>?, coalescing: Bool = false,
         onFailure: @escaping @Sendable (FileWatchError) -> Event, _ event: @escaping @Sendable (FileWatchEvent) -> Event
     ) -> ServiceLoopSource {
+        watching(DirectoryWatch(directory: directory, names: names), coalescing: coalescing, onFailure: onFailure, event)
+    }
+
+    /// ``directory(_:names:coalescing:onFailure:_:)`` for the names `isReported` accepts (see
+    /// ``DirectoryWatch/init(directory:settle:arrivalsOnly:reporting:)``): a change to any other
+    /// name (a writer's temporary file, say), and with `arrivalsOnly` a removal, posts nothing.
+    public static func directory(
+        _ directory: String, reporting isReported: @escaping @Sendable (String) -> Bool, arrivalsOnly: Bool = false,
+        coalescing: Bool = false,
+        onFailure: @escaping @Sendable (FileWatchError) -> Event, _ event: @escaping @Sendable (FileWatchEvent) -> Event
+    ) -> ServiceLoopSource {
+        watching(
+            DirectoryWatch(directory: directory, arrivalsOnly: arrivalsOnly, reporting: isReported), coalescing: coalescing,
+            onFailure: onFailure, event)
+    }
+
+    private static func watching(
+        _ watch: DirectoryWatch, coalescing: Bool,
+        onFailure: @escaping @Sendable (FileWatchError) -> Event, _ event: @escaping @Sendable (FileWatchEvent) -> Event
+    ) -> ServiceLoopSource {
         ServiceLoopSource { sink in
-            await DirectoryWatch(directory: directory, names: names).forEachEvent(
+            await watch.forEachEvent(
                 onFailure: { error in sink.post(onFailure(error)) },
                 { change in sink.post(event(change), coalescing: coalescing) })
         }

@@ -122,6 +122,19 @@ package struct FileDescriptor: ~Copyable, Sendable {
         _ = try valueOrErrno { system_fsync(descriptor) }
     }
 
+    /// Starts writing the file's dirty pages to the device and returns without waiting
+    /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`): a head start for an ``fsync()`` that
+    /// another thread will make, which then finds the data written or on its way. It makes
+    /// nothing durable (no metadata, no cache flush) and reports nothing: the ``fsync()`` does.
+    package func startWriteback() {
+        // `SYNC_FILE_RANGE_WRITE` (2), from the whole file's start (offset 0) to its end (0 bytes).
+        _ = FileDescriptor.syncFileRange?(rawValue, 0, 0, 2)
+    }
+
+    /// `sync_file_range(2)`, a GNU extension Glibc's module map leaves out; looked up once.
+    private static let syncFileRange = cLibraryFunction(
+        named: "sync_file_range", as: (@convention(c) (CInt, Int64, Int64, CUnsignedInt) -> CInt).self)
+
     /// Cuts or extends the file to `length` bytes (`ftruncate(2)`).
     package func truncate(to length: Int) throws(Errno) {
         let descriptor = rawValue

@@ -1,6 +1,7 @@
 import FileWatch
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(1)))
@@ -42,6 +43,43 @@ struct DirectoryWatchTests {
                 #expect(await log.wait { $0.first == .armed })
                 try replaceAtomically(directory: directory, name: "a", contents: "1")
                 #expect(await log.wait { $0.reports("a") && $0.reports(".a.tmp") }, "got: \(log.events)")
+            }
+        }
+    }
+
+    @Test func reportsOnlyTheNamesThePredicateAccepts() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withRecordedWatch(directory: directory, names: nil, reporting: { $0.hasSuffix(".events") && $0.first != "." }) { log in
+                #expect(await log.wait { $0.first == .armed })
+                #expect(DirectoryWatch(directory: directory, reporting: { _ in true }).names == nil)
+                // Refused names first, then an accepted one as a marker: kernel events arrive in
+                // order, so once the marker is seen the others have been filtered.
+                try writeFile(directory + "/other", "x")
+                try replaceAtomically(directory: directory, name: "1.events", contents: "1")
+                #expect(await log.wait { $0.reports("1.events") }, "got: \(log.events)")
+                let reported = log.events.reduce(into: Set<String>()) { $0.formUnion($1.changedNames) }
+                #expect(reported == ["1.events"], "the temporary file and the other name wake nothing")
+            }
+        }
+    }
+
+    @Test func arrivalsOnlyReportsNamesThatArriveButNotThoseThatLeave() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withRecordedWatch(directory: directory, names: nil, reporting: { $0.first != "." }, arrivalsOnly: true) { log in
+                #expect(await log.wait { $0.first == .armed })
+                try replaceAtomically(directory: directory, name: "1.events", contents: "1")
+                try writeFile(directory + "/2.events", "2")
+                try replaceAtomically(directory: directory, name: "m.events", contents: "m")
+                #expect(await log.wait { $0.reports("m.events") }, "got: \(log.events)")
+                #expect(log.events.contains { $0.changedNames.contains("1.events") } && log.events.contains { $0.changedNames.contains("2.events") })
+                // Removals, then an arrival as a marker: kernel events arrive in order.
+                let mark = log.events.count
+                #expect(unlink(directory + "/1.events") == 0)
+                #expect(rename(directory + "/2.events", directory + "/moved") == 0)
+                try writeFile(directory + "/3.events", "3")
+                #expect(await log.wait { $0.reports("3.events", from: mark) }, "got: \(log.events)")
+                let reported = log.events[mark...].reduce(into: Set<String>()) { $0.formUnion($1.changedNames) }
+                #expect(reported == ["moved", "3.events"], "the deletion and the move's source wake nothing")
             }
         }
     }
@@ -185,6 +223,39 @@ struct DirectoryWatchTests {
                     "descriptors: \(descriptorsBefore) before, \(ProcessResources.openDescriptorCount) after")
             #expect(await eventually { ProcessResources.threadCount <= threadsBefore + noise },
                     "threads: \(threadsBefore) before, \(ProcessResources.threadCount) after")
+        }
+    }
+
+    @Test func forEachEventCallsTheHandlerOnTheReaderThreadAndCancellingEndsPromptlyAndReleasesEverything() async throws {
+        try await withTemporaryDirectory { directory in
+            let descriptorsBefore = ProcessResources.openDescriptorCount
+            for round in 0..<20 {
+                let log = EventLog()
+                let threads = Mutex<Set<pthread_t>>([])
+                let finished = Gate()
+                let watcher = Task {
+                    defer { finished.open() }
+                    await DirectoryWatch(directory: directory, names: ["state"]).forEachEvent(
+                        onFailure: { Issue.record("round \(round): the watch failed: \($0)") }
+                    ) { event in
+                        threads.withLock { _ = $0.insert(pthread_self()) }
+                        log.append(event)
+                    }
+                }
+                #expect(await log.wait { $0.first == .armed }, "round \(round)")
+                try replaceAtomically(directory: directory, name: "state", contents: "\(round)")
+                #expect(await log.wait { $0.reports("state") }, "round \(round): got \(log.events)")
+                #expect(threads.withLock { $0.count } == 1, "every event on the one reader thread")
+                #expect(ProcessResources.openDescriptorCount >= descriptorsBefore + 2, "inotify and eventfd open")
+                let clock = ContinuousClock()
+                let cancelledAt = clock.now
+                watcher.cancel()
+                let finishedInTime = await finished.wait(timeout: .seconds(1))
+                try #require(finishedInTime, "round \(round): still running \(clock.now - cancelledAt) after cancel")
+            }
+            // The reader closes its descriptors before the call returns; other suites may run in parallel.
+            #expect(await eventually { ProcessResources.openDescriptorCount <= descriptorsBefore + 4 },
+                    "descriptors: \(descriptorsBefore) before, \(ProcessResources.openDescriptorCount) after")
         }
     }
 
