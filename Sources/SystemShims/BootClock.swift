@@ -32,8 +32,11 @@ package enum BootClock {
     // cost a one-shot tool more than the two reads.
 
     private static func readBootID() -> String? {
-        guard let bytes = readSmallFile("/proc/sys/kernel/random/boot_id") else { return nil }
-        // The first non-empty line.
+        readSmallFile("/proc/sys/kernel/random/boot_id").flatMap(bootID(inFile:))
+    }
+
+    /// The boot id in the bytes of `/proc/sys/kernel/random/boot_id`: its first non-empty line.
+    package static func bootID(inFile bytes: [UInt8]) -> String? {
         var id: String?
         forEachLine(of: bytes) { line in
             if line.isEmpty { return true }
@@ -46,7 +49,13 @@ package enum BootClock {
     /// The `boottime <seconds> <nanoseconds>` line of `/proc/self/timens_offsets`, in
     /// nanoseconds; 0 without time namespaces (the file is absent) or when it does not parse.
     private static func readNamespaceOffset() -> Int64 {
-        guard let bytes = readSmallFile("/proc/self/timens_offsets") else { return 0 }
+        readSmallFile("/proc/self/timens_offsets").map(namespaceOffset(inFile:)) ?? 0
+    }
+
+    /// The offset in the bytes of `/proc/self/timens_offsets`: the first line of three fields
+    /// (separated by spaces and tabs) `boottime <seconds> <nanoseconds>` whose numbers are
+    /// decimal integers and whose seconds are below 2^40 in magnitude, in nanoseconds; 0 without one.
+    package static func namespaceOffset(inFile bytes: [UInt8]) -> Int64 {
         var offset: Int64 = 0
         forEachLine(of: bytes) { line in
             // Fields separated by runs of spaces and tabs.
