@@ -54,7 +54,8 @@ package enum BootClock {
 
     /// The offset in the bytes of `/proc/self/timens_offsets`: the first line of three fields
     /// (separated by spaces and tabs) `boottime <seconds> <nanoseconds>` whose numbers are
-    /// decimal integers and whose seconds are below 2^40 in magnitude, in nanoseconds; 0 without one.
+    /// decimal integers, whose seconds are below 2^40 in magnitude and whose total fits in 64
+    /// bits, in nanoseconds; 0 without one.
     package static func namespaceOffset(inFile bytes: [UInt8]) -> Int64 {
         var offset: Int64 = 0
         forEachLine(of: bytes) { line in
@@ -74,9 +75,13 @@ package enum BootClock {
                 count += 1
             }
             guard count == 3, bytes[fields.0].elementsEqual("boottime".utf8), let seconds = integer(bytes[fields.1]),
-                let nanoseconds = integer(bytes[fields.2]), abs(seconds) < 1 << 40
+                let nanoseconds = integer(bytes[fields.2]), seconds.magnitude < 1 << 40
             else { return true }
-            offset = seconds * 1_000_000_000 + nanoseconds
+            // A sum that does not fit (the kernel writes none) is a line that does not parse.
+            let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            let (total, carry) = whole.addingReportingOverflow(nanoseconds)
+            guard !overflow, !carry else { return true }
+            offset = total
             return false
         }
         return offset
