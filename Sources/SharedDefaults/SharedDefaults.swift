@@ -94,8 +94,11 @@ public final class SharedDefaults: Sendable {
         /// runs as another user than the daemon (an app extension in the daemon's group) must name
         /// the daemon's user ID in `allowedOwners`, or every file is refused as foreign.
         ///
-        /// - Parameter allowedOwners: who may own the suite file; `nil` (the default) is
-        ///   ``effectiveUserOnly``.
+        /// - Parameters:
+        ///   - durable: whether writes `fsync` the file and its directory (``durable``).
+        ///   - maxFileSize: the largest file read or written, in bytes (``maxFileSize``).
+        ///   - allowedOwners: who may own the suite file (``allowedOwners``); `nil`, the
+        ///     default, is ``effectiveUserOnly``.
         public init(durable: Bool = true, maxFileSize: Int = 1 << 20, allowedOwners: Set<UInt32>? = nil) {
             self.durable = durable
             self.maxFileSize = maxFileSize
