@@ -16,8 +16,15 @@ let mockableSyscalls: [SwiftSetting] = strict + [.define("ENABLE_MOCKING", .when
 // uses (a smaller resident set for a process that runs for days), and a one-shot renderer resolves no Swift
 // libraries at start-up. FoundationEssentials' static archive needs its two support archives
 // named. Debug builds and the test tools stay dynamic, which links faster.
+// `--no-export-dynamic` undoes the toolchain's `-export-dynamic` for a static standard library
+// (its static-stdlib-args.lnk), which put every public symbol of the package's own modules
+// (~3,900 in the renderer) in the dynamic symbol table, where no other object looks them up: the
+// runtime's start-up `dladdr` (finding its own path for the backtracer) scanned them all, ~130 K
+// instructions of every start. The file's own symbol table (`.symtab`) keeps every name.
 let shippedTool: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(platforms: [.linux], configuration: .release)),
+    .unsafeFlags(
+        ["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-Xlinker", "--no-export-dynamic"],
+        .when(platforms: [.linux], configuration: .release)),
 ]
 
 let package = Package(

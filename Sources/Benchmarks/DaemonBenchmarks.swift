@@ -70,6 +70,22 @@ enum DaemonBenchmarks {
         return times
     }
 
+    /// `--role profile render [runs]`: the one-shot render row alone, `runs` renders each after a
+    /// spawn of the process floor (``renderTimes(container:catalogPath:runs:)``), on a container a
+    /// daemon has published to; prints both medians and their ratio.
+    static func profileRender(runs: Int, catalogPath: String) throws(BenchmarkError) {
+        let root = try Workspace.make(under: "/tmp")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let container = root + "/render"
+        try startDaemon(container: container, catalogPath: catalogPath).stop()
+        let (render, floor) = try renderTimes(container: container, catalogPath: catalogPath, runs: runs)
+        let renderMedian = median(render), floorMedian = median(floor)
+        print(
+            String(
+                format: "render: one-shot %@ median %.2f ms, floor (spawn and exit) median %.2f ms, %.2f× floor, %d runs",
+                PackageTool("widget-renderer").label, renderMedian, floorMedian, renderMedian / floorMedian, runs))
+    }
+
     /// The floor under the two rows above: a process of the shipped tools' runtime (Swift runtime,
     /// Dispatch, FoundationEssentials: `entitlement-bench-floor`, built next to the bench) that
     /// does nothing, as the executable and the arguments that make it wait for a signal or exit at

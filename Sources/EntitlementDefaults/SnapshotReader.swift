@@ -55,7 +55,7 @@ public final class SnapshotReader: Sendable {
         state.withLock { lastGood in
             let path = path
             let result: ReloadResult
-            var found: Result<EntitlementSnapshot, SnapshotDecodingError>?
+            var found: FileSnapshot?
             do throws(SharedDefaultsError) {
                 result = try defaults.reload(changeReported: changeReported) { bytes throws(SharedDefaultsError) in
                     found = try Self.snapshot(in: bytes, path: path)
@@ -70,9 +70,9 @@ public final class SnapshotReader: Sendable {
             }
             let snapshot: EntitlementSnapshot
             switch found {
-            case .success(let decoded): snapshot = decoded
-            case .failure(.missing), nil: return .missing(lastGood: lastGood)
-            case .failure(let error): return .rejected(reason: "\(path): snapshot refused: \(error.description)", lastGood: lastGood)
+            case .decoded(let decoded): snapshot = decoded
+            case .refused(.missing), nil: return .missing(lastGood: lastGood)
+            case .refused(let error): return .rejected(reason: "\(path): snapshot refused: \(error.description)", lastGood: lastGood)
             }
             // A higher generation is a new snapshot whatever it holds (equality includes the
             // generation): only a generation that is not higher is compared in full.
@@ -92,20 +92,26 @@ public final class SnapshotReader: Sendable {
         }
     }
 
+    /// What a good suite file holds under the snapshot's key. Its own type rather than a
+    /// `Result`: a generic type's metadata is built, and its `Error` conformance looked up in
+    /// the binary's conformance records, at run time on first use, in every one-shot tool.
+    private enum FileSnapshot {
+        case decoded(EntitlementSnapshot)
+        case refused(SnapshotDecodingError)
+    }
+
     /// The snapshot in a suite file's bytes. A file that is not a property list, or whose root is
     /// not a dictionary, is refused as a file (the messages `SharedDefaults` gives); a missing
-    /// or invalid snapshot in a good file is the `failure`, so the file itself stays accepted
+    /// or invalid snapshot in a good file is `refused`, so the file itself stays accepted
     /// and is not read again until it changes.
-    private static func snapshot(
-        in bytes: [UInt8], path: String
-    ) throws(SharedDefaultsError) -> Result<EntitlementSnapshot, SnapshotDecodingError> {
+    private static func snapshot(in bytes: [UInt8], path: String) throws(SharedDefaultsError) -> FileSnapshot {
         do throws(SnapshotFileDecodingError) {
-            return .success(try EntitlementSnapshot.decode(fromSuiteBytes: bytes))
+            return .decoded(try EntitlementSnapshot.decode(fromSuiteBytes: bytes))
         } catch {
             switch error {
             case .undecodable(let reason): throw .undecodable(path: path, reason: reason.description)
             case .rootNotDictionary(let kind): throw .rootNotDictionary(path: path, type: kind)
-            case .snapshot(let refusal): return .failure(refusal)
+            case .snapshot(let refusal): return .refused(refusal)
             }
         }
     }

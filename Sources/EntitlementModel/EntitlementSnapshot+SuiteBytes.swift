@@ -35,15 +35,29 @@ extension EntitlementSnapshot {
     /// - Throws: ``SnapshotFileDecodingError``; `.snapshot(.missing)` when nothing is published.
     public static func decode(fromSuiteBytes bytes: [UInt8]) throws(SnapshotFileDecodingError) -> EntitlementSnapshot {
         guard bytes.starts(with: binaryPrefix) else { return try decodeThroughValues(fromSuiteBytes: bytes) }
-        let outcome: Result<EntitlementSnapshot, SnapshotFileDecodingError>
+        let outcome: InPlaceOutcome
         do {
             outcome = try AcceptedBinaryPropertyList.withAccepted(bytes) { file in
-                SnapshotInPlace.withReader(file) { reader in SnapshotSchema.snapshot(inSuiteRoot: file.top, of: reader) }
+                switch SnapshotInPlace.withReader(file, { reader in SnapshotSchema.snapshot(inSuiteRoot: file.top, of: reader) }) {
+                case .success(let snapshot): .decoded(snapshot)
+                case .failure(let error): .refused(error)
+                }
             }
         } catch {
             throw .undecodable(error)
         }
-        return try outcome.get()
+        switch outcome {
+        case .decoded(let snapshot): return snapshot
+        case .refused(let error): throw error
+        }
+    }
+
+    /// What the in-place read gives back through the property-list walk's generic
+    /// `withAccepted`: its own type rather than a `Result`, whose metadata (and `Error`
+    /// conformance look-up) would be built at run time on every process's first read.
+    private enum InPlaceOutcome {
+        case decoded(EntitlementSnapshot)
+        case refused(SnapshotFileDecodingError)
     }
 
     /// Every value of the file decoded, then the snapshot read from the tree: the path of XML

@@ -241,7 +241,7 @@ extension SharedDefaults {
             if status.type == .symlink { throw .fileIsSymlink(path: path) }
             throw .notRegularFile(path: path, type: status.type.rawValue)
         }
-        guard options.allowedOwners.contains(status.userID) else { throw .foreignOwner(path: path, owner: status.userID) }
+        guard options.allowsFileOwner(status.userID) else { throw .foreignOwner(path: path, owner: status.userID) }
         guard !status.isWorldWritable else { throw .fileWorldWritable(path: path) }
         guard status.size <= Int64(options.maxFileSize) else { throw .tooLarge(path: path, size: status.size, limit: options.maxFileSize) }
     }

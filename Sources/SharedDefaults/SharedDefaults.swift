@@ -44,7 +44,39 @@ public final class SharedDefaults: Sendable {
         /// put the writer's uid here: the reader then trusts the file and the directory the
         /// writer owns, and still refuses any third user's. The reader needs read and search
         /// access (the daemon's directories are mode 0750: share its group).
-        public var allowedOwners: Set<UInt32>
+        public var allowedOwners: Set<UInt32> {
+            get { owners.set }
+            set { owners = Owners(newValue) }
+        }
+
+        /// ``allowedOwners``, kept as one user ID when there is one (the default): a one-shot
+        /// reader then builds no `Set<UInt32>`, whose first instance in a process looks up
+        /// `UInt32`'s conformance to `Hashable` among every conformance record of the binary.
+        private var owners: Owners
+
+        private enum Owners: Sendable {
+            case one(UInt32)
+            case any(Set<UInt32>)
+
+            init(_ set: Set<UInt32>) { self = set.count == 1 ? .one(set.first!) : .any(set) }
+
+            var set: Set<UInt32> {
+                switch self {
+                case .one(let uid): [uid]
+                case .any(let set): set
+                }
+            }
+
+            func contains(_ uid: UInt32) -> Bool {
+                switch self {
+                case .one(let owner): uid == owner
+                case .any(let set): set.contains(uid)
+                }
+            }
+        }
+
+        /// Whether a suite file owned by `uid` is trusted: `uid` is in ``allowedOwners``.
+        package func allowsFileOwner(_ uid: UInt32) -> Bool { owners.contains(uid) }
 
         /// Whether a preferences directory owned by `uid` is trusted: an allowed file owner
         /// (``allowedOwners``) or root (uid 0), who can replace any file anyway. The owner of
@@ -52,7 +84,7 @@ public final class SharedDefaults: Sendable {
         /// that user swap in a file they saved earlier (an unlocked snapshot before a refund)
         /// even though the file itself is still owned by the writer.
         public func allowsDirectoryOwner(_ uid: UInt32) -> Bool {
-            uid == 0 || allowedOwners.contains(uid)
+            uid == 0 || owners.contains(uid)
         }
 
         /// `[geteuid()]`: only files this process's user owns are trusted (the default).
@@ -61,13 +93,16 @@ public final class SharedDefaults: Sendable {
         /// Options; the defaults suit a reader and writer running as the same user. A reader that
         /// runs as another user than the daemon (an app extension in the daemon's group) must name
         /// the daemon's user ID in `allowedOwners`, or every file is refused as foreign.
-        public init(
-            durable: Bool = true, maxFileSize: Int = 1 << 20,
-            allowedOwners: Set<UInt32> = Options.effectiveUserOnly
-        ) {
+        ///
+        /// - Parameters:
+        ///   - durable: whether writes `fsync` the file and its directory (``durable``).
+        ///   - maxFileSize: the largest file read or written, in bytes (``maxFileSize``).
+        ///   - allowedOwners: who may own the suite file (``allowedOwners``); `nil`, the
+        ///     default, is ``effectiveUserOnly``.
+        public init(durable: Bool = true, maxFileSize: Int = 1 << 20, allowedOwners: Set<UInt32>? = nil) {
             self.durable = durable
             self.maxFileSize = maxFileSize
-            self.allowedOwners = allowedOwners
+            self.owners = allowedOwners.map(Owners.init) ?? .one(ProcessIdentity.effectiveUserID)
         }
     }
 

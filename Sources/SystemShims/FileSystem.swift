@@ -84,7 +84,9 @@ package enum FileSystem {
         guard !path.isEmpty else { throw .noSuchFileOrDirectory }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
+            // `String(component)` first: appending the `Substring` itself goes through the
+            // standard library's unspecialized generic `append(contentsOf:)`.
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + String(component)
             if Glibc.mkdir(prefix, mode_t(mode)) == 0 {
                 try changeMode(prefix, mode)
                 continue

@@ -1,3 +1,4 @@
+import CLISupport
 import EntitlementModel
 import FoundationEssentials
 import SharedDefaults
@@ -48,7 +49,7 @@ struct TimelineRendering: Sendable {
         case .text:
             let renderer = TimelineTextRenderer(charset: charset, timeZone: timeZone)
             output = timelines.map { renderer.render(timeline: $0.timeline, family: $0.family, now: now) }
-                .joined(separator: "\n\n") + "\n"
+                .joined(by: "\n\n") + "\n"
         case .json:
             output = launch.map { Self.launchJSON($0, snapshot: snapshot).serialized + "\n" } ?? ""
             for (family, timeline) in timelines {

@@ -12,7 +12,7 @@ public struct WidgetRendererCommand: Command {
         commandName: "widget-renderer",
         abstract: "Render widget timelines (phone) or the watch app and its complications from the shared file.",
         discussion: """
-            Families use WidgetKit's names: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")); \
+            Families use WidgetKit's names: \(WidgetFamily.allCases.map(\.rawValue).joined(by: ", ")); \
             on the watch, '\(Self.watchAppName)' names the watch app's launch screen, shown with every \
             complication when no --family is given. Text gives times in the local zone (TZ) with their \
             UTC offset; JSON prints one object per family timeline per line, times in UTC. --follow \
