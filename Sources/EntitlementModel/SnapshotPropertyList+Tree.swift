@@ -31,5 +31,9 @@ struct SnapshotTree: SnapshotPropertyList {
     func real(_ object: PropertyListValue) -> Double? { if case .real(let value) = object { value } else { nil } }
     func date(_ object: PropertyListValue) -> Date? { object.dateValue }
     func string(_ object: PropertyListValue) -> String? { object.stringValue }
+    func withUTF8<Result>(ofString object: PropertyListValue, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard var string = object.stringValue else { return nil }
+        return string.withUTF8(body)
+    }
     func kindInWords(_ object: PropertyListValue) -> String { object.kindInWords }
 }
