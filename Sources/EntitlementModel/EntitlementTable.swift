@@ -130,22 +130,11 @@ public struct EntitlementTable: Sendable, Hashable {
     }
 
     /// `status` as a row, its product id's bytes appended to ``productIDs``.
-    fileprivate mutating func row(_ status: EntitlementStatus) -> Row {
-        var row = Row(
-            expiresAt: status.expiresAt?.timeIntervalSinceReferenceDate ?? 0, productStart: 0, productCount: -1,
-            active: status.active, hasExpiry: status.expiresAt != nil, willRenew: status.willRenew, state: status.state,
-            periodType: status.periodType, ownership: status.ownership)
-        if var productID = status.productId {
-            productID.withUTF8 { appendProductID($0, to: &row) }
+    private mutating func row(_ status: EntitlementStatus) -> Row {
+        Row(status) { bytes in
+            defer { productIDs.append(contentsOf: bytes) }
+            return productIDs.count
         }
-        return row
-    }
-
-    /// Appends `bytes` as `row`'s product id.
-    mutating func appendProductID(_ bytes: UnsafeBufferPointer<UInt8>, to row: inout Row) {
-        row.productStart = Int32(truncatingIfNeeded: productIDs.count)
-        row.productCount = Int32(truncatingIfNeeded: bytes.count)
-        productIDs.append(contentsOf: bytes)
     }
 
     /// Appends `id` with `status`; `id` must come after every id already in the table.
@@ -196,6 +185,21 @@ public struct EntitlementTable: Sendable, Hashable {
 }
 
 extension EntitlementTable.Row {
+    /// `status` as a row; `appendProductID` keeps its product id's UTF-8 bytes and answers
+    /// where they start.
+    init(_ status: EntitlementStatus, appendingProductID appendProductID: (UnsafeBufferPointer<UInt8>) -> Int) {
+        self.init(
+            expiresAt: status.expiresAt?.timeIntervalSinceReferenceDate ?? 0, productStart: 0, productCount: -1,
+            active: status.active, hasExpiry: status.expiresAt != nil, willRenew: status.willRenew, state: status.state,
+            periodType: status.periodType, ownership: status.ownership)
+        if var productID = status.productId {
+            productID.withUTF8 { bytes in
+                productStart = Int32(truncatingIfNeeded: appendProductID(bytes))
+                productCount = Int32(truncatingIfNeeded: bytes.count)
+            }
+        }
+    }
+
     /// The expiry as a `Date`, `nil` when there is none.
     var expiry: Date? { hasExpiry ? Date(timeIntervalSinceReferenceDate: expiresAt) : nil }
 }
@@ -247,10 +251,14 @@ extension EntitlementTable {
     struct Builder {
         private var table = EntitlementTable()
         private var ascending = true
+        /// The product ids' bytes as they are read, made into the table's array once at the end.
+        private let productIDs: ByteBuffer
 
+        /// A builder for about `capacity` entries.
         init(capacity: Int) {
             table.ids.reserveCapacity(capacity)
             table.rows.reserveCapacity(capacity)
+            productIDs = ByteBuffer(capacity: capacity &* 32)  // about a product id of 32 bytes per entry
         }
 
         /// Adds `id` with `row`, whose product id (if any) ``appendProductID(_:to:)`` appended.
@@ -262,17 +270,18 @@ extension EntitlementTable {
 
         /// Adds `id` with `status`.
         mutating func append(_ id: String, status: EntitlementStatus) {
-            let row = table.row(status)
-            append(id, row)
+            append(id, Row(status, appendingProductID: productIDs.append))
         }
 
         /// Appends `bytes` (UTF-8) as the product id of `row`, which is appended next.
-        mutating func appendProductID(_ bytes: UnsafeBufferPointer<UInt8>, to row: inout Row) {
-            table.appendProductID(bytes, to: &row)
+        @inline(__always) mutating func appendProductID(_ bytes: UnsafeBufferPointer<UInt8>, to row: inout Row) {
+            row.productStart = Int32(truncatingIfNeeded: productIDs.append(bytes))
+            row.productCount = Int32(truncatingIfNeeded: bytes.count)
         }
 
         /// The table in ascending id order, or the first id (in that order) named twice.
         consuming func finish() -> Result<EntitlementTable, DuplicateID> {
+            table.productIDs = Array(UnsafeBufferPointer(start: productIDs.start, count: productIDs.count))
             guard !ascending else { return .success(table) }
             let order = table.ids.indices.sorted { table.ids[$0] < table.ids[$1] }
             var sorted = EntitlementTable()
@@ -291,6 +300,38 @@ extension EntitlementTable {
         /// An id named twice (as `String` compares them).
         struct DuplicateID: Error {
             var id: String
+        }
+    }
+
+    /// A growable run of bytes whose append is a capacity check and a copy (an array's append
+    /// of a few bytes costs several times that).
+    final class ByteBuffer {
+        private(set) var start: UnsafeMutablePointer<UInt8>
+        private(set) var count = 0
+        private var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = Swift.max(capacity, 16)
+            start = .allocate(capacity: self.capacity)
+        }
+
+        deinit { start.deallocate() }
+
+        /// Appends `bytes` and answers where they start.
+        @inline(__always) func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            let at = count
+            if bytes.count > capacity &- count { grow(toHold: count + bytes.count) }
+            if let source = bytes.baseAddress { (start + count).initialize(from: source, count: bytes.count) }
+            count = at &+ bytes.count
+            return at
+        }
+
+        @inline(never) private func grow(toHold needed: Int) {
+            capacity = Swift.max(needed, 2 * capacity)
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            larger.initialize(from: start, count: count)
+            start.deallocate()
+            start = larger
         }
     }
 }

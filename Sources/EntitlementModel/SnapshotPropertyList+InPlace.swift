@@ -98,15 +98,13 @@ struct SnapshotInPlace: SnapshotPropertyList {
         last.pointee = LastFields(dictionary: dictionary, column: column)
     }
 
-    func forEachEntry(
-        of object: Object, count: (Int) -> Void, _ body: (String, Object) throws(SnapshotDecodingError) -> Void
-    ) throws(SnapshotDecodingError) -> Bool {
-        guard let dictionary = file.dictionary(object) else { return false }
-        count(dictionary.count)
+    func entryCount(of object: Object) -> Int? { file.dictionary(object)?.count }
+
+    @inline(__always) func forEachEntry(of object: Object, _ body: (String, Object) throws(SnapshotDecodingError) -> Void) throws(SnapshotDecodingError) {
+        guard let dictionary = file.dictionary(object) else { return }
         for position in 0..<dictionary.count {
             try body(file.string(file.key(position, of: dictionary)) ?? "", file.value(position, of: dictionary))  // keys are strings: checked
         }
-        return true
     }
 
     @inline(__always) func name<Name: SnapshotName>(_ object: Object) -> Name? {

@@ -16,13 +16,11 @@ struct SnapshotTree: SnapshotPropertyList {
         return true
     }
 
-    func forEachEntry(
-        of object: PropertyListValue, count: (Int) -> Void, _ body: (String, PropertyListValue) throws(SnapshotDecodingError) -> Void
-    ) throws(SnapshotDecodingError) -> Bool {
-        guard case .dictionary(let entries) = object else { return false }
-        count(entries.count)
+    func entryCount(of object: PropertyListValue) -> Int? { object.dictionaryValue?.count }
+
+    func forEachEntry(of object: PropertyListValue, _ body: (String, PropertyListValue) throws(SnapshotDecodingError) -> Void) throws(SnapshotDecodingError) {
+        guard case .dictionary(let entries) = object else { return }
         for (key, value) in entries { try body(key, value) }
-        return true
     }
 
     func name<Name: SnapshotName>(_ object: PropertyListValue) -> Name? { object.stringValue.flatMap(Name.init(rawValue:)) }

@@ -99,20 +99,20 @@ enum SnapshotSchema {
         let issued = try rootDate(issuedAt, .issuedAt, source)
         let next = try nextTransition.map { object throws(SnapshotDecodingError) in try rootDate(object, .nextTransition, source) }
         let issuedIn = try bootInstant(bootID: bootId, bootTime: bootTime, source)
-        var builder = EntitlementTable.Builder(capacity: 0)
-        let isTable = try table.map { table throws(SnapshotDecodingError) in
-            try source.forEachEntry(of: table, count: { builder = EntitlementTable.Builder(capacity: $0) }) { id, entry throws(SnapshotDecodingError) in
-                // The field path ("entitlements.<id>.<field>") is built only when an entry is refused.
-                do throws(EntryRefusal) {
-                    let row = try row(entry, into: &builder, source)
-                    builder.append(id, row)
-                } catch {
-                    let path = error.field.map { "entitlements.\(id).\($0.rawValue)" } ?? "entitlements.\(id)"
-                    throw .invalidField(path: path, problem: error.problem)
-                }
+        guard let table, let count = source.entryCount(of: table) else {
+            throw .invalidField(path: "entitlements", problem: "is missing or not a dictionary")
+        }
+        var builder = EntitlementTable.Builder(capacity: count)
+        try source.forEachEntry(of: table) { id, entry throws(SnapshotDecodingError) in
+            // The field path ("entitlements.<id>.<field>") is built only when an entry is refused.
+            do throws(EntryRefusal) {
+                let row = try row(entry, into: &builder, source)
+                builder.append(id, row)
+            } catch {
+                let path = error.field.map { "entitlements.\(id).\($0.rawValue)" } ?? "entitlements.\(id)"
+                throw .invalidField(path: path, problem: error.problem)
             }
         }
-        guard isTable == true else { throw .invalidField(path: "entitlements", problem: "is missing or not a dictionary") }
         let entitlements: EntitlementTable
         switch builder.finish() {
         case .success(let table): entitlements = table
@@ -282,11 +282,11 @@ protocol SnapshotPropertyList {
     /// strings compare); `false`, without calling it, when `object` is not a dictionary.
     func forEachField<Name: SnapshotFieldName>(of object: Object, as name: Name.Type, _ body: (Int, Object) -> Void) -> Bool
 
-    /// Calls `count` with the dictionary `object`'s entry count and then `body` with each of
-    /// its entries; `false`, without calling either, when `object` is not a dictionary.
-    func forEachEntry(
-        of object: Object, count: (Int) -> Void, _ body: (String, Object) throws(SnapshotDecodingError) -> Void
-    ) throws(SnapshotDecodingError) -> Bool
+    /// How many entries the dictionary `object` has; `nil` when it is not a dictionary.
+    func entryCount(of object: Object) -> Int?
+
+    /// Calls `body` with each entry of the dictionary `object` (nothing when it is not one).
+    func forEachEntry(of object: Object, _ body: (String, Object) throws(SnapshotDecodingError) -> Void) throws(SnapshotDecodingError)
 
     /// The case of `Name` whose text the string `object` holds; `nil` for another text or kind.
     func name<Name: SnapshotName>(_ object: Object) -> Name?
