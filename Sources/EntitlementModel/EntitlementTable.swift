@@ -88,6 +88,9 @@ public struct EntitlementTable: Sendable, Hashable {
         }
     }
 
+    /// How many bytes the table keeps for product ids (what its memory grows with besides the entries).
+    var productIDByteCount: Int { productIDs.count }
+
     /// When `id`'s access is in force and its state, without making the product id's `String`:
     /// what a feature decision reads. `nil` when the table does not hold `id`.
     func access(of id: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState)? {
@@ -253,6 +256,8 @@ extension EntitlementTable {
         private var ascending = true
         /// The product ids' bytes as they are read, made into the table's array once at the end.
         private let productIDs: ByteBuffer
+        /// Where each long product id was kept, by its identity.
+        private var sharedProductIDs: [Int: (start: Int32, count: Int32)] = [:]
 
         /// A builder for about `capacity` entries.
         init(capacity: Int) {
@@ -274,9 +279,31 @@ extension EntitlementTable {
         }
 
         /// Appends `bytes` (UTF-8) as the product id of `row`, which is appended next.
-        @inline(__always) mutating func appendProductID(_ bytes: UnsafeBufferPointer<UInt8>, to row: inout Row) {
+        ///
+        /// - Parameter identity: the same number for the same text wherever it is used (the
+        ///   string object of a file, or a string's storage), `nil` if there is none. A product id
+        ///   longer than ``copiedFreely`` bytes is kept once per identity, so a file that shares
+        ///   one long string among many entries cannot make the table many times its size.
+        @inline(__always) mutating func appendProductID(_ bytes: UnsafeBufferPointer<UInt8>, identity: Int?, to row: inout Row) {
+            if bytes.count > Self.copiedFreely, let identity {
+                return appendSharedProductID(bytes, identity: identity, to: &row)
+            }
             row.productStart = Int32(truncatingIfNeeded: productIDs.append(bytes))
             row.productCount = Int32(truncatingIfNeeded: bytes.count)
+        }
+
+        /// Product ids up to this many bytes are copied for every entry that uses them.
+        static var copiedFreely: Int { 64 }
+
+        @inline(never) private mutating func appendSharedProductID(_ bytes: UnsafeBufferPointer<UInt8>, identity: Int, to row: inout Row) {
+            if let known = sharedProductIDs[identity] {
+                row.productStart = known.start
+                row.productCount = known.count
+                return
+            }
+            row.productStart = Int32(truncatingIfNeeded: productIDs.append(bytes))
+            row.productCount = Int32(truncatingIfNeeded: bytes.count)
+            sharedProductIDs[identity] = (row.productStart, row.productCount)
         }
 
         /// The table in ascending id order, or the first id (in that order) named twice.

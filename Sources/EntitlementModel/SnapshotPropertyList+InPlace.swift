@@ -163,11 +163,12 @@ struct SnapshotInPlace: SnapshotPropertyList {
         return string
     }
 
-    /// An ASCII string's bytes as they stand in the file; a UTF-16 one made into a `String` first.
-    @inline(__always) func withUTF8<Result>(ofString object: Object, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        if let ascii = file.asciiBytes(object) { return body(ascii) }
+    /// An ASCII string's bytes as they stand in the file; a UTF-16 one made into a `String`
+    /// first. The identity is the string object's.
+    @inline(__always) func withUTF8<Result>(ofString object: Object, _ body: (UnsafeBufferPointer<UInt8>, Int?) -> Result) -> Result? {
+        if let ascii = file.asciiBytes(object) { return body(ascii, object.index) }
         guard var string = file.string(object) else { return nil }
-        return string.withUTF8(body)
+        return string.withUTF8 { body($0, object.index) }
     }
 
     func kindInWords(_ object: Object) -> String { file.value(object).kindInWords }

@@ -29,9 +29,17 @@ struct SnapshotTree: SnapshotPropertyList {
     func real(_ object: PropertyListValue) -> Double? { if case .real(let value) = object { value } else { nil } }
     func date(_ object: PropertyListValue) -> Date? { object.dateValue }
     func string(_ object: PropertyListValue) -> String? { object.stringValue }
-    func withUTF8<Result>(ofString object: PropertyListValue, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+    /// The identity is where a string's storage is: one `String` shared by several values of
+    /// the tree (as the binary decoder makes a shared string object) has one. A small string
+    /// (at most 15 bytes) or one not stored as UTF-8 is read from a copy, with no identity.
+    func withUTF8<Result>(ofString object: PropertyListValue, _ body: (UnsafeBufferPointer<UInt8>, Int?) -> Result) -> Result? {
         guard var string = object.stringValue else { return nil }
-        return string.withUTF8(body)
+        if string.utf8.count > 15,
+            let answer = string.utf8.withContiguousStorageIfAvailable({ body($0, $0.baseAddress.map { Int(bitPattern: $0) }) })
+        {
+            return answer
+        }
+        return string.withUTF8 { body($0, nil) }
     }
     func kindInWords(_ object: PropertyListValue) -> String { object.kindInWords }
 }

@@ -176,7 +176,7 @@ enum SnapshotSchema {
         }
         // The product id's bytes go straight into the table (no `String` per entry).
         if let productId {
-            guard source.withUTF8(ofString: productId, { builder.appendProductID($0, to: &row) }) != nil else {
+            guard source.withUTF8(ofString: productId, { builder.appendProductID($0, identity: $1, to: &row) }) != nil else {
                 throw EntryRefusal(field: .productId, problem: "is not a string")
             }
         }
@@ -296,9 +296,10 @@ protocol SnapshotPropertyList {
     func real(_ object: Object) -> Double?
     func date(_ object: Object) -> Date?
     func string(_ object: Object) -> String?
-    /// `body`'s answer for the UTF-8 bytes of the string `object` (valid only inside `body`);
-    /// `nil`, without calling it, for another kind.
-    func withUTF8<Result>(ofString object: Object, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result?
+    /// `body`'s answer for the UTF-8 bytes of the string `object` (valid only inside `body`) and
+    /// a number that is the same wherever the same string is used (`nil` when there is none);
+    /// `nil`, without calling `body`, for another kind.
+    func withUTF8<Result>(ofString object: Object, _ body: (UnsafeBufferPointer<UInt8>, Int?) -> Result) -> Result?
     /// What `object` is, for an error message ("an array").
     func kindInWords(_ object: Object) -> String
 }

@@ -125,3 +125,27 @@ import Testing
         }
     }
 }
+
+/// A long product id that a file shares among many entries (one string object, as the binary
+/// encoder writes equal strings) is kept once, by the in-place reading and the tree's, so such
+/// a file cannot make a snapshot many times its own size.
+@Suite struct EntitlementTableSharedProductIDTests {
+    @Test func aSharedLongProductIDIsKeptOnce() throws {
+        let productID = "com.example." + String(repeating: "long.", count: 2_000) + "ünïcode"  // UTF-16 in the file
+        let ascii = "com.example." + String(repeating: "ascii.", count: 2_000)
+        var statuses: [String: EntitlementStatus] = [:]
+        for index in 0..<500 {
+            statuses["extra.\(index)"] = EntitlementStatus(active: true, state: .purchased, productId: index % 2 == 0 ? productID : ascii)
+        }
+        let snapshot = EntitlementSnapshot(generation: 1, issuedAt: Date(timeIntervalSinceReferenceDate: 800_000_000), nextTransition: nil, entitlements: statuses)
+        let bytes = try PropertyListCodec.encode(.dictionary([EntitlementSnapshot.defaultsKey: snapshot.propertyList]), format: .binary)
+        #expect(bytes.count < 100_000)
+        let kept = productID.utf8.count + ascii.utf8.count
+        let inPlace = try EntitlementSnapshot.decode(fromSuiteBytes: bytes)
+        let throughTree = try EntitlementSnapshot.decodeThroughValues(fromSuiteBytes: bytes)
+        for decoded in [inPlace, throughTree] {
+            #expect(decoded == snapshot)
+            #expect(decoded.entitlements.productIDByteCount == kept)
+        }
+    }
+}
