@@ -70,7 +70,9 @@ public struct EntitlementTable: Sendable, Hashable {
     public var values: [EntitlementStatus] { rows.indices.map(status(at:)) }
 
     /// The status of `id`, or `nil` when the table does not hold it. Setting a status adds the
-    /// id at its place in the order or replaces its status; setting `nil` removes it.
+    /// id at its place in the order or replaces its status; setting `nil` removes it. Setting is
+    /// O(n) and keeps a replaced product id's bytes: for building a table once, not for editing
+    /// one at length (``init(_:)`` takes a dictionary).
     public subscript(id: String) -> EntitlementStatus? {
         get { position(of: id).map(status(at:)) }
         set {
