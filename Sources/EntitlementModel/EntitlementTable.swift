@@ -268,7 +268,7 @@ extension EntitlementTable {
             productIDs = ByteBuffer(capacity: capacity &* 32)  // about a product id of 32 bytes per entry
         }
 
-        /// Adds `id` with `row`, whose product id (if any) ``appendProductID(_:to:)`` appended.
+        /// Adds `id` with `row`, whose product id (if any) ``appendProductID(_:identity:to:)`` appended.
         mutating func append(_ id: String, _ row: Row) {
             if ascending, let last = table.ids.last, !(last < id) { ascending = false }
             table.ids.append(id)
