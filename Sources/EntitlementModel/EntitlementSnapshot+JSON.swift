@@ -25,7 +25,7 @@ extension EntitlementSnapshot {
             "generation": .int(generation),
             "issuedAt": .date(issuedAt),
             "nextTransition": .date(nextTransition),
-            "entitlements": .object(entitlements.mapValues(\.json)),
+            "entitlements": .object(Dictionary(uniqueKeysWithValues: entitlements.lazy.map { ($0.key, $0.value.json) })),
         ])
     }
 }

@@ -24,8 +24,9 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     public var issuedAt: Date
     /// The earliest instant after `issuedAt` at which any entitlement changes, if one is known.
     public var nextTransition: Date?
-    /// Every entitlement of the catalog by its id (for example `plus`), as it stood at `issuedAt`.
-    public var entitlements: [String: EntitlementStatus]
+    /// Every entitlement of the catalog by its id (for example `plus`), as it stood at `issuedAt`,
+    /// in ascending id order, each id once (see ``EntitlementTable`` for what a lookup costs).
+    public var entitlements: EntitlementTable
     /// The boot clock when the snapshot was issued (it was at least `issuedAt` then), or `nil`
     /// when the issuer could not read one or wrote an older snapshot without it.
     public var issuedIn: BootInstant?
@@ -34,6 +35,16 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     public init(
         schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
         nextTransition: Date?, entitlements: [String: EntitlementStatus], issuedIn: BootInstant? = nil
+    ) {
+        self.init(
+            schemaVersion: schemaVersion, generation: generation, issuedAt: issuedAt, nextTransition: nextTransition,
+            entitlements: EntitlementTable(entitlements), issuedIn: issuedIn)
+    }
+
+    /// A snapshot of the statuses in `entitlements`.
+    public init(
+        schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
+        nextTransition: Date?, entitlements: EntitlementTable, issuedIn: BootInstant? = nil
     ) {
         self.schemaVersion = schemaVersion
         self.generation = generation

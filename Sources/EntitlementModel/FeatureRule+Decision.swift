@@ -47,8 +47,11 @@ extension FeatureRule {
     func holding(in snapshot: EntitlementSnapshot?) -> FeatureHolding {
         guard let entitlement else { return .free }
         guard let snapshot else { return .noSnapshot }
-        let status = snapshot.status(of: entitlement)
-        return .entitlement(status.accessPeriod, status.state)
+        // Without making the product id's string: a check reads only when access is in force.
+        guard let (period, state) = snapshot.entitlements.access(of: entitlement) else {
+            return .entitlement(EntitlementStatus.notPurchased.accessPeriod, EntitlementStatus.notPurchased.state)
+        }
+        return .entitlement(period, state)
     }
 
     /// The rule's free allowances: what the gate's rule reads of it.

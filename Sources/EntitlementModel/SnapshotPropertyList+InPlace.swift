@@ -11,17 +11,14 @@ import PropertyList
 /// A writer stores each key string and each enumeration value once and every entry references
 /// it, so what a string object means (which entry field, which state…) is worked out once per
 /// object and remembered in a per-object table, not compared again for every entry, and entries
-/// with the very same key objects reuse the first one's field names by position; a product id
-/// shared by several entries is made into a `String` twice at most (the second is shared).
+/// with the very same key objects reuse the first one's field names by position. Product ids
+/// are read as the bytes they are (``withUTF8(ofString:_:)``), with no `String` per entry.
 struct SnapshotInPlace: SnapshotPropertyList {
     typealias Object = AcceptedBinaryPropertyList.Object
     private let file: AcceptedBinaryPropertyList
     /// Per object, ``columns`` bytes: one per ``SnapshotName/rememberedIn`` column (0 not yet
-    /// resolved, ``unknown`` not one of that name's texts, else the case's position + 1), then
-    /// the string's position + 1 in ``interned`` (0 not made yet, ``usedOnce`` made once and
-    /// not kept, ``unknown`` not kept because ``interned`` is full).
+    /// resolved, ``unknown`` not one of that name's texts, else the case's position + 1).
     private let resolved: UnsafeMutablePointer<UInt8>
-    private let interned: UnsafeMutablePointer<[String]>
     /// The last dictionary read with a remembered ``SnapshotName`` (and that name's column),
     /// whose keys' names by position are in ``fieldCodes``.
     private let last: UnsafeMutablePointer<LastFields>
@@ -37,23 +34,16 @@ struct SnapshotInPlace: SnapshotPropertyList {
     private static let cachedPositions = 16
 
     private static let unknown: UInt8 = 0xFF
-    /// In the interned column: the string was made once and not kept.
-    private static let usedOnce: UInt8 = 0xFE
-    private static let columns = 5
-    private static let internedColumn = 4
+    private static let columns = 4
 
     /// Runs `body` with a reader over `file`, its memory freed afterwards.
     static func withReader<Result>(_ file: AcceptedBinaryPropertyList, _ body: (SnapshotInPlace) -> Result) -> Result {
-        var interned: [String] = []
         var last = LastFields(dictionary: nil, column: -1)
-        return withUnsafeMutablePointer(to: &interned) { interned in
-            withUnsafeMutablePointer(to: &last) { last in
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: columns * file.objectCount + cachedPositions) { storage in
-                    let base = storage.baseAddress!  // capacity is at least `cachedPositions`
-                    base.initialize(repeating: 0, count: storage.count)
-                    return body(SnapshotInPlace(
-                        file: file, resolved: base, interned: interned, last: last, fieldCodes: base + columns * file.objectCount))
-                }
+        return withUnsafeMutablePointer(to: &last) { last in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: columns * file.objectCount + cachedPositions) { storage in
+                let base = storage.baseAddress!  // capacity is at least `cachedPositions`
+                base.initialize(repeating: 0, count: storage.count)
+                return body(SnapshotInPlace(file: file, resolved: base, last: last, fieldCodes: base + columns * file.objectCount))
             }
         }
     }
@@ -98,15 +88,13 @@ struct SnapshotInPlace: SnapshotPropertyList {
         last.pointee = LastFields(dictionary: dictionary, column: column)
     }
 
-    func forEachEntry(
-        of object: Object, count: (Int) -> Void, _ body: (String, Object) throws(SnapshotDecodingError) -> Void
-    ) throws(SnapshotDecodingError) -> Bool {
-        guard let dictionary = file.dictionary(object) else { return false }
-        count(dictionary.count)
+    func entryCount(of object: Object) -> Int? { file.dictionary(object)?.count }
+
+    @inline(__always) func forEachEntry(of object: Object, _ body: (String, Object) throws(SnapshotDecodingError) -> Void) throws(SnapshotDecodingError) {
+        guard let dictionary = file.dictionary(object) else { return }
         for position in 0..<dictionary.count {
             try body(file.string(file.key(position, of: dictionary)) ?? "", file.value(position, of: dictionary))  // keys are strings: checked
         }
-        return true
     }
 
     @inline(__always) func name<Name: SnapshotName>(_ object: Object) -> Name? {
@@ -143,26 +131,15 @@ struct SnapshotInPlace: SnapshotPropertyList {
     func real(_ object: Object) -> Double? { file.real(object) }
     @inline(__always) func date(_ object: Object) -> Date? { file.date(object) }
 
-    /// The string `object`. A string object used a second time is kept, and every later use
-    /// shares that `String` (up to 253 of them; later ones are made per use), so an id used by
-    /// many entries is one allocation while a string used once costs no bookkeeping.
-    func string(_ object: Object) -> String? {
-        let slot = resolved + (Self.columns &* object.index &+ Self.internedColumn)
-        let known = slot.pointee
-        if known != 0 && known < Self.usedOnce { return interned.pointee[Int(known) - 1] }
-        guard let string = file.string(object) else { return nil }
-        switch known {
-        case 0: slot.pointee = Self.usedOnce
-        case Self.usedOnce:
-            if interned.pointee.count < Int(Self.usedOnce) - 1 {
-                interned.pointee.append(string)
-                slot.pointee = UInt8(interned.pointee.count)
-            } else {
-                slot.pointee = Self.unknown
-            }
-        default: break  // the table is full
-        }
-        return string
+    /// The string `object` (read once per file or for an error message).
+    func string(_ object: Object) -> String? { file.string(object) }
+
+    /// An ASCII string's bytes as they stand in the file; a UTF-16 one made into a `String`
+    /// first. The identity is the string object's.
+    @inline(__always) func withUTF8<Result>(ofString object: Object, _ body: (UnsafeBufferPointer<UInt8>, Int?) -> Result) -> Result? {
+        if let ascii = file.asciiBytes(object) { return body(ascii, object.index) }
+        guard var string = file.string(object) else { return nil }
+        return string.withUTF8 { body($0, object.index) }
     }
 
     func kindInWords(_ object: Object) -> String { file.value(object).kindInWords }

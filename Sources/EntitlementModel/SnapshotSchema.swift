@@ -99,19 +99,25 @@ enum SnapshotSchema {
         let issued = try rootDate(issuedAt, .issuedAt, source)
         let next = try nextTransition.map { object throws(SnapshotDecodingError) in try rootDate(object, .nextTransition, source) }
         let issuedIn = try bootInstant(bootID: bootId, bootTime: bootTime, source)
-        var entitlements: [String: EntitlementStatus] = [:]
-        let isTable = try table.map { table throws(SnapshotDecodingError) in
-            try source.forEachEntry(of: table, count: { entitlements = .init(minimumCapacity: $0) }) { id, entry throws(SnapshotDecodingError) in
-                // The field path ("entitlements.<id>.<field>") is built only when an entry is refused.
-                do throws(EntryRefusal) {
-                    entitlements[id] = try status(entry, source)
-                } catch {
-                    let path = error.field.map { "entitlements.\(id).\($0.rawValue)" } ?? "entitlements.\(id)"
-                    throw .invalidField(path: path, problem: error.problem)
-                }
+        guard let table, let count = source.entryCount(of: table) else {
+            throw .invalidField(path: "entitlements", problem: "is missing or not a dictionary")
+        }
+        var builder = EntitlementTable.Builder(capacity: count)
+        try source.forEachEntry(of: table) { id, entry throws(SnapshotDecodingError) in
+            // The field path ("entitlements.<id>.<field>") is built only when an entry is refused.
+            do throws(EntryRefusal) {
+                let row = try row(entry, into: &builder, source)
+                builder.append(id, row)
+            } catch {
+                let path = error.field.map { "entitlements.\(id).\($0.rawValue)" } ?? "entitlements.\(id)"
+                throw .invalidField(path: path, problem: error.problem)
             }
         }
-        guard isTable == true else { throw .invalidField(path: "entitlements", problem: "is missing or not a dictionary") }
+        let entitlements: EntitlementTable
+        switch builder.finish() {
+        case .success(let table): entitlements = table
+        case .failure(let duplicate): throw .invalidField(path: "entitlements.\(duplicate.id)", problem: "is named twice")
+        }
         return EntitlementSnapshot(
             schemaVersion: Int(version), generation: generation, issuedAt: issued, nextTransition: next,
             entitlements: entitlements, issuedIn: issuedIn)
@@ -140,7 +146,10 @@ enum SnapshotSchema {
         var problem: String
     }
 
-    private static func status<Source: SnapshotPropertyList>(_ object: Source.Object, _ source: Source) throws(EntryRefusal) -> EntitlementStatus {
+    /// The entry `object` as a table row, its product id's bytes appended to `builder`.
+    private static func row<Source: SnapshotPropertyList>(
+        _ object: Source.Object, into builder: inout EntitlementTable.Builder, _ source: Source
+    ) throws(EntryRefusal) -> EntitlementTable.Row {
         // Each value stored by its field's position (no branch per field), then checked in a fixed order.
         var fields = FieldValues<EntryField, Source.Object>()
         guard source.forEachField(of: object, as: EntryField.self, { position, value in fields[position] = value }) else {
@@ -156,27 +165,22 @@ enum SnapshotSchema {
         guard let willRenewObject = fields[.willRenew], let willRenew = source.boolean(willRenewObject) else {
             throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean")
         }
-        let expiry: Date?
+        var row = EntitlementTable.Row(
+            expiresAt: 0, productStart: 0, productCount: -1, active: active, hasExpiry: false, willRenew: willRenew,
+            state: stateValue, periodType: periodTypeValue, ownership: ownershipValue)
         if let expiresAt {
-            do throws(DateRefusal) { expiry = try checkedDate(expiresAt, source) } catch {
+            do throws(DateRefusal) { row.expiresAt = try checkedDate(expiresAt, source).timeIntervalSinceReferenceDate } catch {
                 throw EntryRefusal(field: .expiresAt, problem: error.problem)
             }
-        } else {
-            expiry = nil
+            row.hasExpiry = true
         }
-        // The product id is made last, straight into the status (no copy of the string to release).
-        return EntitlementStatus(
-            active: active, state: stateValue, periodType: periodTypeValue, expiresAt: expiry, productId: try productID(productId, source),
-            willRenew: willRenew, ownership: ownershipValue)
-    }
-
-    /// The optional product id string of an entry.
-    @inline(__always) private static func productID<Source: SnapshotPropertyList>(
-        _ object: Source.Object?, _ source: Source
-    ) throws(EntryRefusal) -> String? {
-        guard let object else { return nil }
-        guard let string = source.string(object) else { throw EntryRefusal(field: .productId, problem: "is not a string") }
-        return string
+        // The product id's bytes go straight into the table (no `String` per entry).
+        if let productId {
+            guard source.withUTF8(ofString: productId, { builder.appendProductID($0, identity: $1, to: &row) }) != nil else {
+                throw EntryRefusal(field: .productId, problem: "is not a string")
+            }
+        }
+        return row
     }
 
     /// Inlined where an entry is read (three per entry); the refusal is worked out of line.
@@ -278,11 +282,11 @@ protocol SnapshotPropertyList {
     /// strings compare); `false`, without calling it, when `object` is not a dictionary.
     func forEachField<Name: SnapshotFieldName>(of object: Object, as name: Name.Type, _ body: (Int, Object) -> Void) -> Bool
 
-    /// Calls `count` with the dictionary `object`'s entry count and then `body` with each of
-    /// its entries; `false`, without calling either, when `object` is not a dictionary.
-    func forEachEntry(
-        of object: Object, count: (Int) -> Void, _ body: (String, Object) throws(SnapshotDecodingError) -> Void
-    ) throws(SnapshotDecodingError) -> Bool
+    /// How many entries the dictionary `object` has; `nil` when it is not a dictionary.
+    func entryCount(of object: Object) -> Int?
+
+    /// Calls `body` with each entry of the dictionary `object` (nothing when it is not one).
+    func forEachEntry(of object: Object, _ body: (String, Object) throws(SnapshotDecodingError) -> Void) throws(SnapshotDecodingError)
 
     /// The case of `Name` whose text the string `object` holds; `nil` for another text or kind.
     func name<Name: SnapshotName>(_ object: Object) -> Name?
@@ -292,6 +296,10 @@ protocol SnapshotPropertyList {
     func real(_ object: Object) -> Double?
     func date(_ object: Object) -> Date?
     func string(_ object: Object) -> String?
+    /// `body`'s answer for the UTF-8 bytes of the string `object` (valid only inside `body`) and
+    /// a number that is the same wherever the same string is used (`nil` when there is none);
+    /// `nil`, without calling `body`, for another kind.
+    func withUTF8<Result>(ofString object: Object, _ body: (UnsafeBufferPointer<UInt8>, Int?) -> Result) -> Result?
     /// What `object` is, for an error message ("an array").
     func kindInWords(_ object: Object) -> String
 }

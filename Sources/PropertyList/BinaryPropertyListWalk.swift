@@ -186,9 +186,9 @@ struct BinaryPropertyListWalk {
     /// yet: each key checked (a string, distinct from the others) before its value is walked.
     @inline(never) private func keysAndValues(count: Int, keysStart: Int, valuesStart: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
         let refSize = trailer.objectRefSize
-        // Keys told apart by their bytes while every key so far is ASCII; from the first UTF-16
-        // key on, as Swift strings (which also equate canonically equivalent texts).
-        var keyStrings: Set<String>?
+        // Which key repeats an earlier one is settled before any value is walked: a dictionary
+        // under one of the values may use the same key strings.
+        let repeated = firstRepeatedKey(count: count, keysStart: keysStart, index: index)
         var total = 1
         for position in 0..<count {
             let keyObject = try reference(at: keysStart &+ position &* refSize, from: index)
@@ -205,9 +205,7 @@ struct BinaryPropertyListWalk {
             }
             total &+= valueCount
             guard total <= Format.maximumValueCount else { throw tooManyValues() }
-            if !(try isFirstUse(
-                ofKey: keyObject, at: keyOffset, position: position, keysStart: keysStart, dictionary: index, strings: &keyStrings))
-            {
+            if position == repeated {
                 let name = file.string(.init(index: keyObject)) ?? ""
                 throw .malformed(reason: "dictionary (object \(index)) has the key \(name.quotedForMessage) twice")
             }
@@ -217,6 +215,52 @@ struct BinaryPropertyListWalk {
             lastKeys[1] = Int32(count)
         }
         return total
+    }
+
+    /// The position of the first key of dictionary `index` that equals an earlier one (as Swift
+    /// strings), looking no further than the first key the walk would refuse (out of range, not
+    /// a string, or a malformed string), or `nil`. Throws nothing: the walk refuses what it
+    /// must at the position where it meets it.
+    ///
+    /// ASCII keys in strictly ascending byte order (as writers that sort their keys store them)
+    /// are distinct with one comparison each; from the first key out of that order on, each
+    /// goes through the key table (and from the first UTF-16 key on, through Swift strings).
+    private func firstRepeatedKey(count: Int, keysStart: Int, index: Int) -> Int? {
+        let refSize = trailer.objectRefSize
+        var keyStrings: Set<String>?
+        var ascending = true
+        var previous = (count: 0, start: 0)
+        for position in 0..<count {
+            guard let key = try? reference(at: keysStart &+ position &* refSize, from: index),
+                let offset = try? offset(ofObject: key)
+            else { return nil }
+            let marker = bytes[offset] >> 4
+            // Only a string is checked here (a container key is refused before it is walked).
+            guard marker == Format.asciiStringKind || marker == Format.utf16StringKind, (try? self.count(of: key, depth: 0)) != nil else {
+                return nil
+            }
+            if ascending {
+                if marker == Format.asciiStringKind {
+                    let key = file.length(at: offset)
+                    if position == 0 || precedes(previous, key) {
+                        previous = key
+                        continue
+                    }
+                }
+                // Out of order: the keys before (all ASCII, all distinct) into the key table.
+                ascending = false
+                for before in 0..<position {
+                    let earlier = file.reference(at: keysStart &+ before &* refSize).index
+                    _ = isFirstUse(
+                        ofKey: earlier, at: file.offset(of: .init(index: earlier)), position: before, keysStart: keysStart, dictionary: index,
+                        strings: &keyStrings)
+                }
+            }
+            if !isFirstUse(ofKey: key, at: offset, position: position, keysStart: keysStart, dictionary: index, strings: &keyStrings) {
+                return position
+            }
+        }
+        return nil
     }
 
     /// The rest of ``dictionary(info:at:index:depth:)`` for a dictionary whose key references
@@ -265,11 +309,34 @@ struct BinaryPropertyListWalk {
         }
     }
 
+    /// Whether the bytes at `first.start` come strictly before those at `second.start` in byte
+    /// order (a proper prefix first), both inside the object table. Eight bytes at a time, the
+    /// last read reaching past the shorter run's end: the object table is followed by the
+    /// 32-byte trailer, so eight bytes from any position in it are inside the file.
+    @inline(__always) private func precedes(_ first: (count: Int, start: Int), _ second: (count: Int, start: Int)) -> Bool {
+        let common = min(first.count, second.count)
+        let left = UnsafeRawPointer(file.bytes + first.start), right = UnsafeRawPointer(file.bytes + second.start)
+        var position = 0
+        while true {
+            var one = UInt64(bigEndian: left.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            var other = UInt64(bigEndian: right.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            let remaining = common &- position
+            if remaining < 8 {
+                let mask = UInt64.max << (UInt64(8 &- remaining) &* 8)  // the bytes both runs have (none when 0)
+                one &= mask
+                other &= mask
+                return one != other ? one < other : first.count < second.count
+            }
+            if one != other { return one < other }
+            position &+= 8
+        }
+    }
+
     /// Whether no earlier key of dictionary `dictionary` equals the key object `key` (a string,
     /// already checked, whose marker is at `offset`) at `position`.
     private func isFirstUse(
         ofKey key: Int, at offset: Int, position: Int, keysStart: Int, dictionary: Int, strings: inout Set<String>?
-    ) throws(PropertyListError) -> Bool {
+    ) -> Bool {
         let object = AcceptedBinaryPropertyList.Object(index: key)
         if strings == nil {
             if let canonical = canonicalKey(key, at: offset) {

@@ -100,6 +100,18 @@ import Testing
         ("null under known two-byte keys", repeatedKeys(secondValue: 5, referenceSize: 2), .unsupported(path: "[1].a", type: "null")),
         ("null under known three-byte keys", repeatedKeys(secondValue: 5, referenceSize: 3), .unsupported(path: "[1].a", type: "null")),
         ("cycle under known keys", repeatedKeys(secondValue: 0, referenceSize: 1), .malformed("cycle")),
+        // A dictionary under a value between the two uses the same key string: the repeat is
+        // still the outer dictionary's (it was accepted, "last wins", before).
+        ("a key again after a nested dictionary used it",
+         CraftedBinaryPropertyList(objects: [[0xD3, 1, 2, 1, 3, 4, 5], [0x51, 0x4B], [0x51, 0x4A], [0x10, 1], [0xD1, 1, 3], [0x10, 2]]).bytes,
+         .malformed("key \"K\" twice")),
+        ("a key again, out of order, after a nested dictionary used it",
+         CraftedBinaryPropertyList(objects: [[0xD3, 2, 1, 2, 3, 4, 5], [0x51, 0x4B], [0x51, 0x4C], [0x10, 1], [0xD1, 2, 3], [0x10, 2]]).bytes,
+         .malformed("key \"L\" twice")),
+        ("keys out of order, one twice", CraftedBinaryPropertyList(objects: [[0xD3, 1, 2, 3, 4, 4, 4], [0x51, 0x62], [0x51, 0x61], [0x51, 0x62], [0x09]]).bytes,
+         .malformed("key \"b\" twice")),
+        ("ascending keys, then an ASCII key again in UTF-16",
+         CraftedBinaryPropertyList(objects: [[0xD3, 1, 2, 3, 4, 4, 4], [0x51, 0x61], [0x51, 0x62], [0x61, 0, 0x61], [0x09]]).bytes, .malformed("twice")),
         ("canonically equivalent keys", CraftedBinaryPropertyList(objects: [[0xD2, 1, 2, 3, 3], [0x61, 0, 0xE9], [0x62, 0, 0x65, 0x03, 0x01], [0x09]]).bytes,
          .malformed("twice")),
     ]
