@@ -45,7 +45,7 @@ struct PurchaseBenchmark {
             logPath: container + "/widget-renderer.log", standardOutput: output.writeEnd)
         defer { follower.stop() }
         var generation: Int64 = 0
-        guard let first = Self.nextLine(output, after: -1, locked: nil, deadline: MonotonicClock.now() + 60_000_000_000) else {
+        guard let (first, _) = Self.nextLine(output, after: -1, locked: nil, deadline: MonotonicClock.now() + 60_000_000_000) else {
             throw BenchmarkError("widget-renderer --follow printed nothing (see \(container)/widget-renderer.log)")
         }
         generation = first
@@ -70,11 +70,10 @@ struct PurchaseBenchmark {
             let start = MonotonicClock.now()
             let child = try ingest.start(
                 ["ingest", "--wait", purchase, "--container", container, "--catalog", catalogPath], logPath: container + "/ingest.log")
-            guard let unlocked = Self.nextLine(output, after: generation, locked: false, deadline: start + 30_000_000_000) else {
+            guard let (unlocked, end) = Self.nextLine(output, after: generation, locked: false, deadline: start + 30_000_000_000) else {
                 child.stop()
                 throw BenchmarkError("round \(round): the follower never printed an unlocked entry (see \(container)/*.log)")
             }
-            let end = MonotonicClock.now()
             guard child.waitForExit() == 0 else { throw BenchmarkError("round \(round): entitlementctl ingest --wait failed (see \(container)/ingest.log)") }
             generation = unlocked
             if round >= warmup {
@@ -87,7 +86,7 @@ struct PurchaseBenchmark {
 
             let relock = try ingest.start(
                 ["ingest", "--wait", refund, "--container", container, "--catalog", catalogPath], logPath: container + "/ingest.log")
-            guard let locked = Self.nextLine(output, after: generation, locked: true, deadline: MonotonicClock.now() + 30_000_000_000),
+            guard let (locked, _) = Self.nextLine(output, after: generation, locked: true, deadline: MonotonicClock.now() + 30_000_000_000),
                 relock.waitForExit() == 0
             else { throw BenchmarkError("round \(round): the refund did not lock the widget again (see \(container)/*.log)") }
             generation = locked
@@ -98,15 +97,18 @@ struct PurchaseBenchmark {
     }
 
     /// Reads follower lines until one of a generation above `after` whose first entry's `locked`
-    /// is `locked` (any, when `nil`); returns its generation, or `nil` at the deadline.
-    static func nextLine(_ output: ReportPipe, after: Int64, locked: Bool?, deadline: UInt64) -> Int64? {
+    /// is `locked` (any, when `nil`); returns its generation and when the line was read (monotonic
+    /// ns, taken before the line is parsed: the bench's own JSON parsing is not the follower's
+    /// time), or `nil` at the deadline.
+    static func nextLine(_ output: ReportPipe, after: Int64, locked: Bool?, deadline: UInt64) -> (generation: Int64, readAt: UInt64)? {
         while let line = output.nextLine(deadline: deadline) {
+            let readAt = MonotonicClock.now()
             guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
                 let generation = (object["generation"] as? NSNumber)?.int64Value, generation > after
             else { continue }
             let entries = object["entries"] as? [[String: Any]]
-            guard let locked else { return generation }
-            if let isLocked = entries?.first?["locked"] as? Bool, isLocked == locked { return generation }
+            guard let locked else { return (generation, readAt) }
+            if let isLocked = entries?.first?["locked"] as? Bool, isLocked == locked { return (generation, readAt) }
         }
         return nil
     }
