@@ -97,9 +97,9 @@ struct PurchaseBenchmark {
     }
 
     /// Reads follower lines until one of a generation above `after` whose first entry's `locked`
-    /// is `locked` (any, when `nil`); returns its generation and when the line was read (monotonic
-    /// ns, taken before the line is parsed: the bench's own JSON parsing is not the follower's
-    /// time), or `nil` at the deadline.
+    /// is `locked` (any, when `nil`); returns its generation and when the bench reached that line
+    /// (monotonic ns, taken before the line is parsed: the bench's own JSON parsing of it is not
+    /// the follower's time), or `nil` at the deadline.
     static func nextLine(_ output: ReportPipe, after: Int64, locked: Bool?, deadline: UInt64) -> (generation: Int64, readAt: UInt64)? {
         while let line = output.nextLine(deadline: deadline) {
             let readAt = MonotonicClock.now()

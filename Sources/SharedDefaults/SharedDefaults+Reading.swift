@@ -8,7 +8,7 @@ extension SharedDefaults {
     ///
     /// In order, each step failing closed:
     /// 1. The directory: the kept ``ValidatedDirectory`` if it may still be used
-    ///    (``ValidatedDirectory/recheck(at:)``), else the path opened and checked again
+    ///    (``ValidatedDirectory/recheck(at:changeExpected:)``), else the path opened and checked again
     ///    (``ValidatedDirectory/open(_:options:at:)``). No directory: ``ReloadResult/missing``.
     /// 2. The file's `fstatat(directory, name, AT_SYMLINK_NOFOLLOW)`, turned into a
     ///    ``ReadCache/Key``; ``ReadCache/answer(for:)`` says whether that file was read
@@ -19,7 +19,9 @@ extension SharedDefaults {
     /// directory and the `fstatat` of step 2.
     ///
     /// With `changeReported` (a watcher said the file's name changed, so it is most likely
-    /// another file) steps 2 and 3 are taken the other way round: the file is opened first and
+    /// another file, and the directory's times changed with it) step 1 looks the directory up by
+    /// name at once, without the `fstat` that would only show new times, and steps 2 and 3 are
+    /// taken the other way round: the file is opened first and
     /// the `fstat` of the open file is the key, one system call less for a changed file (an
     /// unchanged one is then closed unread). Every answer is the one the look-up first would
     /// give: the same key, the same ``ReadCache/answer(for:)``, and a file that cannot be
@@ -38,7 +40,7 @@ extension SharedDefaults {
     /// its path again.
     ///
     /// - Parameters:
-    ///   - held: a directory the caller got from ``currentDirectory(_:holding:)`` earlier in the
+    ///   - held: a directory the caller got from ``currentDirectory(_:holding:changeExpected:)`` earlier in the
     ///     same operation (a writer, under its file lock). It is used without a system call if
     ///     the state still holds exactly that validation, and it is kept when the file is
     ///     missing (the caller is about to create the file in it).

@@ -14,7 +14,7 @@ import SystemShims
 /// ``descriptor`` (never through the path again), and ``status`` records which directory was
 /// validated (device and inode) with which mode, owner and times.
 ///
-/// The value is kept between calls; ``recheck(at:)`` says whether it may still be used, and
+/// The value is kept between calls; ``recheck(at:changeExpected:)`` says whether it may still be used, and
 /// fails closed: anything it cannot prove unchanged is re-validated through the path by the
 /// caller.
 package struct ValidatedDirectory {
@@ -25,11 +25,11 @@ package struct ValidatedDirectory {
     /// The open directory. Do not close it; it is closed when the last holder lets go.
     package let shared: SharedFileDescriptor
     /// The directory the path's last component was opened in (`O_PATH`: it only names it),
-    /// through which ``recheck(at:)`` asks whether ``name`` still leads to this directory.
+    /// through which ``recheck(at:changeExpected:)`` asks whether ``name`` still leads to this directory.
     private let parent: SharedFileDescriptor
     /// The path's last component (`.` when the path has none).
     private let name: String
-    /// The directory's `fstat` when it was validated, or when ``recheck(at:)`` last found it
+    /// The directory's `fstat` when it was validated, or when ``recheck(at:changeExpected:)`` last found it
     /// still at its name. Its device and inode say which directory this is.
     package private(set) var status: FileStatus
     /// `CLOCK_MONOTONIC_COARSE` nanoseconds when the path was opened and checked.
@@ -135,7 +135,7 @@ package struct ValidatedDirectory {
         guard now &- openedAt < Self.revalidationInterval else { return false }
         if !changeExpected, let current = try? descriptor.fstat(), current == status { return true }
         guard let named = try? parent.descriptor.status(ofEntry: name), isSameSafeDirectory(named) else { return false }
-        if named != status { status = named }  // `openedAt` stays: the path is re-opened on time
+        status = named  // `openedAt` stays: the path is re-opened on time
         return true
     }
 
