@@ -59,6 +59,12 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         entitlements[entitlement] ?? .notPurchased
     }
 
+    /// ``status(of:)``'s access period and state, without making its product id's `String`:
+    /// what a feature decision reads.
+    func access(of entitlement: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState) {
+        entitlements.access(of: entitlement) ?? (EntitlementStatus.notPurchased.accessPeriod, EntitlementStatus.notPurchased.state)
+    }
+
     /// The instant a reader should evaluate at: the wall clock, but never earlier than
     /// ``BootInstant/floor(issuedAt:issued:current:)``: on the boot the snapshot was issued in,
     /// `issuedAt` plus the boot time elapsed since; on another boot (or without readings)

@@ -31,9 +31,9 @@ public struct EntitlementTable: Sendable, Hashable {
     /// made and freed without a call per entry.
     struct Row {
         var expiresAt: Double
-        var productStart: Int32
+        var productStart: Int
         /// -1 when the status has no product id.
-        var productCount: Int32
+        var productCount: Int
         var active: Bool
         var hasExpiry: Bool
         var willRenew: Bool
@@ -128,9 +128,9 @@ public struct EntitlementTable: Sendable, Hashable {
 
     private func productID(of row: Row) -> String? {
         guard row.productCount >= 0 else { return nil }
-        let start = Int(row.productStart)
+        let start = row.productStart
         return productIDs.withUnsafeBufferPointer { bytes in
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + Int(row.productCount)]), as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + row.productCount]), as: UTF8.self)
         }
     }
 
@@ -173,8 +173,8 @@ public struct EntitlementTable: Sendable, Hashable {
         guard row.productCount >= 0, other.productCount >= 0 else { return row.productCount < 0 && other.productCount < 0 }
         let sameBytes = productIDs.withUnsafeBufferPointer { mine in
             table.productIDs.withUnsafeBufferPointer { theirs in
-                mine[Int(row.productStart)..<Int(row.productStart) + Int(row.productCount)]
-                    .elementsEqual(theirs[Int(other.productStart)..<Int(other.productStart) + Int(other.productCount)])
+                mine[row.productStart..<row.productStart + row.productCount]
+                    .elementsEqual(theirs[other.productStart..<other.productStart + other.productCount])
             }
         }
         return sameBytes || productID(of: row) == table.productID(of: other)
@@ -199,8 +199,8 @@ extension EntitlementTable.Row {
             periodType: status.periodType, ownership: status.ownership)
         if var productID = status.productId {
             productID.withUTF8 { bytes in
-                productStart = Int32(truncatingIfNeeded: appendProductID(bytes))
-                productCount = Int32(truncatingIfNeeded: bytes.count)
+                productStart = appendProductID(bytes)
+                productCount = bytes.count
             }
         }
     }
@@ -259,7 +259,7 @@ extension EntitlementTable {
         /// The product ids' bytes as they are read, made into the table's array once at the end.
         private let productIDs: ByteBuffer
         /// Where each long product id was kept, by its identity.
-        private var sharedProductIDs: [Int: (start: Int32, count: Int32)] = [:]
+        private var sharedProductIDs: [Int: (start: Int, count: Int)] = [:]
 
         /// A builder for about `capacity` entries.
         init(capacity: Int) {
@@ -290,8 +290,8 @@ extension EntitlementTable {
             if bytes.count > Self.copiedFreely, let identity {
                 return appendSharedProductID(bytes, identity: identity, to: &row)
             }
-            row.productStart = Int32(truncatingIfNeeded: productIDs.append(bytes))
-            row.productCount = Int32(truncatingIfNeeded: bytes.count)
+            row.productStart = productIDs.append(bytes)
+            row.productCount = bytes.count
         }
 
         /// Product ids up to this many bytes are copied for every entry that uses them.
@@ -303,8 +303,8 @@ extension EntitlementTable {
                 row.productCount = known.count
                 return
             }
-            row.productStart = Int32(truncatingIfNeeded: productIDs.append(bytes))
-            row.productCount = Int32(truncatingIfNeeded: bytes.count)
+            row.productStart = productIDs.append(bytes)
+            row.productCount = bytes.count
             sharedProductIDs[identity] = (row.productStart, row.productCount)
         }
 

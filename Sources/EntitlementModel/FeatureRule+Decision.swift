@@ -48,9 +48,7 @@ extension FeatureRule {
         guard let entitlement else { return .free }
         guard let snapshot else { return .noSnapshot }
         // Without making the product id's string: a check reads only when access is in force.
-        guard let (period, state) = snapshot.entitlements.access(of: entitlement) else {
-            return .entitlement(EntitlementStatus.notPurchased.accessPeriod, EntitlementStatus.notPurchased.state)
-        }
+        let (period, state) = snapshot.access(of: entitlement)
         return .entitlement(period, state)
     }
 
