@@ -132,24 +132,27 @@ struct DirectoryTracker {
 /// every name, or of the names a predicate accepts; and, with ``arrivalsOnly``, only a name's
 /// arrival (created, written, moved in), not its removal (deleted, moved away).
 struct NameFilter: Sendable {
-    private let accepts: (@Sendable (String) -> Bool)?
+    /// The names a set-based filter reports; `nil` for every name, or when a predicate decides.
+    let names: Set<String>?
+    private let predicate: (@Sendable (String) -> Bool)?
     let arrivalsOnly: Bool
 
     /// The names in `names`; every name when `names` is `nil`.
     init(names: Set<String>?) {
-        if let names {
-            accepts = { names.contains($0) }
-        } else {
-            accepts = nil
-        }
+        self.names = names
+        predicate = nil
         arrivalsOnly = false
     }
 
     /// The names `predicate` accepts (their arrivals only, with `arrivalsOnly`).
     init(_ predicate: @escaping @Sendable (String) -> Bool, arrivalsOnly: Bool) {
-        accepts = predicate
+        names = nil
+        self.predicate = predicate
         self.arrivalsOnly = arrivalsOnly
     }
 
-    func reports(_ name: String) -> Bool { accepts?(name) ?? true }
+    func reports(_ name: String) -> Bool {
+        if let names { return names.contains(name) }
+        return predicate?(name) ?? true
+    }
 }

@@ -37,8 +37,8 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
     public let directory: String
     /// The file names reported, or `nil` to report every name in the directory (or, for a watch
     /// made with ``init(directory:settle:arrivalsOnly:reporting:)``, the names its predicate accepts).
-    public let names: Set<String>?
-    /// Which names are reported: ``names``, or a predicate.
+    public var names: Set<String>? { filter.names }
+    /// Which names are reported: a set of names, every name, or a predicate.
     let filter: NameFilter
     /// How long name changes are held back, from the first one, to merge a burst into one event.
     public let settle: Duration
@@ -54,7 +54,6 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
     ///     soon as the events are read. `armed`, `directoryRemoved` and `rearmed` are never delayed.
     public init(directory: String, names: Set<String>?, settle: Duration = .zero) {
         self.directory = directory
-        self.names = names
         self.filter = NameFilter(names: names)
         self.settle = settle
     }
@@ -70,7 +69,6 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
         directory: String, settle: Duration = .zero, arrivalsOnly: Bool = false, reporting isReported: @escaping @Sendable (String) -> Bool
     ) {
         self.directory = directory
-        self.names = nil
         self.filter = NameFilter(isReported, arrivalsOnly: arrivalsOnly)
         self.settle = settle
     }
