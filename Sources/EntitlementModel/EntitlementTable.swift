@@ -190,13 +190,24 @@ public struct EntitlementTable: Sendable, Hashable {
 }
 
 extension EntitlementTable.Row {
+    /// A row without a product id (the product id's bytes are attached by the table or its builder)
+    /// and with the expiry `expiresAt` (seconds since the reference date, `nil` for none): the one
+    /// place that spells how a row stores "none" for either.
+    init(
+        active: Bool, state: EntitlementState, periodType: PeriodType, ownership: Ownership, willRenew: Bool,
+        expiresAt: Double?
+    ) {
+        self.init(
+            expiresAt: expiresAt ?? 0, productStart: 0, productCount: -1, active: active, hasExpiry: expiresAt != nil,
+            willRenew: willRenew, state: state, periodType: periodType, ownership: ownership)
+    }
+
     /// `status` as a row; `appendProductID` keeps its product id's UTF-8 bytes and answers
     /// where they start.
     init(_ status: EntitlementStatus, appendingProductID appendProductID: (UnsafeBufferPointer<UInt8>) -> Int) {
         self.init(
-            expiresAt: status.expiresAt?.timeIntervalSinceReferenceDate ?? 0, productStart: 0, productCount: -1,
-            active: status.active, hasExpiry: status.expiresAt != nil, willRenew: status.willRenew, state: status.state,
-            periodType: status.periodType, ownership: status.ownership)
+            active: status.active, state: status.state, periodType: status.periodType, ownership: status.ownership,
+            willRenew: status.willRenew, expiresAt: status.expiresAt?.timeIntervalSinceReferenceDate)
         if var productID = status.productId {
             productID.withUTF8 { bytes in
                 productStart = appendProductID(bytes)

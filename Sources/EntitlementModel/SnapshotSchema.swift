@@ -165,15 +165,15 @@ enum SnapshotSchema {
         guard let willRenewObject = fields[.willRenew], let willRenew = source.boolean(willRenewObject) else {
             throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean")
         }
-        var row = EntitlementTable.Row(
-            expiresAt: 0, productStart: 0, productCount: -1, active: active, hasExpiry: false, willRenew: willRenew,
-            state: stateValue, periodType: periodTypeValue, ownership: ownershipValue)
+        var expiry: Double?
         if let expiresAt {
-            do throws(DateRefusal) { row.expiresAt = try checkedDate(expiresAt, source).timeIntervalSinceReferenceDate } catch {
+            do throws(DateRefusal) { expiry = try checkedDate(expiresAt, source).timeIntervalSinceReferenceDate } catch {
                 throw EntryRefusal(field: .expiresAt, problem: error.problem)
             }
-            row.hasExpiry = true
         }
+        var row = EntitlementTable.Row(
+            active: active, state: stateValue, periodType: periodTypeValue, ownership: ownershipValue, willRenew: willRenew,
+            expiresAt: expiry)
         // The product id's bytes go straight into the table (no `String` per entry).
         if let productId {
             guard source.withUTF8(ofString: productId, { builder.appendProductID($0, identity: $1, to: &row) }) != nil else {
