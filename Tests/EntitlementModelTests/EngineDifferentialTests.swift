@@ -71,8 +71,9 @@ import Testing
         }
     }
 
-    /// Sanity bound only (debug build, shared cores): the real figure is measured in release.
-    @Test func fiftyThousandSubscriptionsEvaluateQuickly() throws {
+    /// A history of 50,000 subscriptions to one product evaluates to the latest expiry among them
+    /// (what it costs in time is measured by the benchmark's ingest rows, not bounded here).
+    @Test func fiftyThousandSubscriptionsEvaluateToTheLatestExpiry() throws {
         let catalog = try Fixtures.catalog()
         var facts = FactStore()
         for index in 0..<50_000 {
@@ -84,11 +85,7 @@ import Testing
                         purchaseDate: purchased, expiresDate: purchased.addingTimeInterval(30 * 86_400), type: .autoRenewable,
                         signedDate: purchased)))
         }
-        let clock = ContinuousClock()
-        let start = clock.now
         let result = EntitlementEngine(catalog: catalog).evaluate(facts, now: Self.base.addingTimeInterval(86_400))
-        let elapsed = clock.now - start
         #expect(result.entitlements["plus"]?.expiresAt == Self.base.addingTimeInterval(49_999 + 30 * 86_400))
-        #expect(elapsed < .seconds(2), "evaluating 50,000 subscriptions took \(elapsed)")
     }
 }

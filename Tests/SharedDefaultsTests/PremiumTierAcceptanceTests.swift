@@ -122,24 +122,20 @@ import TestSupport
         }
     }
 
-    /// An access check must stay far below 10 ms, since a widget or an app checks on every draw.
-    /// This is only a sanity bound (an average under 1 ms over 100,000 checks, in a debug build on a
-    /// shared machine); the benchmark gives the real figure.
-    @Test func accessCheckIsFarBelowTenMilliseconds() throws {
+    /// Every check of a long run of mixed features and counts answers the same for one loaded
+    /// snapshot (a widget or an app checks on every draw). How fast a check is, is the benchmark's
+    /// row "feature check on a loaded snapshot", not a bound timed here.
+    @Test func repeatedAccessChecksAnswerTheSame() throws {
         let gate = try SampleCatalog.load().featureGate
         let snapshot = try SampleCatalog.snapshot(Self.subscriber, now: Self.now)
         let features = gate.rules.keys.sorted()
         let iterations = 100_000
         var unlocked = 0
-        let elapsed = ContinuousClock().measure {
-            for index in 0..<iterations {
-                if gate.check(features[index % features.count], snapshot: snapshot, wallClock: Self.now, currentCount: index % 20).isUnlocked {
-                    unlocked += 1
-                }
+        for index in 0..<iterations {
+            if gate.check(features[index % features.count], snapshot: snapshot, wallClock: Self.now, currentCount: index % 20).isUnlocked {
+                unlocked += 1
             }
         }
         #expect(unlocked == iterations)
-        let average = elapsed / iterations
-        #expect(average < .milliseconds(1), "average \(average) per check")
     }
 }
