@@ -50,13 +50,16 @@ let package = Package(
         .executable(name: "entitlement-bench", targets: ["entitlement-bench"]),
     ],
     targets: [
+        // The proleptic Gregorian calendar in whole days from 1970: the one date arithmetic under
+        // every date text the package reads or writes (property lists, ISO 8601, X.509 validity).
+        .target(name: "CivilTime", swiftSettings: strict),
         // Pure values: property-list values and their codecs. No file I/O.
-        .target(name: "PropertyList", swiftSettings: strict),
+        .target(name: "PropertyList", dependencies: ["CivilTime"], swiftSettings: strict),
         // Pure values and the engine: catalog, transactions, snapshot, feature gate. Time is passed in.
-        .target(name: "EntitlementModel", dependencies: ["PropertyList", "SignedData"], swiftSettings: strict),
+        .target(name: "EntitlementModel", dependencies: ["CivilTime", "PropertyList", "SignedData"], swiftSettings: strict),
         // What is believed only once verified: SHA-2, P-256 / P-384 ECDSA verification, the
         // signature encodings under JWS and X.509, and JWS chains to pinned roots. Pure values, no I/O.
-        .target(name: "SignedData", swiftSettings: strict),
+        .target(name: "SignedData", dependencies: ["CivilTime"], swiftSettings: strict),
         // Typed wrappers over Glibc: descriptors, errno, locks, atomic replace. Package-internal API.
         .target(name: "SystemShims", swiftSettings: mockableSyscalls),
         // The App Group UserDefaults stand-in: one property-list file per suite.
@@ -72,7 +75,7 @@ let package = Package(
         // The daemon's library: lock, inbox, journal, publish, transition timers.
         .target(name: "Broker", dependencies: ["EntitlementModel", "SignedData", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
-        .target(name: "WidgetTimeline", dependencies: ["EntitlementModel", "PropertyList"], swiftSettings: strict),
+        .target(name: "WidgetTimeline", dependencies: ["CivilTime", "EntitlementModel", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.
         .target(name: "WatchExtension", dependencies: ["EntitlementModel", "WidgetTimeline"], swiftSettings: strict),
         // A small hand-written argument parser, errors and exit codes.

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PropertyList
+import CivilTime
 
 /// ISO 8601 instants in the one form the contract prints: `2026-11-22T01:34:49Z`, with
 /// milliseconds (`.123`) only when the instant has them. Pure arithmetic: no formatter, no locale,

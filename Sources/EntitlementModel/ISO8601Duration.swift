@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PropertyList
+import CivilTime
 
 /// An ISO 8601 duration such as `P1M`, `P1Y`, `P7D`, `P1W` or `P1DT12H`, as `.storekit` files and
 /// the catalog's `durations` write them.

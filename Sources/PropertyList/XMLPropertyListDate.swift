@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation  // toolchains without FoundationEssentials
 #endif
+import CivilTime
 
 /// The XML property list's `<date>`: ISO 8601 `YYYY-MM-DDTHH:MM:SSZ` in UTC, whole seconds, on
 /// the proleptic Gregorian calendar with astronomical years (year 0 is 1 BC), as CoreFoundation

@@ -1,3 +1,5 @@
+import CivilTime
+
 /// X.509 validity times (RFC 5280 §4.1.2.5): `UTCTime` `YYMMDDHHMMSSZ` (years 1950-2049) and
 /// `GeneralizedTime` `YYYYMMDDHHMMSSZ`, both in UTC with seconds and no fraction, exactly as
 /// RFC 5280 requires them. Converted to seconds since 1970-01-01T00:00:00Z.
@@ -22,27 +24,9 @@ enum X509Time {
         var year = digits == 12 ? number(2) : number(4)
         if digits == 12 { year += year >= 50 ? 1900 : 2000 }
         let month = number(2), day = number(2), hour = number(2), minute = number(2), second = number(2)
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60 else {
+        guard (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year), hour < 24, minute < 60, second < 60 else {
             throw DERError("\(what): not a valid date and time")
         }
-        return daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        return CivilCalendar.days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
     }
 }

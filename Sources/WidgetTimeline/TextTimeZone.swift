@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PropertyList
+import CivilTime
 
 /// The zone text output writes instants in, for people: local civil time with its offset from UTC,
 /// `2026-11-23 14:05:41 +01:00`. (JSON output stays in UTC, ISO 8601, as the contract says.)
