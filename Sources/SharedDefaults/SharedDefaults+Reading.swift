@@ -136,7 +136,7 @@ extension SharedDefaults {
         try state.withLock { state throws(SharedDefaultsError) in
             try refresh(&state, changeReported: changeReported) { bytes throws(SharedDefaultsError) in
                 try consume(bytes)
-                return [:]
+                return [String: PropertyListValue]()
             }
         }
     }
@@ -239,9 +239,12 @@ extension SharedDefaults {
 
     /// The checks on the open file's `fstat`, in the order a reader should fail them.
     private func validate(file status: FileStatus) throws(SharedDefaultsError) {
-        guard status.type == .regular else {
-            if status.type == .symlink { throw .fileIsSymlink(path: path) }
-            throw .notRegularFile(path: path, type: status.type.rawValue)
+        // Matched, not compared with `==`: `FileType`'s `==` is another module's, called through
+        // its `Equatable` witness on every read.
+        switch status.type {
+        case .regular: break
+        case .symlink: throw .fileIsSymlink(path: path)
+        default: throw .notRegularFile(path: path, type: status.type.rawValue)
         }
         guard options.allowsFileOwner(status.userID) else { throw .foreignOwner(path: path, owner: status.userID) }
         guard !status.isWorldWritable else { throw .fileWorldWritable(path: path) }
