@@ -85,18 +85,20 @@ extension SharedDefaults {
         case .refusedAgain(let error): throw error
         case .read: break
         }
-        let directory = state.directory!
+        // Only the directory's status is kept across the read (which takes `state` inout): a
+        // copy of the whole `ValidatedDirectory` would retain and release its descriptors.
+        let directoryStatus = state.directory!.status
         do {
             let file: OpenedFile
             if let alreadyOpen = opened.take() {
                 file = alreadyOpen
             } else {
-                guard let found = try openFile(in: directory) else { return fileIsMissing(&state, letGoOfDirectory: held == nil) }
+                guard let found = try openFile(in: state.directory!) else { return fileIsMissing(&state, letGoOfDirectory: held == nil) }
                 file = found
             }
             let status = file.status
             let (contents, descriptor) = try readValidatedFile(file, &state, decode: decode)
-            state.cache.accept(contents, key: ReadCache.Key(directory: directory.status, file: status), pinning: descriptor)
+            state.cache.accept(contents, key: ReadCache.Key(directory: directoryStatus, file: status), pinning: descriptor)
             return .changed
         } catch {
             throw state.cache.refuse(error, key: key)
