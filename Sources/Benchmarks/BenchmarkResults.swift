@@ -42,6 +42,10 @@ struct BenchmarkResults {
         /// Wake-ups per publish per reader, package and floor readers.
         var wakeUps: Double?
         var floorWakeUps: Double?
+        /// On-CPU µs per publish per reader (user and kernel), package and floor readers: on a
+        /// machine with fewer cores than readers, the last reader's latency is about their sum.
+        var readerCPU: Double?
+        var floorReaderCPU: Double?
     }
 
     /// A peer reader strategy.

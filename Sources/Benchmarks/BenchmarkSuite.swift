@@ -183,7 +183,7 @@ struct BenchmarkSuite {
         return BenchmarkResults.Fanout(
             nominal: nominal, readers: readers, lastReader: LatencySummary(microseconds: outcome.lastReader), misses: outcome.misses,
             rounds: outcome.rounds, floorLastReader: LatencySummary(microseconds: floor.lastReader), wakeUps: outcome.wakeUpsPerWrite,
-            floorWakeUps: floor.wakeUpsPerWrite)
+            floorWakeUps: floor.wakeUpsPerWrite, readerCPU: outcome.readerCPUPerWrite, floorReaderCPU: floor.readerCPUPerWrite)
     }
 
     /// Publish → entry on tmpfs (one reader) with `count` entitlements in the snapshot, and the

@@ -25,9 +25,10 @@ enum PropagationProfile {
             let package = fanout.lastReader, floor = fanout.floorLastReader
             print(
                 String(
-                    format: "%@: last reader p50 %.0f µs (%.2f× floor %.0f µs) p99 %.0f µs (%.2f× floor %.0f µs) | wake-ups %.2f / %.2f | misses %d", name,
+                    format: "%@: last reader p50 %.0f µs (%.2f× floor %.0f µs) p99 %.0f µs (%.2f× floor %.0f µs) | wake-ups %.2f / %.2f | CPU µs per wake-up %.1f / %.1f | misses %d", name,
                     package?.p50 ?? .nan, (package?.p50 ?? .nan) / (floor?.p50 ?? .nan), floor?.p50 ?? .nan, package?.p99 ?? .nan,
-                    (package?.p99 ?? .nan) / (floor?.p99 ?? .nan), floor?.p99 ?? .nan, fanout.wakeUps ?? .nan, fanout.floorWakeUps ?? .nan, fanout.misses))
+                    (package?.p99 ?? .nan) / (floor?.p99 ?? .nan), floor?.p99 ?? .nan, fanout.wakeUps ?? .nan, fanout.floorWakeUps ?? .nan,
+                    fanout.readerCPU ?? .nan, fanout.floorReaderCPU ?? .nan, fanout.misses))
             return
         }
         if name.hasPrefix("propagation-sized-"), let count = Int(name.dropFirst("propagation-sized-".count)) {

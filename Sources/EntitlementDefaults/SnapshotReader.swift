@@ -55,10 +55,16 @@ public final class SnapshotReader: Sendable {
         state.withLock { lastGood in
             let path = path
             let result: ReloadResult
-            var found: FileSnapshot?
+            // What the file holds, as two plain optionals rather than one enum value: the
+            // snapshot is then moved out, never copied through the enum's value witnesses.
+            var decoded: EntitlementSnapshot?
+            var refusal: SnapshotDecodingError?
             do throws(SharedDefaultsError) {
                 result = try defaults.reload(changeReported: changeReported) { bytes throws(SharedDefaultsError) in
-                    found = try Self.snapshot(in: bytes, path: path)
+                    switch try Self.snapshot(in: bytes, path: path) {
+                    case .decoded(let snapshot): decoded = snapshot
+                    case .refused(let error): refusal = error
+                    }
                 }
             } catch {
                 return .rejected(reason: error.description, lastGood: lastGood)
@@ -68,11 +74,11 @@ public final class SnapshotReader: Sendable {
             case .unchanged: return .unchanged(lastGood)
             case .changed: break
             }
-            let snapshot: EntitlementSnapshot
-            switch found {
-            case .decoded(let decoded): snapshot = decoded
-            case .refused(.missing), nil: return .missing(lastGood: lastGood)
-            case .refused(let error): return .rejected(reason: "\(path): snapshot refused: \(error.description)", lastGood: lastGood)
+            guard let snapshot = decoded.take() else {
+                switch refusal {
+                case .missing, nil: return .missing(lastGood: lastGood)
+                case .some(let error): return .rejected(reason: "\(path): snapshot refused: \(error.description)", lastGood: lastGood)
+                }
             }
             // A higher generation is a new snapshot whatever it holds (equality includes the
             // generation): only a generation that is not higher is compared in full.

@@ -8,8 +8,9 @@ import SystemShims
 struct DirectoryTracker {
     /// The paths from the root (or `.` for a relative path) down to the target, inclusive.
     let levels: [String]
-    /// The name of the component below each level; `nil` for the target.
-    private let nextComponent: [String?]
+    /// The UTF-8 name of the component below each level, as the kernel names it in an event;
+    /// `nil` for the target.
+    private let nextComponent: [[UInt8]?]
     /// The names to report.
     let filter: NameFilter
 
@@ -32,7 +33,7 @@ struct DirectoryTracker {
         // The target keeps the caller's spelling, so that errors name the path the caller gave.
         if !components.isEmpty { levels[levels.count - 1] = directory }
         self.levels = levels
-        self.nextComponent = components.map(Optional.some) + [nil]
+        self.nextComponent = components.map { Array($0.utf8) } + [nil]
         self.filter = filter
     }
 
@@ -110,9 +111,9 @@ struct DirectoryTracker {
             return
         }
         if watch.level == targetLevel {
-            guard !event.name.isEmpty, !event.mask.isDisjoint(with: .nameChanges) else { return }
-            if filter.reports(event.name) { changes.noteChanged(event.name) }
-        } else if event.name == nextComponent[watch.level], !event.mask.isDisjoint(with: [.create, .movedTo]) {
+            guard !event.nameBytes.isEmpty, !event.mask.isDisjoint(with: .nameChanges) else { return }
+            if let reported = filter.reported(event) { changes.noteChanged(reported.name, alone: reported.alone) }
+        } else if let next = nextComponent[watch.level], event.nameIs(next), !event.mask.isDisjoint(with: InotifyMask.create.union(.movedTo)) {
             try arm(using: inotify, into: &changes)
         }
     }
@@ -131,15 +132,30 @@ struct DirectoryTracker {
 /// Which changes to names of the watched directory a watch reports: those of a set of names, of
 /// every name, or of the names a predicate accepts; and, with ``arrivalsOnly``, only a name's
 /// arrival (created, written, moved in), not its removal (deleted, moved away).
+///
+/// A set's names are matched byte for byte against the name the kernel reports (their UTF-8),
+/// as the file system itself tells names apart, straight from the read buffer: an event for any
+/// other name costs no allocation, and a reported one is the set's own string.
 struct NameFilter: Sendable {
     /// The names a set-based filter reports; `nil` for every name, or when a predicate decides.
     let names: Set<String>?
+    /// ``names``, each with its UTF-8 and a set of it alone, ordered by UTF-8 length.
+    private let listed: [ListedName]
     private let predicate: (@Sendable (String) -> Bool)?
     let arrivalsOnly: Bool
+
+    /// One name of a set-based filter, ready to be matched and reported.
+    struct ListedName: Sendable {
+        let utf8: [UInt8]
+        let name: String
+        /// `[name]`, built once: the pending names of a batch in which only this name changed.
+        let alone: Set<String>
+    }
 
     /// The names in `names`; every name when `names` is `nil`.
     init(names: Set<String>?) {
         self.names = names
+        listed = (names ?? []).map { ListedName(utf8: Array($0.utf8), name: $0, alone: [$0]) }.sorted { $0.utf8.count < $1.utf8.count }
         predicate = nil
         arrivalsOnly = false
     }
@@ -147,12 +163,31 @@ struct NameFilter: Sendable {
     /// The names `predicate` accepts (their arrivals only, with `arrivalsOnly`).
     init(_ predicate: @escaping @Sendable (String) -> Bool, arrivalsOnly: Bool) {
         names = nil
+        listed = []
         self.predicate = predicate
         self.arrivalsOnly = arrivalsOnly
     }
 
-    func reports(_ name: String) -> Bool {
-        if let names { return names.contains(name) }
-        return predicate?(name) ?? true
+    /// The name `event` carries when this filter reports it, with the set of it alone when the
+    /// filter has one ready; `nil` when the name is not reported.
+    func reported(_ event: InotifyEvent) -> (name: String, alone: Set<String>?)? {
+        if names != nil {
+            // The first listed name as long as the event's (names are ordered by length), then
+            // each of that length.
+            let length = event.nameBytes.count
+            var low = 0, high = listed.count
+            while low < high {
+                let middle = (low + high) / 2
+                if listed[middle].utf8.count < length { low = middle + 1 } else { high = middle }
+            }
+            while low < listed.count, listed[low].utf8.count == length {
+                if event.nameIs(listed[low].utf8) { return (listed[low].name, listed[low].alone) }
+                low += 1
+            }
+            return nil
+        }
+        let name = event.name
+        guard predicate?(name) ?? true else { return nil }
+        return (name, nil)
     }
 }

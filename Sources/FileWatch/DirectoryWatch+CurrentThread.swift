@@ -55,9 +55,12 @@ struct InlineWatchConsumer: WatchConsumer {
     }
 
     mutating func publish(_ changes: PendingChanges) {
-        for event in changes.events {
-            guard !stopped else { return }
+        guard !stopped else { return }
+        var stopped = false
+        changes.forEachEvent { event in
             stopped = !handler(event)
+            return !stopped
         }
+        self.stopped = stopped
     }
 }

@@ -47,7 +47,10 @@ public struct DirectoryWatch: AsyncSequence, Sendable {
     /// - Parameters:
     ///   - directory: the directory to watch. It need not exist yet.
     ///   - names: plain file names inside `directory` to report (for example `["group.plist"]`), or `nil`
-    ///     for every name. Other names, such as a writer's temporary files, are filtered out.
+    ///     for every name. Other names, such as a writer's temporary files, are filtered out. A name
+    ///     is matched byte for byte (its UTF-8) against the name the kernel reports, as the file
+    ///     system tells names apart: the same text in another Unicode normalization names another
+    ///     file and is not reported, although the two `String`s compare equal.
     ///   - settle: how long to hold back `changed` and `overflow` after the first change before delivering,
     ///     so that a burst becomes one event. The window starts at the first held-back change and is not
     ///     extended by later ones, so delivery is delayed by at most `settle`. Zero (the default) delivers as

@@ -16,6 +16,9 @@ struct Inotify: ~Copyable {
     private let directory: String
     /// Room for many events per `read`, aligned for `struct inotify_event`.
     private let buffer: UnsafeMutableRawBufferPointer
+    /// `InotifyEventHeader.size`, read once here rather than through its lazily initialized
+    /// global on every wake-up.
+    private let headerSize = InotifyEventHeader.size
     /// Whether ``readEvents()`` waits for an event instead of returning `nil` on an empty queue.
     var blocksInRead: Bool { wake == nil }
 
@@ -119,19 +122,28 @@ struct Inotify: ~Copyable {
 
     /// The longest event the kernel can queue: its header and a name of `NAME_MAX` (255) bytes
     /// with its terminating NUL, padded to a multiple of the header's size (256 bytes).
-    static let longestEvent = InotifyEventHeader.size + 256
+    var longestEvent: Int { headerSize + 256 }
 
-    /// One batch of events and whether the queue may hold more.
+    /// One batch of events, read in place in the buffer, and whether the queue may hold more.
+    /// Valid until the next ``readEvents()``.
     struct Batch {
-        var events: [InotifyEvent]
+        /// The bytes the `read` returned.
+        var bytes: UnsafeRawBufferPointer
         /// `false` when the `read` left room for the longest event: the kernel copies events
         /// until the queue is empty or the next one does not fit, so the queue was empty then and
         /// a second `read` would only fail with EAGAIN.
         var mayHaveMore: Bool
+        /// `MemoryLayout<inotify_event>.size`, taken once.
+        var headerSize: Int
+
+        /// Calls `body` with each event, in the order read.
+        func forEach(_ body: (InotifyEvent) throws(FileWatchError) -> Void) throws(FileWatchError) {
+            try InotifyEvent.forEach(in: bytes, headerSize: headerSize, body)
+        }
     }
 
     /// Reads one batch of events, waiting for one first if ``blocksInRead``.
-    /// - Returns: the parsed events, or `nil` once the queue is empty (EAGAIN). EINTR is retried.
+    /// - Returns: the batch, or `nil` once the queue is empty (EAGAIN). EINTR is retried.
     /// - Throws: ``FileWatchError`` with operation `.read` for any other failure.
     func readEvents() throws(FileWatchError) -> Batch? {
         let count: Int
@@ -142,7 +154,7 @@ struct Inotify: ~Copyable {
         }
         if count == 0 { return nil }
         return Batch(
-            events: InotifyEvent.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count])),
-            mayHaveMore: count > Self.bufferSize - Self.longestEvent)
+            bytes: UnsafeRawBufferPointer(rebasing: buffer[..<count]), mayHaveMore: count > Self.bufferSize - longestEvent,
+            headerSize: headerSize)
     }
 }

@@ -66,7 +66,17 @@ struct PendingChanges: Sendable, Equatable {
 
     /// A watched name changed.
     mutating func noteChanged(_ name: String) {
+        noteChanged(name, alone: nil)
+    }
+
+    /// A watched name changed; `alone`, when given, is `[name]`, built once by the caller: the
+    /// pending names when nothing else changed, taken as is rather than built and hashed again.
+    mutating func noteChanged(_ name: String, alone: Set<String>?) {
         guard !overflowed else { return }
+        if names.isEmpty, let alone {
+            names = alone
+            return
+        }
         names.insert(name)
         if names.count > Self.maximumNames { noteOverflow() }
     }
@@ -87,9 +97,23 @@ struct PendingChanges: Sendable, Equatable {
 
     /// The events to deliver, in order, following the rules above.
     var events: [FileWatchEvent] {
-        if !structural.isEmpty { return structural }
-        if overflowed { return [.overflow] }
-        if !names.isEmpty { return [.changed(names)] }
-        return []
+        var events: [FileWatchEvent] = []
+        forEachEvent { event in
+            events.append(event)
+            return true
+        }
+        return events
+    }
+
+    /// Calls `body` with each of ``events`` in order, without building the array, until it
+    /// returns `false`.
+    func forEachEvent(_ body: (FileWatchEvent) -> Bool) {
+        if !structural.isEmpty {
+            for event in structural where !body(event) { return }
+        } else if overflowed {
+            _ = body(.overflow)
+        } else if !names.isEmpty {
+            _ = body(.changed(names))
+        }
     }
 }

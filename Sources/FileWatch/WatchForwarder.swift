@@ -49,9 +49,10 @@ final class WatchForwarder: ThreadedWatchConsumer {
     }
 
     func publish(_ changes: PendingChanges) {
-        for event in changes.events {
-            if state.withLock({ $0.cancelled }) { return }
+        changes.forEachEvent { event in
+            if state.withLock({ $0.cancelled }) { return false }
             handler(event)
+            return true
         }
     }
 

@@ -38,11 +38,18 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
     private let inotify: Inotify
     private var tracker: DirectoryTracker
     private(set) var consumer: Consumer
-    private let settle: Duration
+    /// The settle window in nanoseconds; 0 when name changes are published as soon as read.
+    /// Kept as an integer, with the deadline on `CLOCK_MONOTONIC`: `Duration` and
+    /// `ContinuousClock.Instant` are resilient standard-library types, looked up and handled
+    /// through their metadata, which a wake-up then pays for even with no window.
+    private let settleNanoseconds: UInt64
     /// Name changes read but held back until the settle window closes (always empty when `settle` is zero).
     private var unpublished = PendingChanges()
-    /// When the settle window for ``unpublished`` closes.
-    private var settleDeadline: ContinuousClock.Instant?
+    /// When (`Clocks.monotonicNanoseconds`) the settle window for ``unpublished`` closes.
+    private var settleDeadline: UInt64?
+
+    /// Whether name changes are held back for a settle window.
+    private var holdsBack: Bool { settleNanoseconds > 0 }
 
     /// An `inotify` that blocks in `read` can only be used with no settle window: nothing would
     /// end the read when the window closes.
@@ -51,7 +58,7 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
         self.inotify = inotify
         self.tracker = tracker
         self.consumer = consumer
-        self.settle = settle
+        self.settleNanoseconds = Self.nanoseconds(settle)
     }
 
     /// Closes the inotify descriptor and the eventfd (by ending the reader's, hence the ``Inotify``'s, lifetime).
@@ -90,7 +97,7 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
     private mutating func drain() throws(FileWatchError) {
         while let batch = try inotify.readEvents() {
             var changes = PendingChanges()
-            for event in batch.events {
+            try batch.forEach { event throws(FileWatchError) in
                 try tracker.handle(event, using: inotify, into: &changes)
             }
             offer(changes)
@@ -103,15 +110,16 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
     private mutating func offer(_ changes: PendingChanges) {
         guard !changes.isEmpty else { return }
         if unpublished.isEmpty { unpublished = changes } else { unpublished.merge(changes) }
-        if settle <= .zero || changes.hasStructuralChange {
+        if !holdsBack || changes.hasStructuralChange {
             publishHeldBack()
         } else if settleDeadline == nil {
-            settleDeadline = .now + settle
+            let now = Clocks.monotonicNanoseconds
+            settleDeadline = now.addingReportingOverflow(settleNanoseconds).overflow ? .max : now + settleNanoseconds
         }
     }
 
     private mutating func publishIfSettled() {
-        if let settleDeadline, settleDeadline <= .now { publishHeldBack() }
+        if let settleDeadline, settleDeadline <= Clocks.monotonicNanoseconds { publishHeldBack() }
     }
 
     private mutating func publishHeldBack() {
@@ -123,11 +131,21 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
     /// Milliseconds until the settle window closes, rounded up; -1 (wait indefinitely) when nothing is held back.
     private func settleTimeout() -> CInt {
         guard let settleDeadline else { return -1 }
-        let remaining = settleDeadline - .now
-        guard remaining > .zero else { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        let milliseconds = seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return CInt(clamping: milliseconds)
+        let now = Clocks.monotonicNanoseconds
+        guard settleDeadline > now else { return 0 }
+        let remaining = settleDeadline - now
+        return CInt(clamping: remaining / 1_000_000 + (remaining % 1_000_000 == 0 ? 0 : 1))
+    }
+
+    /// `duration` in whole nanoseconds, rounded up (a window is never shortened); 0 for a
+    /// duration of zero or less, `UInt64.max` past what fits.
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        guard duration > .zero else { return 0 }
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let fraction = UInt64((attoseconds + 999_999_999) / 1_000_000_000)
+        guard !overflow, whole <= .max - fraction else { return .max }
+        return whole + fraction
     }
 }
 

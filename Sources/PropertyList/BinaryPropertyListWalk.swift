@@ -65,19 +65,23 @@ struct BinaryPropertyListWalk {
         let objectCount = trailer.objectCount
         var tableSize = 16
         while tableSize < 2 * objectCount { tableSize <<= 1 }
+        let file = AcceptedBinaryPropertyList(base: base, trailer: trailer)
         // On the stack when it fits (a few kilobytes for a typical snapshot), else on the heap.
-        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * objectCount + tableSize + 2) {
-            block throws(PropertyListError) -> Result in
+        // The walk's memory is only for the walk: `body` runs after it, on the file (which
+        // reads `bytes` alone), so the allocation's closure is not generic over `Result` (a
+        // generic one asks the runtime for `Swift.Result`'s metadata on every call).
+        try withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * objectCount + tableSize + 2) {
+            block throws(PropertyListError) in
             guard let storage = block.baseAddress else { throw .malformed(reason: "no memory for the walk") }
             storage.initialize(repeating: 0, count: block.count)
             let walk = BinaryPropertyListWalk(
-                file: AcceptedBinaryPropertyList(base: base, trailer: trailer), bytes: bytes, trailer: trailer,
+                file: file, bytes: bytes, trailer: trailer,
                 objectTableEnd: trailer.offsetTableOffset, counts: storage, canonicalKeys: storage + objectCount,
                 lastDictionary: storage + 2 * objectCount, keyTable: storage + 3 * objectCount, keyTableMask: tableSize - 1,
                 lastKeys: storage + 3 * objectCount + tableSize)
             _ = try walk.count(of: trailer.topObject, depth: 0)
-            return body(walk.file)
         }
+        return body(file)
     }
 
     // MARK: Objects

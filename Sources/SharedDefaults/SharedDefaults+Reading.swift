@@ -85,18 +85,20 @@ extension SharedDefaults {
         case .refusedAgain(let error): throw error
         case .read: break
         }
-        let directory = state.directory!
+        // Only the directory's status is kept across the read (which takes `state` inout): a
+        // copy of the whole `ValidatedDirectory` would retain and release its descriptors.
+        let directoryStatus = state.directory!.status
         do {
             let file: OpenedFile
             if let alreadyOpen = opened.take() {
                 file = alreadyOpen
             } else {
-                guard let found = try openFile(in: directory) else { return fileIsMissing(&state, letGoOfDirectory: held == nil) }
+                guard let found = try openFile(in: state.directory!) else { return fileIsMissing(&state, letGoOfDirectory: held == nil) }
                 file = found
             }
             let status = file.status
             let (contents, descriptor) = try readValidatedFile(file, &state, decode: decode)
-            state.cache.accept(contents, key: ReadCache.Key(directory: directory.status, file: status), pinning: descriptor)
+            state.cache.accept(contents, key: ReadCache.Key(directory: directoryStatus, file: status), pinning: descriptor)
             return .changed
         } catch {
             throw state.cache.refuse(error, key: key)
@@ -136,7 +138,7 @@ extension SharedDefaults {
         try state.withLock { state throws(SharedDefaultsError) in
             try refresh(&state, changeReported: changeReported) { bytes throws(SharedDefaultsError) in
                 try consume(bytes)
-                return [:]
+                return [String: PropertyListValue]()
             }
         }
     }
@@ -239,9 +241,12 @@ extension SharedDefaults {
 
     /// The checks on the open file's `fstat`, in the order a reader should fail them.
     private func validate(file status: FileStatus) throws(SharedDefaultsError) {
-        guard status.type == .regular else {
-            if status.type == .symlink { throw .fileIsSymlink(path: path) }
-            throw .notRegularFile(path: path, type: status.type.rawValue)
+        // Matched, not compared with `==`: `FileType`'s `==` is another module's, called through
+        // its `Equatable` witness on every read.
+        switch status.type {
+        case .regular: break
+        case .symlink: throw .fileIsSymlink(path: path)
+        default: throw .notRegularFile(path: path, type: status.type.rawValue)
         }
         guard options.allowsFileOwner(status.userID) else { throw .foreignOwner(path: path, owner: status.userID) }
         guard !status.isWorldWritable else { throw .fileWorldWritable(path: path) }

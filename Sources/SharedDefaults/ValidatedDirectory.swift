@@ -65,7 +65,7 @@ package struct ValidatedDirectory {
         }
         let status: FileStatus
         do throws(Errno) { status = try directory.fstat() } catch { throw .system(path: path, operation: "fstat", errno: error) }
-        guard status.type == .directory else { throw .notADirectory(path: path, type: status.type.rawValue) }
+        guard case .directory = status.type else { throw .notADirectory(path: path, type: status.type.rawValue) }
         guard options.allowsDirectoryOwner(status.userID) else { throw .foreignOwner(path: path, owner: status.userID) }
         guard !status.isWorldWritable else { throw .directoryWorldWritable(path: path) }
         return ValidatedDirectory(
@@ -143,7 +143,10 @@ package struct ValidatedDirectory {
     /// owner), still linked, still a directory and not world-writable: only its times may
     /// differ, as they do whenever an entry is added or replaced.
     package func isSameSafeDirectory(_ current: FileStatus) -> Bool {
-        current.type == .directory && !current.isWorldWritable && current.linkCount > 0 && current.device == status.device
+        // Matched, not compared with `==`: `FileType`'s `==` is another module's, called through
+        // its `Equatable` witness on every refresh.
+        guard case .directory = current.type else { return false }
+        return !current.isWorldWritable && current.linkCount > 0 && current.device == status.device
             && current.inode == status.inode && current.mode == status.mode && current.userID == status.userID
     }
 

@@ -77,19 +77,21 @@ extension FileDescriptor {
 }
 
 /// The bits of an inotify watch mask and of an event's mask (`IN_*`), for the watcher's option set.
+/// Computed, not stored: a stored static is a lazily initialized global, and a watcher tests an
+/// event's mask against several of these on every wake-up.
 package enum InotifyBits {
-    package static let closeWrite = UInt32(IN_CLOSE_WRITE)
-    package static let movedFrom = UInt32(IN_MOVED_FROM)
-    package static let movedTo = UInt32(IN_MOVED_TO)
-    package static let create = UInt32(IN_CREATE)
-    package static let delete = UInt32(IN_DELETE)
-    package static let deleteSelf = UInt32(IN_DELETE_SELF)
-    package static let moveSelf = UInt32(IN_MOVE_SELF)
-    package static let unmount = UInt32(IN_UNMOUNT)
-    package static let queueOverflow = UInt32(IN_Q_OVERFLOW)
-    package static let ignored = UInt32(IN_IGNORED)
-    package static let onlyDirectory = UInt32(IN_ONLYDIR)
-    package static let excludeUnlinked = UInt32(IN_EXCL_UNLINK)
+    package static var closeWrite: UInt32 { UInt32(IN_CLOSE_WRITE) }
+    package static var movedFrom: UInt32 { UInt32(IN_MOVED_FROM) }
+    package static var movedTo: UInt32 { UInt32(IN_MOVED_TO) }
+    package static var create: UInt32 { UInt32(IN_CREATE) }
+    package static var delete: UInt32 { UInt32(IN_DELETE) }
+    package static var deleteSelf: UInt32 { UInt32(IN_DELETE_SELF) }
+    package static var moveSelf: UInt32 { UInt32(IN_MOVE_SELF) }
+    package static var unmount: UInt32 { UInt32(IN_UNMOUNT) }
+    package static var queueOverflow: UInt32 { UInt32(IN_Q_OVERFLOW) }
+    package static var ignored: UInt32 { UInt32(IN_IGNORED) }
+    package static var onlyDirectory: UInt32 { UInt32(IN_ONLYDIR) }
+    package static var excludeUnlinked: UInt32 { UInt32(IN_EXCL_UNLINK) }
 }
 
 /// The fixed part of a `struct inotify_event` as read from an inotify descriptor; `nameLength`

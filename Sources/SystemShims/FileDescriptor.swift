@@ -67,13 +67,14 @@ package struct FileDescriptor: ~Copyable, Sendable {
     ) throws(Errno) -> FileDescriptor {
         let flags = mode.rawValue | options.rawValue
         let fd = try valueOrErrno(retryOnInterrupt: retryOnInterrupt) {
-            system_openat(AT_FDCWD, path, flags, mode_t(permissions))
+            path.withCString { system_openat(AT_FDCWD, $0, flags, mode_t(permissions)) }
         }
         return FileDescriptor(adopting: fd)
     }
 
     /// Opens `name` relative to the directory descriptor `directory` (`openat(2)`), so that the
-    /// directory cannot be swapped between a check and the open.
+    /// directory cannot be swapped between a check and the open. The name reaches the kernel
+    /// through `withCString` (no copy of a native string), not converted to a new C array.
     ///
     /// - Returns: the new descriptor, owned by the caller.
     package static func open(
@@ -83,7 +84,7 @@ package struct FileDescriptor: ~Copyable, Sendable {
         let flags = mode.rawValue | options.rawValue
         let directoryDescriptor = directory.rawValue
         let fd = try valueOrErrno(retryOnInterrupt: retryOnInterrupt) {
-            system_openat(directoryDescriptor, name, flags, mode_t(permissions))
+            name.withCString { system_openat(directoryDescriptor, $0, flags, mode_t(permissions)) }
         }
         return FileDescriptor(adopting: fd)
     }

@@ -55,6 +55,40 @@ import Testing
         #expect(pending.names.isEmpty, "memory is released")
     }
 
+    @Test("A name noted with its set alone is that set; another name after it is added to a copy")
+    func nameWithItsSetAlone() {
+        let alone: Set<String> = ["a"]
+        var pending = PendingChanges()
+        pending.noteChanged("a", alone: alone)
+        #expect(pending.events == [.changed(["a"])])
+        pending.noteChanged("b", alone: ["b"])
+        pending.noteChanged("a", alone: alone)
+        #expect(pending.events == [.changed(["a", "b"])])
+        #expect(alone == ["a"], "the shared set is never changed in place")
+        pending.noteOverflow()
+        pending.noteChanged("a", alone: alone)
+        #expect(pending.events == [.overflow])
+    }
+
+    @Test("forEachEvent yields the events in order and stops when told to")
+    func forEachEventStops() {
+        var pending = PendingChanges()
+        pending.noteArmed()
+        pending.noteRemoved()
+        var seen: [FileWatchEvent] = []
+        pending.forEachEvent { event in
+            seen.append(event)
+            return true
+        }
+        #expect(seen == [.armed, .directoryRemoved])
+        seen = []
+        pending.forEachEvent { event in
+            seen.append(event)
+            return false
+        }
+        #expect(seen == [.armed])
+    }
+
     private func apply(_ step: Step, to pending: inout PendingChanges) {
         switch step {
         case .armed: pending.noteArmed()

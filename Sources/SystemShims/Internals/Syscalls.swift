@@ -29,7 +29,7 @@ private func forcedFailure(_ call: SyscallFaults.Call) -> CInt? {
 #endif
 
 @inline(__always)
-func system_openat(_ directory: CInt, _ path: String, _ flags: CInt, _ mode: mode_t) -> CInt {
+func system_openat(_ directory: CInt, _ path: UnsafePointer<CChar>, _ flags: CInt, _ mode: mode_t) -> CInt {
     #if ENABLE_MOCKING
     if let forced = forcedFailure(.open) { return forced }
     #endif
