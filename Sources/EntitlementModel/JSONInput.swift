@@ -12,6 +12,9 @@ package enum JSONInput: Sendable, Hashable {
     case array([JSONInput])
     case object(JSONObject)
 
+    /// An object of `members` (in no particular order).
+    package static func object(_ members: [String: JSONInput]) -> JSONInput { .object(JSONObject(members)) }
+
     /// A short name of the value's type, for error messages.
     var typeName: String {
         switch self {
@@ -30,7 +33,7 @@ package enum JSONInput: Sendable, Hashable {
 /// than a hash of them, and a one-shot tool's catalog is a tree of such small objects (building a
 /// hashed table per object was most of reading it). Keys are unique (the parser refuses a
 /// repeated one). Equal to another object with the same members in any order, as a dictionary is.
-package struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+package struct JSONObject: Sendable, Hashable, Sequence {
     /// The keys, in document order; `values[i]` belongs to `keys[i]`.
     package let keys: [String]
     package let values: [JSONInput]
@@ -43,10 +46,6 @@ package struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// An object of `members`, in no particular order.
     package init(_ members: [String: JSONInput]) {
         self.init(keys: Array(members.keys), values: Array(members.values))
-    }
-
-    package init(dictionaryLiteral elements: (String, JSONInput)...) {
-        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
     package var count: Int { keys.count }
