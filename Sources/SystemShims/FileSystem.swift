@@ -82,12 +82,6 @@ package enum FileSystem {
     /// with `ENOTDIR`.
     package static func makeDirectories(path: String, mode: UInt32) throws(Errno) {
         guard !path.isEmpty else { throw .noSuchFileOrDirectory }
-        // Usually every directory exists already (an inbox's, at every ingest): when the whole
-        // path is one, so is each of its prefixes, and one stat replaces a mkdir and a stat per
-        // component.
-        do {
-            if try status(atPath: path).type == .directory { return }
-        } catch {}
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             // `String(component)` first: appending the `Substring` itself goes through the
