@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The fields one payload decoder reads, as an enumeration whose raw values are positions.
 /// Conformers declare `static let keys: [String] = [...]` (each case's name, in case order: a
 /// literal, because building it with `String(describing:)` costs reflection and demangling at
@@ -61,4 +67,12 @@ struct PayloadMembers<Field: PayloadField> {
     func optionalInteger(_ field: Field) throws(JSONPathError) -> Int? { try optional(field)?.integer() }
     func optionalFlag(_ field: Field) throws(JSONPathError) -> Bool? { try optional(field)?.flag() }
     func optionalIdentifier(_ field: Field) throws(JSONPathError) -> String? { try optional(field)?.identifier() }
+
+    /// The field as a StoreKit date (``EventDecoder/date(_:)``), or `nil` when absent or null. A
+    /// member, not a function of a `JSONCursor?`: destroying that optional built its metadata at
+    /// every tool's first decode.
+    func optionalDate(_ field: Field) throws(JSONPathError) -> Date? {
+        guard let cursor = optional(field) else { return nil }
+        return try EventDecoder.date(cursor)
+    }
 }
