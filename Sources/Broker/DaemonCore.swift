@@ -185,7 +185,7 @@ final class DaemonCore {
             guard !names.isEmpty else { return changedAny }
             step.reset()
             for (position, name) in zip(names.indices, names) where step.eventCount < Self.eventsPerCommit {
-                let decoded: [(line: String, events: [StoreEvent])]
+                let decoded: [EventLine.Decoded]
                 do { decoded = try decoder.decoded(name, following: names[(position + 1)...]).get() } catch {
                     // Only bad data is set aside; a failing system call is retried on the next wake-up.
                     guard case .badInput = error else { throw error }
@@ -193,11 +193,11 @@ final class DaemonCore {
                     try inbox.quarantine(name, into: layout.rejectedDirectory, reason: "\(error)", durable: configuration.durable)
                     continue
                 }
-                for (line, events) in decoded {
+                for kept in decoded {
                     var lineChanged = false
-                    for event in events where step.admit(event, facts: facts) { lineChanged = true }
-                    if lineChanged { step.accepted.append(line) }
-                    step.eventCount += events.count
+                    for event in kept.events where step.admit(event, facts: facts) { lineChanged = true }
+                    if lineChanged { step.accepted.append(kept.line) }
+                    step.eventCount += kept.events.count
                 }
                 step.done.append(name)
             }

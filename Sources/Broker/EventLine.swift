@@ -25,8 +25,8 @@ package enum EventLine {
     /// refused by the catalog, over the size cap, or contradicting an earlier line about the same
     /// `transactionId` (see ``TransactionConflicts``) — throws ``BrokerError/badInput(_:)``
     /// naming `source:line` and the problem.
-    package static func decodeAll(_ lines: [String], source: String, catalog: Catalog) throws(BrokerError) -> [(line: String, events: [StoreEvent])] {
-        var decoded: [(line: String, events: [StoreEvent])] = []
+    package static func decodeAll(_ lines: [String], source: String, catalog: Catalog) throws(BrokerError) -> [Decoded] {
+        var decoded: [Decoded] = []
         var conflicts = TransactionConflicts()
         for (index, line) in lines.enumerated() {
             // Refuse an oversized line before trimming it: trimming 16 MiB costs seconds.
@@ -38,12 +38,19 @@ package enum EventLine {
             do {
                 let events = try decode(trimmed, catalog: catalog)
                 try conflicts.check(events, line: index + 1)
-                decoded.append((trimmed, events))
+                decoded.append(Decoded(line: trimmed, events: events))
             } catch {
                 throw .badInput("\(source):\(index + 1): \(error)")
             }
         }
         return decoded
+    }
+
+    /// A line kept by ``decodeAll(_:source:catalog:)`` (as trimmed) and its events. A struct, not
+    /// a tuple: a tuple's metadata, and its array's, would be built at every ingest's first decode.
+    package struct Decoded: Sendable {
+        package var line: String
+        package var events: [StoreEvent]
     }
 
     /// `line` without leading and trailing whitespace. A line that starts and ends with a

@@ -14,7 +14,7 @@ import Synchronization
 /// full) is kept for the next step of the same drain; the decoder lives for one drain only, so
 /// a catalog reload never meets a result decoded under the previous catalog.
 struct InboxDecoder {
-    typealias Decoded = Result<[(line: String, events: [StoreEvent])], BrokerError>
+    typealias Decoded = Result<[EventLine.Decoded], BrokerError>
 
     let inbox: Inbox
     let catalog: Catalog

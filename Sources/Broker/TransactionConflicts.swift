@@ -10,7 +10,14 @@ import FoundationEssentials
 /// a monthly subscription into a lifetime purchase. Checked per input (one `ingest` or
 /// `evaluate`), before anything is queued.
 package struct TransactionConflicts: Sendable {
-    private var seen: [String: (fields: ImmutableFields, line: Int)] = [:]
+    private var seen: [String: Earlier] = [:]
+
+    /// A transaction's first appearance: its fields and its line. A struct, not a tuple, whose
+    /// metadata (and its table's) every ingest would build at run time.
+    private struct Earlier {
+        var fields: ImmutableFields
+        var line: Int
+    }
 
     package init() {}
 
@@ -26,7 +33,7 @@ package struct TransactionConflicts: Sendable {
                         "transactionId '\(transaction.transactionId)' conflicts with line \(earlier.line): \(Self.fieldNames[index]) differs")
                 }
             } else {
-                seen[transaction.transactionId] = (fields, line)
+                seen[transaction.transactionId] = Earlier(fields: fields, line: line)
             }
         }
     }

@@ -32,7 +32,7 @@ struct EvaluateCommand: Command {
         let (lines, source) = try InputLines.read(file)
         var facts = FactStore()
         do {
-            for (_, events) in try EventLine.decodeAll(lines, source: source, catalog: catalog) { facts.insert(contentsOf: events) }
+            for kept in try EventLine.decodeAll(lines, source: source, catalog: catalog) { facts.insert(contentsOf: kept.events) }
         } catch {
             throw error.toolError
         }

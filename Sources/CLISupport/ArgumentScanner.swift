@@ -9,7 +9,10 @@
 /// suggestion.
 public struct ArgumentScanner: Sendable {
     private let arguments: [String]
-    private var remaining: [String?]
+    /// Which of ``arguments`` a read has taken (and `--`, which no read returns). A flag per
+    /// argument rather than an array of optional strings, whose generic metadata every tool
+    /// would build at start-up.
+    private var consumed: [Bool]
     /// The index of `--` in ``arguments``, or its count.
     private let separator: Int
     /// Every declared and built-in option, by every spelling.
@@ -23,13 +26,15 @@ public struct ArgumentScanner: Sendable {
         let separator = arguments.firstIndex(of: "--") ?? arguments.count
         self.arguments = arguments
         self.separator = separator
-        remaining = arguments.enumerated().map { $0.offset == separator ? nil : $0.element }
+        var consumed = [Bool](repeating: false, count: arguments.count)
+        if separator < arguments.count { consumed[separator] = true }
+        self.consumed = consumed
         // Sized once: a group's scanner knows every subcommand's options, and growing the table
         // one resize at a time cost more than filling it.
         let builtIn = CommandConfiguration.builtInOptions
         var declared = [String: CommandConfiguration.Option](minimumCapacity: 2 * (options.count + builtIn.count))
         for option in options + builtIn {
-            for spelling in option.spellings where declared[spelling] == nil { declared[spelling] = option }
+            for spelling in option.spellings where !declared.keys.contains(spelling) { declared[spelling] = option }
         }
         self.declared = declared
     }
@@ -41,7 +46,8 @@ public struct ArgumentScanner: Sendable {
     public var wantsVersion: Bool { containsBeforeSeparator(CommandConfiguration.versionOption) }
 
     private func containsBeforeSeparator(_ option: CommandConfiguration.Option) -> Bool {
-        remaining[..<separator].contains { $0.map(option.spellings.contains) ?? false }
+        let spellings = option.spellings
+        return (0..<separator).contains { !consumed[$0] && spellings.contains(arguments[$0]) }
     }
 
     /// The first positional argument before `--` (a subcommand's name), skipping declared
@@ -82,18 +88,18 @@ public struct ArgumentScanner: Sendable {
         var found: [String] = []
         var index = 0
         while index < separator {
-            guard let argument = remaining[index] else { index += 1; continue }
+            guard let argument = remaining(at: index) else { index += 1; continue }
             if argument == name {
-                guard index + 1 < separator, let value = remaining[index + 1] else {
+                guard index + 1 < separator, let value = remaining(at: index + 1) else {
                     throw UsageError("missing value for '\(name)'")
                 }
                 found.append(value)
-                remaining[index] = nil
-                remaining[index + 1] = nil
+                consumed[index] = true
+                consumed[index + 1] = true
                 index += 2
             } else if argument.hasPrefix(name + "=") {
                 found.append(String(argument.dropFirst(name.count + 1)))
-                remaining[index] = nil
+                consumed[index] = true
                 index += 1
             } else {
                 index += 1
@@ -120,8 +126,8 @@ public struct ArgumentScanner: Sendable {
     public mutating func flag(_ name: String) -> Bool {
         require(name, takesValue: false)
         var present = false
-        for index in 0..<separator where remaining[index] == name {
-            remaining[index] = nil
+        for index in 0..<separator where remaining(at: index) == name {
+            consumed[index] = true
             present = true
         }
         return present
@@ -138,11 +144,11 @@ public struct ArgumentScanner: Sendable {
     /// and flags; an unknown option (`-x`, `--xyz`) is an error, except `-` (standard input).
     public mutating func positionals() throws(UsageError) -> [String] {
         var result: [String] = []
-        for index in remaining.indices {
-            guard let argument = remaining[index] else { continue }
+        for index in arguments.indices {
+            guard let argument = remaining(at: index) else { continue }
             if index < separator, Self.looksLikeOption(argument) { throw unexpectedOption(argument) }
             result.append(argument)
-            remaining[index] = nil
+            consumed[index] = true
         }
         return result
     }
@@ -157,12 +163,15 @@ public struct ArgumentScanner: Sendable {
 
     /// Fails on the first argument nobody consumed.
     public func finish() throws(UsageError) {
-        for (index, argument) in remaining.enumerated() {
-            guard let argument else { continue }
+        for index in arguments.indices {
+            guard let argument = remaining(at: index) else { continue }
             if index < separator, Self.looksLikeOption(argument) { throw unexpectedOption(argument) }
             throw UsageError("unexpected argument '\(argument)'")
         }
     }
+
+    /// The argument at `index` unless a read took it (or it is `--`).
+    private func remaining(at index: Int) -> String? { consumed[index] ? nil : arguments[index] }
 
     /// An option-like argument left over: a declared flag given a value, or an unknown name.
     private func unexpectedOption(_ argument: String) -> UsageError {

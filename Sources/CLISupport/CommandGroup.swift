@@ -20,7 +20,7 @@ extension CommandGroup {
     }
 
     static func name(of type: any Command.Type) -> String {
-        String(type.configuration.commandName.split(separator: " ").last ?? "")
+        type.configuration.lastWord
     }
 
     /// Finds the subcommand among `arguments` (skipping every subcommand's options and their

@@ -17,8 +17,9 @@ public enum StandardStreams {
         lock.withLock { _ in
             text.withUTF8 { bytes in
                 FileDescriptor.withUnowned(descriptor) { (stream: borrowing FileDescriptor) in
-                    // stdout closed (EPIPE) or similar: nothing useful to do.
-                    try? stream.writeAll(UnsafeRawBufferPointer(bytes))
+                    // stdout closed (EPIPE) or similar: nothing useful to do. (Not `try?`, whose
+                    // `Optional<Void>` would have its metadata built at the first write.)
+                    do { try stream.writeAll(UnsafeRawBufferPointer(bytes)) } catch {}
                 }
             }
         }

@@ -260,7 +260,7 @@ public enum EventDecoder {
         let fields = try PayloadMembers<TransactionField>(root)
         let transactionId = try fields.required(.transactionId).identifier()
         let purchaseDate = try date(fields.required(.purchaseDate))
-        let expiresDate = try optionalDate(fields.optional(.expiresDate))
+        let expiresDate = try fields.optionalDate(.expiresDate)
         let typeRaw = try fields.optionalString(.type)
         return StoreTransaction(
             transactionId: transactionId,
@@ -270,15 +270,15 @@ public enum EventDecoder {
             productId: try nonEmpty(fields.required(.productId)),
             subscriptionGroupIdentifier: try fields.optionalIdentifier(.subscriptionGroupIdentifier),
             purchaseDate: purchaseDate,
-            originalPurchaseDate: try optionalDate(fields.optional(.originalPurchaseDate)),
+            originalPurchaseDate: try fields.optionalDate(.originalPurchaseDate),
             expiresDate: expiresDate,
             quantity: try fields.optionalInteger(.quantity),
             type: typeRaw.map(StoreProductType.init(rawValue:)) ?? (expiresDate == nil ? .nonConsumable : .autoRenewable),
             appAccountToken: try fields.optionalString(.appAccountToken),
             inAppOwnershipType: try fields.optionalString(.inAppOwnershipType).map(OwnershipType.init(rawValue:)) ?? .purchased,
-            signedDate: try optionalDate(fields.optional(.signedDate)),
+            signedDate: try fields.optionalDate(.signedDate),
             revocationReason: try fields.optionalInteger(.revocationReason).map(RevocationReason.init(rawValue:)),
-            revocationDate: try optionalDate(fields.optional(.revocationDate)),
+            revocationDate: try fields.optionalDate(.revocationDate),
             revocationType: try fields.optionalString(.revocationType).map(RevocationType.init(rawValue:)),
             isUpgraded: try fields.optionalFlag(.isUpgraded) ?? false,
             offerType: try fields.optionalInteger(.offerType).map(OfferType.init(rawValue:)),
@@ -315,11 +315,11 @@ public enum EventDecoder {
             autoRenewProductId: try fields.optionalString(.autoRenewProductId),
             productId: try fields.optionalString(.productId),
             isInBillingRetryPeriod: try fields.optionalFlag(.isInBillingRetryPeriod),
-            gracePeriodExpiresDate: try optionalDate(fields.optional(.gracePeriodExpiresDate)),
+            gracePeriodExpiresDate: try fields.optionalDate(.gracePeriodExpiresDate),
             expirationIntent: try fields.optionalInteger(.expirationIntent).map(ExpirationIntent.init(rawValue:)),
-            signedDate: try optionalDate(fields.optional(.signedDate)),
-            renewalDate: try optionalDate(fields.optional(.renewalDate)),
-            recentSubscriptionStartDate: try optionalDate(fields.optional(.recentSubscriptionStartDate)),
+            signedDate: try fields.optionalDate(.signedDate),
+            renewalDate: try fields.optionalDate(.renewalDate),
+            recentSubscriptionStartDate: try fields.optionalDate(.recentSubscriptionStartDate),
             offerType: try fields.optionalInteger(.offerType).map(OfferType.init(rawValue:)),
             offerIdentifier: try fields.optionalString(.offerIdentifier),
             offerDiscountType: try fields.optionalString(.offerDiscountType).map(OfferDiscountType.init(rawValue:)),
@@ -343,11 +343,6 @@ public enum EventDecoder {
 
     /// The one conversion from StoreKit's milliseconds since 1970 to a `Date`.
     static func dateFromMilliseconds(_ milliseconds: Double) -> Date { Date(timeIntervalSince1970: milliseconds / 1000) }
-
-    private static func optionalDate(_ cursor: JSONCursor?) throws(JSONPathError) -> Date? {
-        guard let cursor else { return nil }
-        return try date(cursor)
-    }
 
     /// A price in milliunits; one beyond `Int64` is refused, not trapped on.
     private static func price(_ cursor: JSONCursor) throws(JSONPathError) -> Int64 {

@@ -50,9 +50,9 @@ struct JSONCursor: Sendable {
 
     // MARK: Structure
 
-    var members: [String: JSONInput]? { if case .object(let m) = value { m } else { nil } }
+    var members: JSONObject? { if case .object(let m) = value { m } else { nil } }
 
-    func object() throws(JSONPathError) -> [String: JSONInput] {
+    func object() throws(JSONPathError) -> JSONObject {
         guard let members else { throw fail("not an object (found \(value.typeName))") }
         return members
     }
@@ -80,7 +80,8 @@ struct JSONCursor: Sendable {
     /// Each member of an object, keys in sorted order so errors are deterministic.
     func entries() throws(JSONPathError) -> Entries {
         let members = try object()
-        return Entries(members: members, keys: members.keys.sorted(), parent: self)
+        let keys = members.keys
+        return Entries(members: members, order: keys.indices.sorted { keys[$0] < keys[$1] }, parent: self)
     }
 
     /// The items of an array, each with its key path, made as they are iterated. A concrete
@@ -108,8 +109,9 @@ struct JSONCursor: Sendable {
 
     /// The members of an object in sorted key order, each with its key path (see ``Items``).
     struct Entries: Sequence {
-        let members: [String: JSONInput]
-        let keys: [String]
+        let members: JSONObject
+        /// Positions in `members`, in the order of their keys.
+        let order: [Int]
         let parent: JSONCursor
 
         func makeIterator() -> Iterator { Iterator(entries: self) }
@@ -119,10 +121,11 @@ struct JSONCursor: Sendable {
             var position = 0
 
             mutating func next() -> (key: String, cursor: JSONCursor)? {
-                guard position < entries.keys.count else { return nil }
-                let key = entries.keys[position]
+                guard position < entries.order.count else { return nil }
+                let member = entries.order[position]
                 position += 1
-                return (key, entries.parent.member(key, entries.members[key] ?? .null))
+                let key = entries.members.keys[member]
+                return (key, entries.parent.member(key, entries.members.values[member]))
             }
         }
     }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The fields one payload decoder reads, as an enumeration whose raw values are positions.
 /// Conformers declare `static let keys: [String] = [...]` (each case's name, in case order: a
 /// literal, because building it with `String(describing:)` costs reflection and demangling at
@@ -14,8 +20,12 @@ extension PayloadField {
     var key: String { Self.keys[rawValue] }
 
     /// Key to position for every entry of ``keys``, for ``positions``.
+    /// A loop, not `Dictionary(uniqueKeysWithValues:)` of pairs, whose array and tuple types
+    /// would have their metadata built at a tool's first decode.
     static func positionsByKey() -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($0.element, $0.offset) })
+        var positions = [String: Int](minimumCapacity: keys.count)
+        for (position, key) in keys.enumerated() { positions[key] = position }
+        return positions
     }
 }
 
@@ -26,21 +36,23 @@ extension PayloadField {
 /// messages).
 struct PayloadMembers<Field: PayloadField> {
     let root: JSONCursor
-    private var values: [JSONInput?]
+    /// Each field's value by position; `.null` for an absent field, which reads as a null one
+    /// does (and keeps `Optional<JSONInput>` and its array out of a tool's start).
+    private var values: [JSONInput]
 
     /// - Throws: ``JSONPathError`` when `root` is not an object.
     init(_ root: JSONCursor) throws(JSONPathError) {
         let members = try root.object()
         self.root = root
         let positions = Field.positions
-        values = Array(repeating: nil, count: positions.count)
+        values = Array(repeating: .null, count: positions.count)
         for (key, value) in members {
             if let position = positions[key] { values[position] = value }
         }
     }
 
     func optional(_ field: Field) -> JSONCursor? {
-        guard let value = values[field.rawValue] else { return nil }
+        let value = values[field.rawValue]
         if case .null = value { return nil }
         let key = field.key
         return root.member(key, value)
@@ -55,4 +67,12 @@ struct PayloadMembers<Field: PayloadField> {
     func optionalInteger(_ field: Field) throws(JSONPathError) -> Int? { try optional(field)?.integer() }
     func optionalFlag(_ field: Field) throws(JSONPathError) -> Bool? { try optional(field)?.flag() }
     func optionalIdentifier(_ field: Field) throws(JSONPathError) -> String? { try optional(field)?.identifier() }
+
+    /// The field as a StoreKit date (``EventDecoder/date(_:)``), or `nil` when absent or null. A
+    /// member, not a function of a `JSONCursor?`: destroying that optional built its metadata at
+    /// every tool's first decode.
+    func optionalDate(_ field: Field) throws(JSONPathError) -> Date? {
+        guard let cursor = optional(field) else { return nil }
+        return try EventDecoder.date(cursor)
+    }
 }

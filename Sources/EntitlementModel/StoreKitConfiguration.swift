@@ -11,7 +11,7 @@ enum StoreKitConfiguration {
     static func products(from root: JSONCursor) throws(JSONPathError) -> [String: CatalogProduct] {
         var products: [String: CatalogProduct] = [:]
         func add(_ product: CatalogProduct, at cursor: JSONCursor) throws(JSONPathError) {
-            guard products[product.id] == nil else { throw cursor.fail("duplicate productID '\(product.id)'") }
+            guard !products.keys.contains(product.id) else { throw cursor.fail("duplicate productID '\(product.id)'") }
             products[product.id] = product
         }
 
@@ -19,15 +19,21 @@ enum StoreKitConfiguration {
             guard let list = try root.optional(section) else { continue }
             for item in try list.array() {
                 let id = try productId(item)
-                let typeCursor = try item.optional("type")
-                let type = try typeCursor?.string() ?? (section == "products" ? "NonConsumable" : "NonRenewingSubscription")
+                // The type's cursor, else the item's, names the place of an unknown type.
+                let type: String, location: JSONCursor
+                if let typeCursor = try item.optional("type") {
+                    type = try typeCursor.string()
+                    location = typeCursor
+                } else {
+                    type = section == "products" ? "NonConsumable" : "NonRenewingSubscription"
+                    location = item
+                }
                 let kind: ProductKind
                 switch type {
                 case "Consumable": kind = .consumable
                 case "NonConsumable": kind = .nonConsumable
                 case "NonRenewingSubscription", "NonRenewable": kind = .nonRenewing(duration: nil)
                 default:
-                    let location = typeCursor ?? item
                     throw location.fail("unknown product type '\(type)'")
                 }
                 try add(

@@ -6,6 +6,14 @@ import Glibc
 /// linking the part of FoundationEssentials that `ProcessInfo` brings (`Data`, `URL`,
 /// `FileManager` and the JSON coders), which a one-shot tool would relocate at every start.
 package enum ProcessEnvironment {
+    /// The value of the variable `name` as it is now, as ``current`` would give it (the first
+    /// entry of that name, as `getenv` finds it), or `nil`. A tool that needs a few variables
+    /// asks for each: building ``current`` hashes every variable of the environment.
+    package static func value(of name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
     /// The variables as they are now; a name set twice keeps its first value, as `getenv` finds it.
     package static var current: [String: String] {
         let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ

@@ -23,21 +23,34 @@ package struct CommonOptions: Sendable {
     /// variables, then from `locations` (by default the places `environment` and this
     /// executable give), which are looked at once, so container and catalog come from one place.
     package init(
-        parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessEnvironment.current,
-        locations: DefaultLocations? = nil
+        parsing scanner: inout ArgumentScanner, environment: [String: String], locations: DefaultLocations? = nil
+    ) throws(UsageError) {
+        try self.init(
+            parsing: &scanner, variable: { environment[$0] }, locations: { locations ?? DefaultLocations(environment: environment) })
+    }
+
+    /// Reads the three options from `scanner`, the variables this process's environment (or
+    /// `variable`) gives by name, and the default places: ``init(parsing:environment:locations:)``
+    /// without building a table of the whole environment, of which a tool needs three names.
+    package init(parsing scanner: inout ArgumentScanner, variable: (String) -> String? = ProcessEnvironment.value(of:)) throws(UsageError) {
+        try self.init(parsing: &scanner, variable: variable, locations: { DefaultLocations(variable: variable) })
+    }
+
+    private init(
+        parsing scanner: inout ArgumentScanner, variable: (String) -> String?, locations: () -> DefaultLocations
     ) throws(UsageError) {
         let containerFlag = try scanner.value("--container")
         let groupFlag = try scanner.value("--group")
         let catalogFlag = try scanner.value("--catalog")
-        let explicitContainer = try Self.explicit(containerFlag, flag: "--container", variable: "ENTITLEMENTS_CONTAINER", environment: environment)
-        let explicitCatalog = try Self.explicit(catalogFlag, flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", environment: environment)
+        let explicitContainer = try Self.explicit(containerFlag, flag: "--container", variable: "ENTITLEMENTS_CONTAINER", in: variable)
+        let explicitCatalog = try Self.explicit(catalogFlag, flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", in: variable)
         if let explicitContainer, let explicitCatalog {
             (containerPath, catalog) = (explicitContainer, explicitCatalog)
         } else {
-            let defaults = (locations ?? DefaultLocations(environment: environment)).resolve()
+            let defaults = locations().resolve()
             (containerPath, catalog) = (explicitContainer ?? defaults.container, explicitCatalog ?? defaults.catalog)
         }
-        group = groupFlag ?? environment["ENTITLEMENTS_GROUP"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultGroup
+        group = groupFlag ?? variable("ENTITLEMENTS_GROUP").flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultGroup
         guard Self.isValidGroup(group) else {
             throw UsageError("invalid group '\(group)': use letters, digits, '.', '-' and '_' only")
         }
@@ -45,22 +58,33 @@ package struct CommonOptions: Sendable {
 
     /// Only `--catalog` (for a command that declares no container: the demo).
     package static func catalog(
-        parsing scanner: inout ArgumentScanner, environment: [String: String] = ProcessEnvironment.current,
-        locations: DefaultLocations? = nil
+        parsing scanner: inout ArgumentScanner, environment: [String: String], locations: DefaultLocations? = nil
     ) throws(UsageError) -> ResolvedPath {
-        try explicit(scanner.value("--catalog"), flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", environment: environment)
-            ?? (locations ?? DefaultLocations(environment: environment)).resolve().catalog
+        try catalog(parsing: &scanner, variable: { environment[$0] }, locations: { locations ?? DefaultLocations(environment: environment) })
+    }
+
+    /// Only `--catalog`, from this process's environment (or `variable`) and the default places.
+    package static func catalog(
+        parsing scanner: inout ArgumentScanner, variable: (String) -> String? = ProcessEnvironment.value(of:)
+    ) throws(UsageError) -> ResolvedPath {
+        try catalog(parsing: &scanner, variable: variable, locations: { DefaultLocations(variable: variable) })
+    }
+
+    private static func catalog(
+        parsing scanner: inout ArgumentScanner, variable: (String) -> String?, locations: () -> DefaultLocations
+    ) throws(UsageError) -> ResolvedPath {
+        try explicit(scanner.value("--catalog"), flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", in: variable) ?? locations().resolve().catalog
     }
 
     /// The path the flag or, without it, the environment variable names; `nil` for neither.
     private static func explicit(
-        _ flagValue: String?, flag: String, variable: String, environment: [String: String]
+        _ flagValue: String?, flag: String, variable name: String, in variable: (String) -> String?
     ) throws(UsageError) -> ResolvedPath? {
         if let flagValue {
             guard !flagValue.isEmpty else { throw UsageError("'\(flag)' must not be empty") }
             return ResolvedPath(path: flagValue, source: .flag(flag))
         }
-        if let value = environment[variable], !value.isEmpty { return ResolvedPath(path: value, source: .environment(variable)) }
+        if let value = variable(name), !value.isEmpty { return ResolvedPath(path: value, source: .environment(name)) }
         return nil
     }
 

@@ -44,9 +44,15 @@ package struct DefaultLocations: Sendable {
     /// The places for `environment` (`HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`) and the
     /// executable at `executablePath`: the user's when there is a home, the system's, the package's.
     package init(environment: [String: String], executablePath: String?) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.config" }
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.local/state" }
+        self.init(variable: { environment[$0] }, executablePath: executablePath)
+    }
+
+    /// The places for the environment whose variables `variable` gives by name, and the
+    /// executable at `executablePath` (see ``init(environment:executablePath:)``).
+    package init(variable: (String) -> String?, executablePath: String?) {
+        let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 }
+        let config = variable("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.config" }
+        let state = variable("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.local/state" }
         let user: Place? = if let config, let state {
             Place(name: "user default", catalog: config + "/entitlements/Catalog.json", container: state + "/entitlements/container")
         } else {
@@ -61,7 +67,12 @@ package struct DefaultLocations: Sendable {
 
     /// The places for `environment` and this process's executable.
     package init(environment: [String: String]) {
-        self.init(environment: environment, executablePath: ProcessIdentity.ownExecutablePath())
+        self.init(variable: { environment[$0] })
+    }
+
+    /// The places for the environment `variable` gives by name and this process's executable.
+    package init(variable: (String) -> String?) {
+        self.init(variable: variable, executablePath: ProcessIdentity.ownExecutablePath())
     }
 
     /// The default container and catalog, both from one place: the first whose catalog exists;

@@ -38,9 +38,7 @@ public struct WidgetRendererCommand: Command {
     var charset: TextCharset
 
     public init(parsing scanner: inout ArgumentScanner) throws {
-        // Read once: building the environment's dictionary is a measurable part of a one-shot render.
-        let environment = ProcessEnvironment.current
-        common = try CommonOptions(parsing: &scanner, environment: environment)
+        common = try CommonOptions(parsing: &scanner)
         device = try scanner.value("--device", as: "phone, tablet or watch") { DeviceProfile(rawValue: $0) } ?? .phone
         let device = device
         let names = try scanner.values("--family")
@@ -62,7 +60,7 @@ public struct WidgetRendererCommand: Command {
         format = try OutputFormat.parse(&scanner)
         now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
         follow = scanner.flag("--follow")
-        charset = .forOutput(asciiRequested: scanner.flag("--ascii"), environment: environment)
+        charset = .forOutput(asciiRequested: scanner.flag("--ascii"))
         if follow, now != nil { throw UsageError("'--now' cannot be combined with '--follow'") }
         let extra = try scanner.positionals()
         guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }

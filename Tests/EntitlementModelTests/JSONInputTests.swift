@@ -12,6 +12,33 @@ import Testing
         ]))
     }
 
+    @Test func objectsKeepDocumentOrderAndCompareAsDictionaries() throws {
+        let value = try JSONInput.parse(Array(#"{"b":1,"a":{"y":true,"x":null},"c":[]}"#.utf8))
+        guard case .object(let members) = value else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(members.keys == ["b", "a", "c"])
+        #expect(members.map(\.key) == ["b", "a", "c"])
+        #expect(members["a"] == .object(["x": .null, "y": .bool(true)]))
+        #expect(members["d"] == nil)
+        #expect(value == .object(["c": .array([]), "a": .object(["y": .bool(true), "x": .null]), "b": .number("1")]))
+        #expect(value != .object(["b": .number("1"), "a": .object(["y": .bool(true)]), "c": .array([])]))
+        #expect(value != .object(["b": .number("1"), "a": .object(["y": .bool(true), "z": .null]), "c": .array([])]))
+        let reordered = try JSONInput.parse(Array(#"{"c":[],"a":{"x":null,"y":true},"b":1}"#.utf8))
+        #expect(reordered == value)
+        #expect(reordered.hashValue == value.hashValue)
+        #expect(try JSONInput.parse(Array("{}".utf8)) == .object([:]))
+    }
+
+    @Test func cursorEntriesAreInKeyOrderWithTheirPaths() throws {
+        let root = JSONCursor(try JSONInput.parse(Array(#"{"o":{"b":1,"c":2,"a":3}}"#.utf8)))
+        let entries = Array(try root.required("o").entries())
+        #expect(entries.map(\.key) == ["a", "b", "c"])
+        #expect(entries.map(\.cursor.path) == ["o.a", "o.b", "o.c"])
+        #expect(try entries.map { (entry) throws(JSONPathError) in try entry.cursor.integer() } == [3, 1, 2])
+    }
+
     @Test(arguments: ["", "{", "{\"a\":}", "[1,]", "01", "1.", "\"\\x\"", "\"\\ud800\"", "{} {}", "\"a\u{01}\"", "nul", "{\"a\" 1}"])
     func refusesMalformed(_ text: String) {
         #expect(throws: JSONSyntaxError.self) { try JSONInput.parse(Array(text.utf8)) }

@@ -148,6 +148,19 @@ import Testing
         }
     }
 
+    @Test func makeDirectoriesAcceptsAnExistingPathAndRefusesOneThatIsNoDirectory() throws {
+        try withTemporaryDirectory { directory in
+            try FileSystem.makeDirectories(path: directory + "/a/b", mode: 0o750)
+            try FileSystem.makeDirectories(path: directory + "/a/b", mode: 0o700)
+            #expect(try fileStatus(atPath: directory + "/a/b").permissions == 0o750, "an existing directory is left alone")
+            try FileSystem.makeSymbolicLink(at: directory + "/link", to: directory + "/a")
+            try FileSystem.makeDirectories(path: directory + "/link/b/c", mode: 0o750)
+            #expect(try fileStatus(atPath: directory + "/a/b/c").permissions == 0o750, "made through a link to a directory")
+            #expect(FileManager.default.createFile(atPath: directory + "/a/file", contents: nil))
+            #expect(throws: Errno.notDirectory) { try FileSystem.makeDirectories(path: directory + "/a/file", mode: 0o750) }
+        }
+    }
+
     @Test func descriptorReadsWritesAndLimitsReads() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/data"

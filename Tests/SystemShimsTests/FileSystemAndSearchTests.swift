@@ -71,4 +71,11 @@ struct ExistenceAndEnvironmentTests {
         for (name, value) in variables { #expect(String(validatingCString: getenv(name)) == value, "\(name)") }
         #expect(variables["ENTITLEMENT_TEST_SURELY_UNSET_\(getpid())"] == nil)
     }
+
+    @Test("ProcessEnvironment.value(of:) is what current holds, name by name")
+    func environmentByName() {
+        let variables = ProcessEnvironment.current
+        for (name, value) in variables { #expect(ProcessEnvironment.value(of: name) == value, "\(name)") }
+        #expect(ProcessEnvironment.value(of: "ENTITLEMENT_TEST_SURELY_UNSET_\(getpid())") == nil)
+    }
 }
