@@ -6,7 +6,7 @@
 # TARGET: snapshot (shared-file plist -> snapshot), events (transaction / renewal / notification
 # JSON and JWS -> engine), catalog (Catalog.json), storekit (.storekit), jws (a line under
 # signatures: required, and the same bytes as a certificate and a JWS). SECONDS defaults to 60.
-# The PropertyList, SignedData and EntitlementModel sources are compiled into one module with the target
+# The EntitlementModel sources and those of the package modules it uses are compiled into one module with the target
 # (swiftc -sanitize=fuzzer,address). The run is seeded from a scratch copy of Tests/Corpus, so
 # the repository is never modified; new inputs and crash artifacts land in .build/fuzz/TARGET/.
 # -timeout=60: on a loaded shared machine a 10 s limit reported a 31-byte input that runs in
@@ -30,11 +30,20 @@ case $target in
   *) echo "run.sh: unknown target '$target' (snapshot, events, catalog, storekit, jws)" >&2; exit 64 ;;
 esac
 
-# One module: drop the cross-module import so `package` and internal symbols resolve.
+# One module of EntitlementModel and every package module it depends on (keep this list the
+# closure of its dependencies in Package.swift): their imports of each other are dropped so that
+# `package` and internal symbols resolve.
+modules="CivilTime PropertyList SignedData EntitlementModel"
 sources=$work/sources
 rm -rf "$sources" && mkdir -p "$sources"
-for file in "$root"/Sources/PropertyList/*.swift "$root"/Sources/SignedData/*.swift "$root"/Sources/EntitlementModel/*.swift "$root"/Fuzz/FuzzSupport.swift "$root/Fuzz/$target.swift"; do
-  sed -e '/^import PropertyList$/d' -e '/^import SignedData$/d' "$file" > "$sources/$(basename "$file")"
+drop_imports=
+files=
+for module in $modules; do
+  drop_imports="$drop_imports -e /^import[[:space:]]$module\$/d"
+  files="$files $root/Sources/$module/*.swift"
+done
+for file in $files "$root"/Fuzz/FuzzSupport.swift "$root/Fuzz/$target.swift"; do
+  sed $drop_imports "$file" > "$sources/$(basename "$file")"
 done
 if [ -x "$work/$target" ] && diff -rq "$sources" "$work/built" >/dev/null 2>&1; then
   echo "up to date: $work/$target" >&2
