@@ -81,10 +81,11 @@ enum PropagationProfile {
         print(
             String(
                 format: "purchase: p50 %.0f µs (%.2f× floor %.0f µs) p99 %.0f µs (%.2f× floor %.0f µs) | spawn floor p50 %.0f µs"
-                    + " | raw durable floor p50 %.0f µs | daemon part p50 %.0f µs p99 %.0f µs | rounds %d",
+                    + " | raw durable floor p50 %.0f µs | parts p50: entitlementctl %.0f µs, daemon %.0f µs (p99 %.0f µs), follower %.0f µs | rounds %d",
                 purchase?.latency?.p50 ?? .nan, (purchase?.latency?.p50 ?? .nan) / (floor.p50 ?? .nan), floor.p50 ?? .nan,
                 purchase?.latency?.p99 ?? .nan, (purchase?.latency?.p99 ?? .nan) / (floor.p99 ?? .nan), floor.p99 ?? .nan,
-                purchase?.spawnFloor?.p50 ?? .nan, results.durable.floor?.p50 ?? .nan, purchase?.daemonPart?.p50 ?? .nan,
-                purchase?.daemonPart?.p99 ?? .nan, purchase?.rounds ?? 0))
+                purchase?.spawnFloor?.p50 ?? .nan, results.durable.floor?.p50 ?? .nan, purchase?.toolPart?.p50 ?? .nan,
+                purchase?.daemonPart?.p50 ?? .nan, purchase?.daemonPart?.p99 ?? .nan, purchase?.followerPart?.p50 ?? .nan,
+                purchase?.rounds ?? 0))
     }
 }

@@ -18,8 +18,10 @@ import Synchronization
 ///
 /// Floor, per round in the same run: spawn → exit of a do-nothing process of the tools' runtime
 /// (`entitlement-bench-floor`); the report adds the raw durable propagation floor of the same run.
-/// The daemon's own part: a watcher thread in the bench stamps the `IN_MOVED_TO` of the inbox file
-/// and of the shared file (raw inotify); the difference is inbox file seen → published.
+/// The path in three parts: a watcher thread in the bench stamps the `IN_MOVED_TO` of the inbox
+/// file and of the shared file (raw inotify), which splits a round into the tool's part (spawn →
+/// inbox file seen), the daemon's (inbox file seen → published) and the follower's (published →
+/// its line read).
 struct PurchaseBenchmark {
     var rounds: Int
 
@@ -28,8 +30,12 @@ struct PurchaseBenchmark {
         var latency: LatencySummary?
         /// Spawn → exit of the do-nothing process (µs).
         var spawnFloor: LatencySummary?
+        /// Spawn of `ingest --wait` → its file renamed into the inbox (µs).
+        var toolPart: LatencySummary?
         /// Inbox file renamed into the inbox → shared file renamed into place (µs).
         var daemonPart: LatencySummary?
+        /// Shared file renamed into place → the follower's unlocked line read (µs).
+        var followerPart: LatencySummary?
         var rounds = 0
     }
 
@@ -53,7 +59,8 @@ struct PurchaseBenchmark {
         let floorTool = PackageTool("entitlement-bench-floor")
         let (floorExecutable, floorArguments) =
             floorTool.isRealBinary ? (floorTool.executable, ["exit"]) : (SelfExecutable.path, ["--role", "exit"])
-        var latencies: [Double] = [], spawns: [Double] = [], daemonParts: [Double] = []
+        var latencies: [Double] = [], spawns: [Double] = []
+        var toolParts: [Double] = [], daemonParts: [Double] = [], followerParts: [Double] = []
         let now = Date()
         let warmup = min(5, rounds)
         for round in 0..<(rounds + warmup) {
@@ -78,7 +85,11 @@ struct PurchaseBenchmark {
             generation = unlocked
             if round >= warmup {
                 latencies.append(Double(end - start) / 1000)
-                if let part = stamps.span(after: start, until: end) { daemonParts.append(Double(part) / 1000) }
+                if let (arrived, published) = stamps.moves(after: start, until: end) {
+                    toolParts.append(Double(arrived - start) / 1000)
+                    daemonParts.append(Double(published - arrived) / 1000)
+                    followerParts.append(Double(end - published) / 1000)
+                }
                 let floorStart = MonotonicClock.now()
                 try SpawnedProcess(executable: floorExecutable, arguments: floorArguments).waitForExit()
                 spawns.append(Double(MonotonicClock.now() - floorStart) / 1000)
@@ -93,7 +104,8 @@ struct PurchaseBenchmark {
         }
         return Outcome(
             latency: LatencySummary(microseconds: latencies), spawnFloor: LatencySummary(microseconds: spawns),
-            daemonPart: LatencySummary(microseconds: daemonParts), rounds: latencies.count)
+            toolPart: LatencySummary(microseconds: toolParts), daemonPart: LatencySummary(microseconds: daemonParts),
+            followerPart: LatencySummary(microseconds: followerParts), rounds: latencies.count)
     }
 
     /// Reads follower lines until one of a generation above `after` whose first entry's `locked`
@@ -161,14 +173,14 @@ final class MoveStamper: Sendable {
         }
     }
 
-    /// The first inbox arrival after `start` to the first shared-file rename after it, both
-    /// before `end` (ns), or `nil` when either is missing.
-    func span(after start: UInt64, until end: UInt64) -> UInt64? {
+    /// The first inbox arrival after `start` and the first shared-file rename after it, both
+    /// before `end` (monotonic ns), or `nil` when either is missing.
+    func moves(after start: UInt64, until end: UInt64) -> (arrived: UInt64, published: UInt64)? {
         stamps.withLock { stamps in
             guard let arrival = stamps.first(where: { $0.directory == 0 && $0.nanoseconds >= start && $0.nanoseconds <= end }),
                 let published = stamps.first(where: { $0.directory == 1 && $0.nanoseconds >= arrival.nanoseconds && $0.nanoseconds <= end })
             else { return nil }
-            return published.nanoseconds - arrival.nanoseconds
+            return (arrival.nanoseconds, published.nanoseconds)
         }
     }
 
