@@ -58,9 +58,12 @@ enum DaemonLock {
         return .lockLost("\(path): the lock file this daemon holds \(what); stopping so that one writer serves \(container)")
     }
 
-    /// Whether a daemon currently holds the lock at `path` (probes with a shared, non-blocking flock).
+    /// Whether a daemon currently holds the lock at `path` (probes with a shared, non-blocking
+    /// flock on a read-only open): no lock file means no daemon, and the probe neither creates
+    /// one nor, being no write, wakes the daemon's watch of the file (`ingest --wait` asks while
+    /// the daemon works on what it queued).
     static func isHeld(path: String) -> Bool {
-        guard (try? fileStatus(atPath: path)) != nil, let lock = try? FileLock(path: path) else { return false }
+        guard let lock = try? FileLock(probing: path) else { return false }
         guard let acquired = try? lock.tryLock(.shared) else { return false }
         if acquired { try? lock.unlock() }
         return !acquired

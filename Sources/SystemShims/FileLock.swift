@@ -30,13 +30,27 @@ package final class FileLock: Sendable {
         try self.init(adopting: fd, path: name, permissions: permissions)
     }
 
-    private init(adopting fd: consuming FileDescriptor, path: String, permissions: UInt32) throws(Errno) {
-        self.path = path
+    /// Opens an existing lock file read-only, only to ask whether someone holds it
+    /// (``tryLock(_:)``; `flock` needs no write access): nothing is created or changed, and
+    /// closing it is no write to watchers of the file (`IN_CLOSE_NOWRITE`, where closing a
+    /// writable open is `IN_CLOSE_WRITE`). `O_RDONLY|O_CLOEXEC|O_NOFOLLOW|O_NONBLOCK`: a symlink
+    /// is refused and a FIFO in its place does not block.
+    /// - Throws: `ENOENT` when there is no lock file, or the `errno` of the open.
+    package convenience init(probing path: String) throws(Errno) {
+        self.init(path: path, descriptor: try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking]))
+    }
+
+    private convenience init(adopting fd: consuming FileDescriptor, path: String, permissions: UInt32) throws(Errno) {
         let status = try fd.fstat()
         if status.userID == geteuid() && status.permissions != permissions {
             try fd.changeMode(permissions)
         }
-        descriptor = fd
+        self.init(path: path, descriptor: fd)
+    }
+
+    private init(path: String, descriptor: consuming FileDescriptor) {
+        self.path = path
+        self.descriptor = descriptor
     }
 
     /// Waits (blocking the thread) until the lock is held.
