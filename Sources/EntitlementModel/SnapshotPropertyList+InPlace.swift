@@ -98,20 +98,30 @@ struct SnapshotInPlace: SnapshotPropertyList {
     }
 
     @inline(__always) func name<Name: SnapshotName>(_ object: Object) -> Name? {
-        let texts = Name.texts
-        guard let column = Name.rememberedIn else { return Self.position(of: object, in: texts, file).map { texts.cases[$0] } }
+        guard let column = Name.rememberedIn else { return Self.resolve(object, in: file) }
         let slot = resolved + (Self.columns &* object.index &+ column)
         switch slot.pointee {
-        case 0:
-            guard let position = Self.position(of: object, in: texts, file) else {
-                slot.pointee = Self.unknown
-                return nil
-            }
-            slot.pointee = UInt8(truncatingIfNeeded: position &+ 1)  // fewer cases than `unknown`
-            return texts.cases[position]
+        case 0: return resolve(object, rememberingIn: slot)
         case Self.unknown: return nil
-        case let known: return texts.cases[Int(known) &- 1]
+        case let known: return Name.allCases[Int(known) &- 1]  // the optimizer folds the array away
         }
+    }
+
+    /// The case of `Name` whose text the string `object` holds, remembered at `slot`.
+    private func resolve<Name: SnapshotName>(_ object: Object, rememberingIn slot: UnsafeMutablePointer<UInt8>) -> Name? {
+        let texts = Name.texts
+        guard let position = Self.position(of: object, in: texts, file) else {
+            slot.pointee = Self.unknown
+            return nil
+        }
+        slot.pointee = UInt8(truncatingIfNeeded: position &+ 1)  // fewer cases than `unknown`
+        return texts.cases[position]
+    }
+
+    /// The case of `Name` whose text the string `object` holds.
+    private static func resolve<Name: SnapshotName>(_ object: Object, in file: AcceptedBinaryPropertyList) -> Name? {
+        let texts = Name.texts
+        return position(of: object, in: texts, file).map { texts.cases[$0] }
     }
 
     /// The position in `texts` of the case whose text the string `object` holds: an ASCII string
