@@ -262,14 +262,15 @@ protocol SnapshotName: RawRepresentable, CaseIterable, Equatable, Sendable where
     /// The column of the in-place reader's per-object table that remembers which case a string
     /// object names, for names met once per entry; `nil` for names read once per file.
     static var rememberedIn: Int? { get }
-    /// The cases and their texts, made once (`static let texts = SnapshotNameTexts<Self>()`):
-    /// a synthesized `allCases` builds a new array on every call.
+    /// The cases and their texts as bytes, made once (`static let texts = SnapshotNameTexts<Self>()`),
+    /// which the in-place reader compares a string's bytes against.
     static var texts: SnapshotNameTexts<Self> { get }
 }
 
 /// The cases of a ``SnapshotName`` in `allCases` order with their texts as UTF-8 bytes, made
-/// once per type, so that finding the case a string names allocates nothing and compares one
-/// candidate's bytes: a text's length, first and last byte pick a slot of a small table.
+/// once per type, so that finding the case a string names compares the bytes of one candidate
+/// (a text's length, first and last byte pick a slot of a small table), not every case's
+/// `rawValue` in turn.
 struct SnapshotNameTexts<Name: SnapshotName>: Sendable {
     /// `Name.allCases`.
     let cases: [Name]
