@@ -312,11 +312,12 @@ struct SnapshotNameTexts<Name: SnapshotName>: Sendable {
         let candidate = slots[Self.slot(count: bytes.count, first: other[0], last: other[bytes.count &- 1])]
         if candidate == Self.empty { return nil }
         return utf8.withUnsafeBufferPointer { texts in
+            guard let base = texts.baseAddress else { return nil }  // no bytes only when every text is empty
             // Only the candidate's bytes, unless several texts share the slot.
             let range = candidate == Self.shared ? 0..<cases.count : Int(candidate)..<Int(candidate) &+ 1
             for position in range {
                 let start = bounds[position], count = bounds[position &+ 1] &- start
-                if count == bytes.count, RawBytes.equal(texts.baseAddress! + start, other, count: count) { return position }
+                if count == bytes.count, RawBytes.equal(base + start, other, count: count) { return position }
             }
             return nil
         }
