@@ -199,7 +199,7 @@ enum CostBenchmarks {
         return median(perRefresh)
     }
 
-    /// Runs one cost (`check`, `checkfull`, `decode100`, `decode1000`, `unchanged`, `encode`, `publish-tmpfs`,
+    /// Runs one cost (`check`, `checkfull`, `decode1`, `decode100`, `decode1000`, `unchanged`, `encode`, `publish-tmpfs`,
     /// `refresh-changed`, `signatures` (the P-256 / P-384 verification rows without OpenSSL), or
     /// the quick `ingest` or `ingest-signed` run with its child processes) long enough to profile,
     /// printing its figure.
@@ -210,6 +210,8 @@ enum CostBenchmarks {
             value = featureCheck(gate: try WidgetEntryMaker(catalogPath: catalogPath).provider.gate, iterations: 100_000_000, repeats: 3)
         case "checkfull":
             value = featureCheckFull(gate: try WidgetEntryMaker(catalogPath: catalogPath).provider.gate, iterations: 10_000_000, repeats: 3)
+        case "decode1":
+            value = try decode(entitlements: 1, iterations: .max, repeats: 3, loopBudget: 1_700_000_000)
         case "decode100":
             value = try decode(entitlements: 100, iterations: .max, repeats: 3, loopBudget: 1_700_000_000)
         case "decode1000":
@@ -244,7 +246,7 @@ enum CostBenchmarks {
             value = outcome.eventsPerSecond
         default:
             throw BenchmarkError(
-                "unknown cost '\(name)' (check, checkfull, decode100, decode1000, unchanged, encode, publish-tmpfs, refresh-changed, ingest, ingest-signed, signatures)")
+                "unknown cost '\(name)' (check, checkfull, decode1, decode100, decode1000, unchanged, encode, publish-tmpfs, refresh-changed, ingest, ingest-signed, signatures)")
         }
         print("\(name): \(value)")
     }

@@ -122,7 +122,7 @@ public enum EntitlementBench {
             case "defaults-reader":
                 UserDefaultsPeer.runReader(suite: argument(1), index: Int(argument(2)) ?? 0)
             case "profile":
-                // `--role profile check|checkfull|decode100|decode1000|unchanged|ingest|ingest-signed|signatures`: one cost in a loop for ~5 s, to run under perf or callgrind;
+                // `--role profile check|checkfull|decode1|decode100|decode1000|unchanged|ingest|ingest-signed|signatures`: one cost in a loop for ~5 s, to run under perf or callgrind;
                 // `--role profile propagation-tmpfs|propagation-durable [rounds]`: only that mode's floor and package rows;
                 // `--role profile purchase [rounds]`: the purchase row and its floor;
                 // `--role profile fanout-N [rounds]`: the fan-out row for N readers and its floor;

@@ -65,6 +65,13 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         entitlements.access(of: entitlement) ?? (EntitlementStatus.notPurchased.accessPeriod, EntitlementStatus.notPurchased.state)
     }
 
+    /// ``status(of:)``'s `active` and `expiresAt`, without making its product id's `String`:
+    /// what a widget timeline reads to find when access ends.
+    package func activity(of entitlement: String) -> (active: Bool, expiresAt: Date?) {
+        let period = access(of: entitlement).period
+        return (period.active, period.expiresAt)
+    }
+
     /// The instant a reader should evaluate at: the wall clock, but never earlier than
     /// ``BootInstant/floor(issuedAt:issued:current:)``: on the boot the snapshot was issued in,
     /// `issuedAt` plus the boot time elapsed since; on another boot (or without readings)

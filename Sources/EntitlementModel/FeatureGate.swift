@@ -91,6 +91,15 @@ public struct FeatureGate: Sendable, Hashable {
         guard let rule = rules[feature] else {
             return .locked(Paywall(feature: feature, reason: .unknownFeature, copy: Self.fallbackCopy))
         }
+        return check(feature, rule: rule, snapshot: snapshot, wallClock: wallClock, currentCount: currentCount, daysAgo: daysAgo)
+    }
+
+    /// ``check(_:snapshot:wallClock:currentCount:daysAgo:)`` of a feature this gate defines, with
+    /// its rule already looked up (`rule` must be `rules[feature]`): for a caller that decides one
+    /// feature at several instants (a widget timeline), so that the name is hashed once.
+    package func check(
+        _ feature: String, rule: FeatureRule, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil, daysAgo: Int? = nil
+    ) -> GateDecision {
         switch rule.allowances.verdict(Self.standing(rule, snapshot: snapshot, wallClock: wallClock), currentCount: currentCount, daysAgo: daysAgo) {
         case .unlocked(let remaining): return .unlocked(remaining: remaining)
         case .locked(let reason): return .locked(Paywall(feature: feature, reason: reason, copy: rule.paywall))

@@ -101,29 +101,39 @@ struct SnapshotInPlace: SnapshotPropertyList {
         guard let column = Name.rememberedIn else { return Self.resolve(object, in: file) }
         let slot = resolved + (Self.columns &* object.index &+ column)
         switch slot.pointee {
-        case 0:
-            let name: Name? = Self.resolve(object, in: file)
-            slot.pointee = name.flatMap { name in Name.allCases.firstIndex(of: name).map { UInt8($0 + 1) } } ?? Self.unknown
-            return name
+        case 0: return resolve(object, rememberingIn: slot)
         case Self.unknown: return nil
-        case let known: return Name.allCases[Int(known) - 1]
+        case let known: return Name.allCases[Int(known) &- 1]  // the optimizer folds the array away
         }
     }
 
-    /// The case of `Name` whose text the string `object` holds: an ASCII string compared byte
-    /// for byte (for ASCII texts the same as comparing strings), any other through `String`.
-    private static func resolve<Name: SnapshotName>(_ object: Object, in file: AcceptedBinaryPropertyList) -> Name? {
-        guard let ascii = file.asciiBytes(object) else { return file.string(object).flatMap(Name.init(rawValue:)) }
-        for candidate in Name.allCases {
-            var text = candidate.rawValue
-            if text.withUTF8({ utf8 in
-                guard utf8.count == ascii.count, let left = utf8.baseAddress, let right = ascii.baseAddress else { return utf8.count == ascii.count }
-                return RawBytes.equal(left, right, count: ascii.count)
-            }) {
-                return candidate
-            }
+    /// The case of `Name` whose text the string `object` holds, remembered at `slot`.
+    private func resolve<Name: SnapshotName>(_ object: Object, rememberingIn slot: UnsafeMutablePointer<UInt8>) -> Name? {
+        let texts = Name.texts
+        guard let position = Self.position(of: object, in: texts, file) else {
+            slot.pointee = Self.unknown
+            return nil
         }
-        return nil
+        slot.pointee = UInt8(truncatingIfNeeded: position &+ 1)  // fewer cases than `unknown`
+        return texts.cases[position]
+    }
+
+    /// The case of `Name` whose text the string `object` holds.
+    private static func resolve<Name: SnapshotName>(_ object: Object, in file: AcceptedBinaryPropertyList) -> Name? {
+        let texts = Name.texts
+        return position(of: object, in: texts, file).map { texts.cases[$0] }
+    }
+
+    /// The position in `texts` of the case whose text the string `object` holds: an ASCII string
+    /// compared byte for byte (for ASCII texts the same as comparing strings), any other through
+    /// `String`.
+    private static func position<Name: SnapshotName>(
+        of object: Object, in texts: SnapshotNameTexts<Name>, _ file: AcceptedBinaryPropertyList
+    ) -> Int? {
+        guard let ascii = file.asciiBytes(object) else {
+            return file.string(object).flatMap(Name.init(rawValue:)).flatMap(texts.cases.firstIndex(of:))
+        }
+        return texts.position(ofUTF8: ascii)
     }
 
     @inline(__always) func boolean(_ object: Object) -> Bool? { file.boolean(object) }

@@ -20,6 +20,7 @@ enum SnapshotSchema {
     enum SuiteField: String, SnapshotFieldName {
         case snapshot = "entitlementSnapshot"
         static var rememberedIn: Int? { nil }
+        static let texts = SnapshotNameTexts<Self>()
         var position: Int { 0 }
     }
 
@@ -28,6 +29,7 @@ enum SnapshotSchema {
     enum RootField: String, SnapshotFieldName {
         case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements
         static var rememberedIn: Int? { nil }  // read once per file
+        static let texts = SnapshotNameTexts<Self>()
         var position: Int {
             switch self {
             case .schemaVersion: 0
@@ -45,6 +47,7 @@ enum SnapshotSchema {
     enum EntryField: String, SnapshotFieldName {
         case active, state, periodType, ownership, willRenew, expiresAt, productId
         static var rememberedIn: Int? { 0 }
+        static let texts = SnapshotNameTexts<Self>()
         var position: Int {
             switch self {
             case .active: 0
@@ -255,10 +258,75 @@ struct FieldValues<Name: SnapshotFieldName, Object> {
 
 /// A fixed set of texts the schema reads (field names, enumeration values), as a
 /// `String`-backed enumeration.
-protocol SnapshotName: RawRepresentable, CaseIterable, Equatable where RawValue == String, AllCases == [Self] {
+protocol SnapshotName: RawRepresentable, CaseIterable, Equatable, Sendable where RawValue == String, AllCases == [Self] {
     /// The column of the in-place reader's per-object table that remembers which case a string
     /// object names, for names met once per entry; `nil` for names read once per file.
     static var rememberedIn: Int? { get }
+    /// The cases and their texts as bytes, made once (`static let texts = SnapshotNameTexts<Self>()`),
+    /// which the in-place reader compares a string's bytes against.
+    static var texts: SnapshotNameTexts<Self> { get }
+}
+
+/// The cases of a ``SnapshotName`` in `allCases` order with their texts as UTF-8 bytes, made
+/// once per type, so that finding the case a string names compares the bytes of one candidate
+/// (a text's length, first and last byte pick a slot of a small table), not every case's
+/// `rawValue` in turn.
+struct SnapshotNameTexts<Name: SnapshotName>: Sendable {
+    /// `Name.allCases`.
+    let cases: [Name]
+    /// Every case's `rawValue` as UTF-8, one after the other.
+    private let utf8: [UInt8]
+    /// Where each case's text starts in ``utf8``, then where the last one ends.
+    private let bounds: [Int]
+    /// Per slot (``slot(count:first:last:)``): the position of the one case whose text falls in
+    /// it, ``empty`` for none, ``shared`` for several (then every case is compared).
+    private let slots: [Int8]
+
+    private static var empty: Int8 { -1 }
+    private static var shared: Int8 { -2 }
+    private static var slotCount: Int { 64 }
+
+    init() {
+        cases = Name.allCases
+        var utf8: [UInt8] = [], bounds = [0]
+        var slots = [Int8](repeating: Self.empty, count: Self.slotCount)
+        for (position, name) in cases.enumerated() {
+            let text = Array(name.rawValue.utf8)
+            let slot = Self.slot(count: text.count, first: text.first ?? 0, last: text.last ?? 0)
+            slots[slot] = slots[slot] == Self.empty ? Int8(position) : Self.shared
+            utf8.append(contentsOf: text)
+            bounds.append(utf8.count)
+        }
+        self.utf8 = utf8
+        self.bounds = bounds
+        self.slots = slots
+    }
+
+    @inline(__always) private static func slot(count: Int, first: UInt8, last: UInt8) -> Int {
+        (count &+ Int(first) &* 3 &+ Int(last) &* 5) & (slotCount &- 1)
+    }
+
+    /// The position in ``cases`` of the case whose text is `bytes` (UTF-8) byte for byte, or `nil`.
+    func position(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let other = bytes.baseAddress, bytes.count > 0 else { return position(ofEmpty: ()) }
+        let candidate = slots[Self.slot(count: bytes.count, first: other[0], last: other[bytes.count &- 1])]
+        if candidate == Self.empty { return nil }
+        return utf8.withUnsafeBufferPointer { texts in
+            guard let base = texts.baseAddress else { return nil }  // no bytes only when every text is empty
+            // Only the candidate's bytes, unless several texts share the slot.
+            let range = candidate == Self.shared ? 0..<cases.count : Int(candidate)..<Int(candidate) &+ 1
+            for position in range {
+                let start = bounds[position], count = bounds[position &+ 1] &- start
+                if count == bytes.count, RawBytes.equal(base + start, other, count: count) { return position }
+            }
+            return nil
+        }
+    }
+
+    /// The position of the case whose text is empty, if there is one.
+    private func position(ofEmpty: Void) -> Int? {
+        cases.indices.first { bounds[$0] == bounds[$0 &+ 1] }
+    }
 }
 
 /// The names of a dictionary's fields (at most ``FieldValues/capacity``).
@@ -267,9 +335,18 @@ protocol SnapshotFieldName: SnapshotName {
     var position: Int { get }
 }
 
-extension EntitlementState: SnapshotName { static var rememberedIn: Int? { 1 } }
-extension PeriodType: SnapshotName { static var rememberedIn: Int? { 2 } }
-extension Ownership: SnapshotName { static var rememberedIn: Int? { 3 } }
+extension EntitlementState: SnapshotName {
+    static var rememberedIn: Int? { 1 }
+    static let texts = SnapshotNameTexts<Self>()
+}
+extension PeriodType: SnapshotName {
+    static var rememberedIn: Int? { 2 }
+    static let texts = SnapshotNameTexts<Self>()
+}
+extension Ownership: SnapshotName {
+    static var rememberedIn: Int? { 3 }
+    static let texts = SnapshotNameTexts<Self>()
+}
 
 /// What ``SnapshotSchema`` reads from a property list, whatever its form: a decoded
 /// ``PropertyListValue`` tree, or a binary file read in place. Every answer follows the

@@ -64,7 +64,7 @@ public struct EntitlementTimelineProvider: Sendable {
         for snapshot: EntitlementSnapshot?, in context: TimelineProviderContext, now: Date
     ) -> EntitlementEntry {
         if context.isPreview { return EntitlementEntry(date: now, state: .unlocked(content)) }
-        return entry(at: now, snapshot: snapshot, validUntil: nil)
+        return entry(at: now, snapshot: snapshot, validUntil: nil) { gate.check(feature, snapshot: $0, wallClock: $1) }
     }
 
     /// The timeline from `now` (see the type's documentation for the rules).
@@ -80,26 +80,46 @@ public struct EntitlementTimelineProvider: Sendable {
     public func timeline(
         for snapshot: EntitlementSnapshot?, in context: TimelineProviderContext, now: Date, validUntil: Date? = nil
     ) -> Timeline {
-        let first = entry(at: now, snapshot: snapshot, validUntil: validUntil)
+        // The feature's rule is looked up once for every entry; an unknown feature gets the
+        // gate's own answer for it. The closures capture the two fields they read, not a copy of
+        // the whole provider.
+        guard let rule = gate.rules[feature] else {
+            return timeline(for: snapshot, entitlement: nil, now: now, validUntil: validUntil) { [gate, feature] in
+                gate.check(feature, snapshot: $0, wallClock: $1)
+            }
+        }
+        return timeline(for: snapshot, entitlement: rule.entitlement, now: now, validUntil: validUntil) { [gate, feature] in
+            gate.check(feature, rule: rule, snapshot: $0, wallClock: $1)
+        }
+    }
+
+    /// ``timeline(for:in:now:validUntil:)`` with the feature's `entitlement` (`nil` for none) and
+    /// `decide`, the gate's decision for a snapshot (or none) at an instant.
+    private func timeline(
+        for snapshot: EntitlementSnapshot?, entitlement: String?, now: Date, validUntil: Date?,
+        decide: (EntitlementSnapshot?, Date) -> GateDecision
+    ) -> Timeline {
+        let first = entry(at: now, snapshot: snapshot, validUntil: validUntil, decide: decide)
         guard let snapshot else { return Timeline(entries: [first], policy: .never) }
         let start = snapshot.effectiveNow(wallClock: now)
-        let pending = transitions(of: snapshot, after: start, validUntil: validUntil)
+        let pending = transitions(of: snapshot, entitlement: entitlement, after: start, validUntil: validUntil)
         let end = start.addingTimeInterval(horizon)
         var entries: [EntitlementEntry] = []
         entries.reserveCapacity(1 + pending.count)
         entries.append(first)
         for index in 0..<pending.count where pending[index] <= end {
-            entries.append(entry(at: pending[index], snapshot: snapshot, validUntil: validUntil))
+            entries.append(entry(at: pending[index], snapshot: snapshot, validUntil: validUntil, decide: decide))
         }
         return Timeline(entries: entries, policy: pending.count > 0 ? .after(pending[0]) : .never)
     }
 
     /// Every instant after `start` at which what this provider shows may change, ascending, each
-    /// once.
-    private func transitions(of snapshot: EntitlementSnapshot, after start: Date, validUntil: Date?) -> Transitions {
+    /// once; `entitlement` is the one the feature needs (`nil` for none).
+    private func transitions(of snapshot: EntitlementSnapshot, entitlement: String?, after start: Date, validUntil: Date?) -> Transitions {
         var dates = Transitions()
-        if let entitlement = gate.rules[feature]?.entitlement {
-            let status = snapshot.status(of: entitlement)
+        if let entitlement {
+            // Without making the status's product id `String`: only when access ends is read.
+            let status = snapshot.activity(of: entitlement)
             if status.active, let expiresAt = status.expiresAt { dates.insert(expiresAt, after: start) }
         }
         if let next = snapshot.nextTransition { dates.insert(next, after: start) }
@@ -132,13 +152,16 @@ public struct EntitlementTimelineProvider: Sendable {
         }
     }
 
-    private func entry(at date: Date, snapshot: EntitlementSnapshot?, validUntil: Date?) -> EntitlementEntry {
+    /// The entry at `date`, `decide` giving the gate's decision for the feature.
+    private func entry(
+        at date: Date, snapshot: EntitlementSnapshot?, validUntil: Date?, decide: (EntitlementSnapshot?, Date) -> GateDecision
+    ) -> EntitlementEntry {
         guard let snapshot else {
-            return EntitlementEntry(date: date, state: state(gate.check(feature, snapshot: nil, wallClock: date)))
+            return EntitlementEntry(date: date, state: state(decide(nil, date)))
         }
         let evaluated = snapshot.effectiveNow(wallClock: date)
         let trusted = validUntil.map { evaluated < $0 } ?? true
-        let decision = gate.check(feature, snapshot: trusted ? snapshot : nil, wallClock: date)
+        let decision = decide(trusted ? snapshot : nil, date)
         let stale = snapshot.nextTransition.map { evaluated > $0 } ?? false
         return EntitlementEntry(
             date: date, state: state(decision), snapshotGeneration: snapshot.generation,

@@ -223,4 +223,35 @@ import Testing
         check(SnapshotSchema.RootField.self)
         check(SnapshotSchema.EntryField.self)
     }
+
+    /// The in-place reader finds a name's case by its bytes through a table of slots: exactly
+    /// the case whose text the bytes are (as `init(rawValue:)` finds it), for every case of
+    /// every name, and none for texts that are not names (empty, a case's text one byte
+    /// shorter, longer or changed, another name's text, texts that share a slot).
+    @Test func nameTextsFindExactlyTheCaseOfTheirBytes() {
+        func check<Name: SnapshotName>(_: Name.Type, others: [String]) {
+            let texts = Name.texts
+            #expect(texts.cases == Name.allCases)
+            func found(_ text: String) -> Name? {
+                Array(text.utf8).withUnsafeBufferPointer { texts.position(ofUTF8: $0) }.map { texts.cases[$0] }
+            }
+            var candidates = others + ["", "a", "ü", String(repeating: "x", count: 40)]
+            for name in Name.allCases {
+                let text = name.rawValue
+                #expect(found(text) == name, "\(text)")
+                candidates += [String(text.dropLast()), text + "s", "x" + text, text.uppercased(), String(text.dropFirst())]
+                candidates.append(String(text.prefix(text.count / 2)) + "_" + String(text.suffix(text.count - text.count / 2 - 1)))
+            }
+            for candidate in candidates { #expect(found(candidate) == Name(rawValue: candidate), "\(candidate)") }
+        }
+        let every = SnapshotSchema.RootField.allCases.map(\.rawValue) + SnapshotSchema.EntryField.allCases.map(\.rawValue)
+            + EntitlementState.allCases.map(\.rawValue) + PeriodType.allCases.map(\.rawValue) + Ownership.allCases.map(\.rawValue)
+            + [SnapshotSchema.SuiteField.snapshot.rawValue]
+        check(SnapshotSchema.SuiteField.self, others: every)
+        check(SnapshotSchema.RootField.self, others: every)
+        check(SnapshotSchema.EntryField.self, others: every)
+        check(EntitlementState.self, others: every)
+        check(PeriodType.self, others: every)
+        check(Ownership.self, others: every)
+    }
 }

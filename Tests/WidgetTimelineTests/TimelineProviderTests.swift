@@ -129,6 +129,39 @@ import WidgetTimeline
         #expect(timeline.entries.map(\.paywall?.reason) == [.unknownFeature])
     }
 
+    /// Whatever the feature (gated, free, unknown) and the snapshot, every entry shows what the
+    /// gate's public `check` decides for the feature at the entry's date (with no snapshot once
+    /// past `validUntil`), and the transitions come from the feature's own entitlement.
+    @Test(arguments: ["widgets", "export", "nope"])
+    func everyEntryIsTheGatesDecisionAtItsDate(feature: String) {
+        let provider = EntitlementTimelineProvider(gate: Fixtures.gate, feature: feature)
+        let soon = Fixtures.now.addingTimeInterval(3600)
+        let snapshots: [EntitlementSnapshot?] = [
+            nil, Fixtures.subscribed, Fixtures.lifetime, Fixtures.expired,
+            Fixtures.snapshot(Fixtures.subscribed.status(of: "plus"), nextTransition: soon),
+            EntitlementSnapshot(generation: 3, issuedAt: Fixtures.issuedAt, nextTransition: nil, entitlements: [:]),
+        ]
+        for snapshot in snapshots {
+            for validUntil in [nil, soon, Fixtures.expiry.addingTimeInterval(60)] {
+                let timeline = provider.timeline(for: snapshot, in: context, now: Fixtures.now, validUntil: validUntil)
+                for entry in timeline.entries {
+                    let trusted = snapshot.map { snapshot in validUntil.map { limit in snapshot.effectiveNow(wallClock: entry.date) < limit } ?? true } ?? false
+                    let decision = Fixtures.gate.check(feature, snapshot: trusted ? snapshot : nil, wallClock: entry.date)
+                    switch decision {
+                    case .unlocked: #expect(entry.state == .unlocked(.sample), "\(feature) \(entry.date)")
+                    case .locked(let paywall): #expect(entry.state == .locked(paywall), "\(feature) \(entry.date)")
+                    }
+                }
+                let gated = Fixtures.gate.rules[feature]?.entitlement != nil
+                let expects = snapshot.map { snapshot in
+                    let plus = snapshot.status(of: "plus")
+                    return snapshot.nextTransition == Fixtures.expiry || (gated && plus.active && plus.expiresAt == Fixtures.expiry)
+                } ?? false
+                #expect(timeline.entries.contains { $0.date == Fixtures.expiry } == expects, "\(feature) \(String(describing: snapshot?.nextTransition))")
+            }
+        }
+    }
+
     @Test func contextDefaultsToFamilySize() {
         #expect(TimelineProviderContext(family: .systemMedium).displaySize == DisplaySize(width: 364, height: 170))
         #expect(!TimelineProviderContext(family: .systemMedium).isPreview)
