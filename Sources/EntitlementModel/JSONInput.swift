@@ -29,9 +29,9 @@ package enum JSONInput: Sendable, Hashable {
 }
 
 /// A JSON object's members in document order, as two parallel arrays, never hashed: the
-/// decoders ask each object for a few keys, which a comparison of small strings finds sooner
-/// than a hash of them, and a one-shot tool's catalog is a tree of such small objects (building a
-/// hashed table per object was most of reading it). Keys are unique (the parser refuses a
+/// decoders ask each object for a few keys, once each, which a comparison of small strings finds
+/// sooner than a hash of them, and a one-shot tool's catalog is a tree of such small objects
+/// (building a hashed table per object was most of reading it). Keys are unique (the parser refuses a
 /// repeated one). Equal to another object with the same members in any order, as a dictionary is.
 package struct JSONObject: Sendable, Hashable, Sequence {
     /// The keys, in document order; `values[i]` belongs to `keys[i]`.
@@ -51,8 +51,10 @@ package struct JSONObject: Sendable, Hashable, Sequence {
     package var count: Int { keys.count }
     package var isEmpty: Bool { keys.isEmpty }
 
-    /// The value of member `key`, or `nil` when the object has none. A linear search: every
-    /// reader asks a bounded number of keys, whatever the object's size.
+    /// The value of member `key`, or `nil` when the object has none. A linear search, so a look-up
+    /// costs the object's size: a reader asks each object a bounded number of times, and reads
+    /// what it needs of an object once, not once per item of an array beside it (a line of many
+    /// items beside a large object would otherwise cost their product).
     package subscript(key: String) -> JSONInput? {
         guard let index = keys.firstIndex(of: key) else { return nil }
         return values[index]
@@ -72,6 +74,8 @@ package struct JSONObject: Sendable, Hashable, Sequence {
         }
     }
 
+    /// Looks each member up in the other object, so it costs the product of their sizes: for
+    /// tests and small objects, not for comparing large input.
     package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for (key, value) in lhs where rhs[key] != value { return false }

@@ -23,6 +23,27 @@ struct EventAndCatalogCorpusTests {
         }
     }
 
+    /// A notification's items are decoded with the line's top-level `bundleId` and `environment`
+    /// as defaults, so each of `data`'s items asks the top-level object for them: with that object
+    /// searched key by key, 60,000 items beside 60,000 keys (a line under the 1 MiB cap) took
+    /// minutes of one daemon's drain; with its key table, a fraction of a second. The suite's time
+    /// limit is what fails the quadratic decode.
+    @Test("Generated: many items beside a large top-level object decode in one pass")
+    func manyItemsBesideLargeObject() async throws {
+        try await withTemporaryDirectory { root in
+            let file = root + "/wide-line.jsonl"
+            let items = Array(repeating: "{}", count: 60_000).joined(separator: ",")
+            let keys = (0..<60_000).map { #""k\#($0)":0"# }.joined(separator: ",")
+            let line = #"{"data":[{"lastTransactions":["# + items + "]}]," + keys + "}\n"
+            #expect(line.utf8.count < 1 << 20)
+            try Data(line.utf8).write(to: URL(fileURLWithPath: file))
+            let evaluate = try await BuiltTools.run(
+                "entitlementctl", ["evaluate", "--now", "2026-01-01T00:00:00Z", file, "--container", root + "/c", "--catalog", BuiltTools.defaultCatalog])
+            #expect(evaluate.status == 0, "evaluate exited \(evaluate.status): \(evaluate.standardError)")
+            #expect(evaluate.standardOutput.contains(#""state":"notPurchased""#), "\(evaluate.standardOutput)")
+        }
+    }
+
     @discardableResult
     static func expectEventsRefused(_ file: String) async throws -> (ingest: String, evaluate: String) {
         try await withTemporaryDirectory("events") { root in
