@@ -37,12 +37,15 @@ modules="CivilTime PropertyList SignedData EntitlementModel"
 sources=$work/sources
 rm -rf "$sources" && mkdir -p "$sources"
 drop_imports=
-files=
 for module in $modules; do
   drop_imports="$drop_imports -e /^import[[:space:]]$module\$/d"
-  files="$files $root/Sources/$module/*.swift"
 done
-for file in $files "$root"/Fuzz/FuzzSupport.swift "$root/Fuzz/$target.swift"; do
+for module in $modules; do
+  for file in "$root/Sources/$module"/*.swift; do
+    sed $drop_imports "$file" > "$sources/$(basename "$file")"
+  done
+done
+for file in "$root"/Fuzz/FuzzSupport.swift "$root/Fuzz/$target.swift"; do
   sed $drop_imports "$file" > "$sources/$(basename "$file")"
 done
 if [ -x "$work/$target" ] && diff -rq "$sources" "$work/built" >/dev/null 2>&1; then

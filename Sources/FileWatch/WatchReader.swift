@@ -43,7 +43,7 @@ struct WatchReader<Consumer: WatchConsumer>: ~Copyable {
     /// `ContinuousClock.Instant` are resilient standard-library types, looked up and handled
     /// through their metadata, which a wake-up then pays for even with no window.
     private let settleNanoseconds: UInt64
-    /// Name changes read but held back until the settle window closes (always empty when `settle` is zero).
+    /// Name changes read but held back until the settle window closes (always empty with no window).
     private var unpublished = PendingChanges()
     /// When (`Clocks.monotonicNanoseconds`) the settle window for ``unpublished`` closes.
     private var settleDeadline: UInt64?

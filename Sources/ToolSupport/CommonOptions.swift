@@ -31,7 +31,8 @@ package struct CommonOptions: Sendable {
 
     /// Reads the three options from `scanner`, the variables this process's environment (or
     /// `variable`) gives by name, and the default places: ``init(parsing:environment:locations:)``
-    /// without building a table of the whole environment, of which a tool needs three names.
+    /// without building a table of the whole environment, of which a tool reads a handful of names
+    /// (the three `ENTITLEMENTS_*` variables and, for the default places, `HOME` and the XDG ones).
     package init(parsing scanner: inout ArgumentScanner, variable: (String) -> String? = ProcessEnvironment.value(of:)) throws(UsageError) {
         try self.init(parsing: &scanner, variable: variable, locations: { DefaultLocations(variable: variable) })
     }
