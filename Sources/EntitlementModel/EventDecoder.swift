@@ -85,8 +85,9 @@ public enum EventDecoder {
         }
         if let data = try root.optional("data"), case .array = data.value {
             var events: [StoreEvent] = []
-            // The line's defaults are read once, at the first item (where each item read them
-            // before): an object's look-up may cost its size, and a line may hold many items.
+            // The line's defaults are read once, at the first item (so a line without items
+            // never reads them): an object's look-up may cost its size, and a line may hold
+            // many items.
             var defaults: PayloadDefaults?
             for group in try data.array() {
                 for item in try group.required("lastTransactions").array() {
