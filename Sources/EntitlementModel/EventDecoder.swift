@@ -81,21 +81,12 @@ public enum EventDecoder {
             return try unsignedPayload(root)
         }
         if root.has("signedTransactions") || root.has("signedTransactionInfo") || root.has("signedRenewalInfo") {
-            return try signedPair(root, defaults: PayloadDefaults(root), signatures)
+            return try signedPair(root, defaults: root, signatures)
         }
         if let data = try root.optional("data"), case .array = data.value {
             var events: [StoreEvent] = []
-            // The line's defaults are read once, at the first item (so a line without items
-            // never reads them): an object's look-up may cost its size, and a line may hold
-            // many items.
-            var defaults: PayloadDefaults?
             for group in try data.array() {
-                for item in try group.required("lastTransactions").array() {
-                    let itemDefaults: PayloadDefaults
-                    if let defaults { itemDefaults = defaults } else { itemDefaults = try PayloadDefaults(root) }
-                    defaults = itemDefaults
-                    events += try signedPair(item, defaults: itemDefaults, signatures)
-                }
+                for item in try group.required("lastTransactions").array() { events += try signedPair(item, defaults: root, signatures) }
             }
             return events
         }
@@ -155,25 +146,15 @@ public enum EventDecoder {
     private static func notification(_ root: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
         _ = try root.required("notificationType").string()
         guard let data = try root.optional("data") else { return [] }
-        return try signedPair(data, defaults: PayloadDefaults(data), signatures)
+        return try signedPair(data, defaults: data, signatures)
     }
 
-    /// The `bundleId` and `environment` an object gives the payloads signed inside it (or beside
-    /// it) when a payload lacks them, which can only make the catalog's check stricter: an absent
-    /// value is not checked.
-    private struct PayloadDefaults {
-        var bundleId: String?
-        var environment: StoreEnvironment?
-
-        init(_ object: JSONCursor) throws(JSONPathError) {
-            bundleId = try object.optionalString("bundleId")
-            environment = try object.optionalString("environment").map(StoreEnvironment.init(rawValue:))
-        }
-    }
-
-    /// The transactions and renewal info signed inside `container`, completed from `defaults`.
-    private static func signedPair(_ container: JSONCursor, defaults: PayloadDefaults, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
-        let bundleId = defaults.bundleId, environment = defaults.environment
+    /// The transactions and renewal info signed inside `container`; `defaults` supplies
+    /// `bundleId` and `environment` when a payload lacks them (which can only make the catalog's
+    /// check stricter: an absent value is not checked).
+    private static func signedPair(_ container: JSONCursor, defaults: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
+        let bundleId = try defaults.optionalString("bundleId")
+        let environment = try defaults.optionalString("environment").map(StoreEnvironment.init(rawValue:))
         var events: [StoreEvent] = []
         var signedTransactions: [JSONCursor] = []
         if let list = try container.optional("signedTransactions") { signedTransactions += try list.array() }

@@ -28,19 +28,53 @@ package enum JSONInput: Sendable, Hashable {
     }
 }
 
-/// A JSON object's members in document order, as two parallel arrays, never hashed: the
-/// decoders ask each object for a few keys, once each, which a comparison of small strings finds
-/// sooner than a hash of them, and a one-shot tool's catalog is a tree of such small objects
-/// (building a hashed table per object was most of reading it). Keys are unique (the parser refuses a
-/// repeated one). Equal to another object with the same members in any order, as a dictionary is.
+/// A JSON object's members in document order, as two parallel arrays. A small object is never
+/// hashed or sorted: the decoders ask it for a few keys, which a comparison of small strings finds
+/// sooner, and a one-shot tool's catalog is a tree of such small objects (building a hashed table
+/// per object was most of reading it). An object of ``indexedCount`` members or more also keeps its
+/// positions in key order, so that no look-up costs the object's size, whoever asks and how often
+/// (a decoder may ask a large object once per item of a long array beside it). Keys are unique (the
+/// parser refuses a repeated one). Equal to another object with the same members in any order, as
+/// a dictionary is.
 package struct JSONObject: Sendable, Hashable, Sequence {
+    /// The members, held by reference: an object is one word inside a `JSONInput`, whatever it keeps.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let keys: [String]
+        let values: [JSONInput]
+        /// The positions of `keys` ordered by key, for an object of ``JSONObject/indexedCount``
+        /// members or more; `nil` for a smaller one.
+        let keyOrder: [Int]?
+
+        init(keys: [String], values: [JSONInput]) {
+            self.keys = keys
+            self.values = values
+            guard keys.count >= JSONObject.indexedCount else {
+                keyOrder = nil
+                return
+            }
+            var order: [Int] = []
+            order.reserveCapacity(keys.count)
+            for position in keys.indices { order.append(position) }
+            order.sort { keys[$0] < keys[$1] }
+            keyOrder = order
+        }
+    }
+
+    /// From how many members an object is looked up through its key order, and a repeated key
+    /// is found through a set while it is parsed, rather than by comparing every key.
+    static let indexedCount = 16
+
     /// The keys, in document order; `values[i]` belongs to `keys[i]`.
-    package let keys: [String]
-    package let values: [JSONInput]
+    package var keys: [String] { storage.keys }
+    package var values: [JSONInput] { storage.values }
+
+    /// Whether look-ups go through the key order (the object has ``indexedCount`` members or more).
+    package var isIndexed: Bool { storage.keyOrder != nil }
 
     init(keys: [String], values: [JSONInput]) {
-        self.keys = keys
-        self.values = values
+        storage = Storage(keys: keys, values: values)
     }
 
     /// An object of `members`, in no particular order.
@@ -51,13 +85,21 @@ package struct JSONObject: Sendable, Hashable, Sequence {
     package var count: Int { keys.count }
     package var isEmpty: Bool { keys.isEmpty }
 
-    /// The value of member `key`, or `nil` when the object has none. A linear search, so a look-up
-    /// costs the object's size: a reader asks each object a bounded number of times, and reads
-    /// what it needs of an object once, not once per item of an array beside it (a line of many
-    /// items beside a large object would otherwise cost their product).
+    /// The value of member `key`, or `nil` when the object has none: a comparison of each key in
+    /// a small object, a binary search of the key order in a large one.
     package subscript(key: String) -> JSONInput? {
-        guard let index = keys.firstIndex(of: key) else { return nil }
-        return values[index]
+        let keys = storage.keys
+        guard let keyOrder = storage.keyOrder else {
+            guard let index = keys.firstIndex(of: key) else { return nil }
+            return storage.values[index]
+        }
+        var low = 0, high = keyOrder.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if keys[keyOrder[middle]] < key { low = middle + 1 } else { high = middle }
+        }
+        guard low < keyOrder.count, keys[keyOrder[low]] == key else { return nil }
+        return storage.values[keyOrder[low]]
     }
 
     package func makeIterator() -> Iterator { Iterator(object: self) }
@@ -74,8 +116,6 @@ package struct JSONObject: Sendable, Hashable, Sequence {
         }
     }
 
-    /// Looks each member up in the other object, so it costs the product of their sizes: for
-    /// tests and small objects, not for comparing large input.
     package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for (key, value) in lhs where rhs[key] != value { return false }
@@ -215,7 +255,7 @@ private struct JSONParser {
     /// Whether `key` is among `keys` (the open object's); `largeObjectKeys` holds them all once
     /// there are many.
     private static func isRepeated(_ key: String, among keys: [String], largeObjectKeys: inout Set<String>?) -> Bool {
-        if keys.count < 16 { return keys.contains(key) }
+        if keys.count < JSONObject.indexedCount { return keys.contains(key) }
         if largeObjectKeys == nil { largeObjectKeys = Set(keys) }
         return largeObjectKeys?.insert(key).inserted == false
     }

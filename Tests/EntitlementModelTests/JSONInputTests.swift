@@ -12,6 +12,23 @@ import Testing
         ]))
     }
 
+    /// A small object is searched key by key; from `JSONObject.indexedCount` members on it keeps
+    /// its positions in key order, so no look-up costs the object's size whoever asks how often.
+    @Test func largeObjectsLookKeysUpInKeyOrder() throws {
+        for count in [1, JSONObject.indexedCount - 1, JSONObject.indexedCount, 1_000] {
+            let text = "{" + (0..<count).reversed().map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+            guard case .object(let object) = try JSONInput.parse(Array(text.utf8)) else {
+                Issue.record("not an object")
+                return
+            }
+            #expect(object.isIndexed == (count >= JSONObject.indexedCount), "\(count) members")
+            #expect(object.keys.first == "k\(count - 1)", "document order kept")
+            for index in 0..<count { #expect(object["k\(index)"] == .number(String(index))) }
+            for absent in ["k\(count)", "", "k", "l0", "j0"] { #expect(object[absent] == nil, "\(absent)") }
+            #expect(JSONObject(Dictionary(uniqueKeysWithValues: zip(object.keys, object.values))) == object)
+        }
+    }
+
     @Test func objectsKeepDocumentOrderAndCompareAsDictionaries() throws {
         let value = try JSONInput.parse(Array(#"{"b":1,"a":{"y":true,"x":null},"c":[]}"#.utf8))
         guard case .object(let members) = value else {

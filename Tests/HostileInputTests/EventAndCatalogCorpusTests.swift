@@ -24,10 +24,10 @@ struct EventAndCatalogCorpusTests {
     }
 
     /// A notification's items are decoded with the line's top-level `bundleId` and `environment`
-    /// as defaults, so each of `data`'s items asks the top-level object for them: with that object
-    /// searched key by key, 60,000 items beside 60,000 keys (a line under the 1 MiB cap) took
-    /// minutes of one daemon's drain; with its key table, a fraction of a second. The suite's time
-    /// limit is what fails the quadratic decode.
+    /// as defaults, so each of `data`'s items asks the top-level object for them: with a large
+    /// object searched key by key, 60,000 items beside 60,000 keys (a line under the 1 MiB cap)
+    /// took minutes of one daemon's drain; looked up in key order, a fraction of a second. The
+    /// tool's run limit is what fails the quadratic decode.
     @Test("Generated: many items beside a large top-level object decode in one pass")
     func manyItemsBesideLargeObject() async throws {
         try await withTemporaryDirectory { root in
