@@ -342,7 +342,9 @@ final class DaemonCore {
         }
         let result = engine.evaluate(facts, now: justified)
         guard TimeAnchor.isPublishable(result.effectiveNow) else {
-            throw .store("the clock reads \(ISO8601.string(from: now)), a time no reader accepts (2008...2300): nothing published until it is set right")
+            throw .store(
+                "cannot publish at \(ISO8601.string(from: result.effectiveNow)) (the clock reads \(ISO8601.string(from: now))):"
+                    + " readers accept 2008...2300 only")
         }
         if !force, !reanchored, let published, published.entitlements == result.entitlements,
             published.nextTransition == result.nextTransition

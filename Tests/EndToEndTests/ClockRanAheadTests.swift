@@ -221,4 +221,25 @@ struct ClockRanAheadTests {
             #expect(await story.followerShowsUnlocked(follower), "the widget follower: \(follower.standardOutput)")
         }
     }
+
+    @Test("A daemon first started while the clock reads 2301 publishes once the clock is right, nothing before")
+    func firstStartIn2301() async throws {
+        try await Fixture.with { fixture in
+            let shim = try await ClockShim.make(in: fixture.root + "/shim")
+            try shim.setOffset(Int64(Date(timeIntervalSince1970: 10_445_328_000).timeIntervalSinceNow))
+            let daemon = try BuiltTools.start("entitlementd", fixture.common, environment: shim.environment)
+            defer { daemon.send(SIGKILL) }
+            // With nothing to anchor to, no instant is justified: the publish waits and is retried.
+            let waited = await ChildProcess.wait(timeout: .seconds(20)) {
+                daemon.standardError.contains("cannot publish at") || daemon.standardError.contains("published generation") || !daemon.isRunning
+            }
+            #expect(waited && !daemon.standardError.contains("published generation"), "\(daemon.standardError)")
+            try shim.setOffset(0)
+            let published = await ChildProcess.wait(timeout: .seconds(20)) { daemon.standardError.contains("published generation") }
+            #expect(published, "\(daemon.standardError)")
+            let status = try await BuiltTools.run("entitlementctl", ["status", "--format", "json"] + fixture.common)
+            #expect(status.status == 0, "\(status.standardError)")
+            #expect(abs(try #require(fixture.snapshot()).issuedAt.timeIntervalSinceNow) < 3600)
+        }
+    }
 }
