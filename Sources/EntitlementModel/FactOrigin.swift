@@ -6,9 +6,12 @@
 /// evaluation, so a fact of another environment grants nothing under this catalog and counts
 /// again under one that accepts it.
 public struct FactOrigin: Sendable, Hashable {
+    /// The app the fact is for; `nil` when it does not say (renewal info never does).
     public var bundleId: String?
+    /// The App Store environment the fact comes from; `nil` when it does not say.
     public var environment: StoreEnvironment?
 
+    /// The origin of a fact naming `bundleId` and `environment` (`nil`: not named).
     public init(bundleId: String?, environment: StoreEnvironment?) {
         self.bundleId = bundleId
         self.environment = environment
