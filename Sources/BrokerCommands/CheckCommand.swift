@@ -53,7 +53,7 @@ struct CheckCommand: Command {
         switch SnapshotLoading.read(common.layout) {
         case .snapshot(let s): snapshot = s
         case .missing(let path): note = "\(path): no snapshot published yet (container \(common.containerPath.origin))"
-        case .refused(let reason): note = reason
+        case .refused(let reason), .failed(let reason, _): note = reason
         }
         // Never earlier than the snapshot's issue plus the boot time elapsed since (same boot).
         let clock = snapshot?.effectiveNow(wallClock: now ?? Date(), boot: .current()) ?? now ?? Date()

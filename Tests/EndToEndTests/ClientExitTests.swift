@@ -36,6 +36,10 @@ struct ClientExitTests {
             #expect(ingest.standardError.split(separator: "\n").count == 1, "ingest: \(ingest.standardError)")
             #expect(ingest.standardError.contains(fixture.container) && ingest.standardError.contains("EACCES"), "ingest: \(ingest.standardError)")
 
+            let status = try await Self.runAsOtherUser("entitlementctl", ["status"] + fixture.common)
+            #expect(status.status == 77, "status: \(status.standardError)")
+            #expect(status.standardError.split(separator: "\n").count == 1, "status: \(status.standardError)")
+
             let watchLink = try await Self.runAsOtherUser("entitlementctl", ["watch-link", "down"] + fixture.common)
             #expect(watchLink.status == 77, "watch-link: \(watchLink.standardError)")
             #expect(await daemon.stop() == 0)
