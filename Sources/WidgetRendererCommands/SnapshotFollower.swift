@@ -73,6 +73,8 @@ private struct FollowerService: ServiceLoopHandler {
     var printedAny = false
     /// When to read the shared file again after a read failed; `nil` while reads succeed.
     var retryDue: Date?
+    /// Why the last read failed, as last reported on stderr; `nil` while reads succeed.
+    var failure: String?
     var retries = RetryBackoff()
     /// Why writing a frame failed, which ended the loop; `nil` while output works.
     var outputFailure: Errno?
@@ -127,9 +129,12 @@ private struct FollowerService: ServiceLoopHandler {
         let kept = reader.lastGood.map { String($0.generation) } ?? "none"
         switch outcome {
         case .failed(let reason, _, _):
-            let delay = retries.failed()
-            retryDue = Date().addingTimeInterval(delay)
-            StandardStreams.writeError("widget-renderer: \(reason); showing generation \(kept) as stale, reading again in \(delay) s\n")
+            retryDue = Date().addingTimeInterval(retries.failed())
+            // Said once per reason, not at every retry (or every poll, without inotify).
+            if reason != failure {
+                StandardStreams.writeError("widget-renderer: \(reason); showing generation \(kept) as stale, reading again with a back-off\n")
+                failure = reason
+            }
             return !wasFailing
         case .rejected(let reason, _):
             StandardStreams.writeError("widget-renderer: ignored \(reason); keeping generation \(kept)\n")
@@ -137,6 +142,7 @@ private struct FollowerService: ServiceLoopHandler {
         }
         if wasFailing {
             retryDue = nil
+            failure = nil
             StandardStreams.writeError("widget-renderer: read \(reader.path) again after \(retries.succeeded()) failed tries\n")
         }
         if case .updated = outcome { return true }
