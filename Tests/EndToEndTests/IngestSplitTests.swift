@@ -61,6 +61,21 @@ struct IngestSplitTests {
         }
     }
 
+    @Test("ingest --wait of a 17 MiB input succeeds once the daemon has applied every file it was queued as")
+    func largeInputWaitIsPublished() async throws {
+        try await Fixture.with { fixture in
+            let daemon = try await fixture.startDaemon()
+            defer { daemon.send(SIGKILL) }
+            let input = fixture.root + "/large.jsonl"
+            try Data((Self.paddedLines(count: 17).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
+            let ingest = try await fixture.run("entitlementctl", ["ingest", "--wait", "--timeout", "60", input] + fixture.common)
+            #expect(ingest.status == 0, "ingest: \(ingest.standardError)")
+            #expect(fixture.snapshot()?.entitlements["plus"]?.productId == Self.lifetime)
+            #expect(try Inbox(directory: fixture.layout.inboxDirectory).pending().isEmpty)
+            #expect(await daemon.stop() == 0)
+        }
+    }
+
     @Test("The inbox cap holds at least one line of the largest size a client accepts")
     func capHoldsTheLargestLine() {
         #expect(EventLine.maximumLength + 1 <= Inbox.maximumFileSize)
