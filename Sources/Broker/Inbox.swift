@@ -28,8 +28,9 @@ package struct Inbox: Sendable {
 
     /// Queues `lines` (JSON Lines, already validated) as one file; returns its name. Durably
     /// unless `durable` is `false`: then the file is complete for readers at once, and durable
-    /// only after ``makeDurable(_:)``. Lines that would make a file larger than
-    /// ``maximumFileSize`` are ``enqueue(splitting:durable:)``'s to queue.
+    /// only after ``makeDurable(_:)``. For lines known to fit one file (at most
+    /// ``maximumFileSize`` bytes); more are queued as ``enqueue(splitting:durable:)`` queues
+    /// them, and only the first file's name is returned.
     package func enqueue(_ lines: [String], durable: Bool = true) throws(BrokerError) -> String {
         try enqueue(splitting: lines, durable: durable)[0]
     }

@@ -28,8 +28,8 @@ public enum SnapshotReadOutcome: Sendable, Hashable {
 /// refused by `SharedDefaults` validation, a snapshot that does not decode, an unknown
 /// `schemaVersion`, or a `generation` lower than the last good one (a replayed old file) are all
 /// reported as ``SnapshotReadOutcome/rejected(reason:lastGood:)``; a read that failed (a system
-/// call's error) as ``SnapshotReadOutcome/failed(reason:errno:lastGood:)``, to be tried again. Refreshing an unchanged file
-/// costs two `lstat` calls and no decoding. Safe to call from any thread.
+/// call's error) as ``SnapshotReadOutcome/failed(reason:errno:lastGood:)``, to be tried again.
+/// Refreshing an unchanged file costs two `lstat` calls and no decoding. Safe to call from any thread.
 public final class SnapshotReader: Sendable {
     private let defaults: SharedDefaults
     private let state = Mutex<EntitlementSnapshot?>(nil)

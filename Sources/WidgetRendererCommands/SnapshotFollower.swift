@@ -50,7 +50,8 @@ struct SnapshotFollower {
         let loop = ServiceLoop(name: "widget-renderer", shutdownDeadline: Self.shutdownDeadline)
         let layout = layout, rendering = rendering
         let service = await loop.run(sources: [watch]) { FollowerService(layout: layout, rendering: rendering) }
-        // The reader closed the pipe: like every filter, the follower is done, successfully.
+        // A closed pipe (EPIPE: the reader has what it wanted) ends the follower successfully, as
+        // it ends every filter; any other failed write is an error.
         if let failure = service.outputFailure, failure != .brokenPipe {
             throw ToolError(ExitCode(failedCall: failure), "<stdout>: write failed: \(failure)")
         }
