@@ -3,8 +3,9 @@ import SystemShims
 
 /// The durable spool between `entitlementctl ingest` and the daemon.
 ///
-/// Each enqueue is one file written with ``AtomicFile/replace(directory:name:bytes:mode:durable:)``
-/// (temp file, fsync, rename, directory fsync), so a file is either absent or complete, and once
+/// Each enqueue is one file (several in order for more than ``maximumFileSize`` bytes) written
+/// with ``AtomicFile/replace(directory:name:bytes:mode:durable:)`` (temp file, fsync, rename,
+/// directory fsync), so a file is either absent or complete, and once
 /// `enqueue` returns the events survive `kill -9` of any process and a power cut. A caller that
 /// will learn from the daemon that the events are journaled may queue without the fsyncs and
 /// call ``makeDurable(_:)`` on every other outcome; until then a power cut may leave the file
