@@ -4,7 +4,7 @@ import SystemShims
 
 /// What the daemon must remember across restarts beyond the journal: the last generation it
 /// published (so generations keep increasing even if the shared file is lost) and the last
-/// issue time (so a clock wound back never moves evaluation backwards).
+/// issue time with its boot reading (the daemon's ``TimeAnchor``).
 package struct BrokerState: Sendable, Hashable {
     package var generation: Int64
     /// Milliseconds since 1970 of the last published snapshot's `issuedAt`.
@@ -31,12 +31,16 @@ package struct BrokerState: Sendable, Hashable {
         }
     }
 
-    /// The earliest instant the daemon may evaluate at, given the boot clock `boot` now:
-    /// ``BootInstant/floor(issuedAt:issued:current:)`` of the last issue, so a wall clock set
-    /// back while the daemon was stopped (or running) never moves evaluation backwards, and on
-    /// the same boot not even to the last issue time.
-    package func evaluationFloor(boot: BootInstant?) -> Date {
-        BootInstant.floor(issuedAt: issuedAt, issued: issuedIn, current: boot)
+    /// The daemon's time (``TimeAnchor``): the last issue time with the boot reading it was
+    /// issued in. ``TimeAnchor/justifiedNow(wallClock:boot:)`` of it is the instant the daemon
+    /// evaluates and publishes at, so a wall clock set back while the daemon was stopped (or
+    /// running) never moves evaluation backwards, and one that ran ahead is not published.
+    package var anchor: TimeAnchor {
+        get { TimeAnchor(instant: issuedAt, boot: issuedIn) }
+        set {
+            issuedAtMilliseconds = newValue.instant == .distantPast ? 0 : newValue.instant.timeIntervalSince1970 * 1000
+            issuedIn = newValue.boot
+        }
     }
 
     /// Loads the state file; a missing file is the initial state, a corrupt one an error.
