@@ -234,7 +234,9 @@ enum SnapshotSchema {
 }
 
 /// The values of one dictionary's fields, each kept at its name's ``SnapshotFieldName/position``:
-/// storing and reading a field is an indexed store and load, not a branch on the name.
+/// storing and reading a field is an indexed store and load, not a branch on the name. The slots
+/// are addressed through a pointer, not a buffer of the tuple's size: the last slot of a value
+/// whose size is less than its stride ends before a buffer would count it.
 struct FieldValues<Name: SnapshotFieldName, Object> {
     private var slots: (Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?) = (nil, nil, nil, nil, nil, nil, nil, nil)
 
@@ -245,11 +247,11 @@ struct FieldValues<Name: SnapshotFieldName, Object> {
     @inline(__always) subscript(position: Int) -> Object? {
         get {
             precondition(position >= 0 && position < Self.capacity)
-            return withUnsafeBytes(of: slots) { $0.assumingMemoryBound(to: Object?.self)[position] }
+            return withUnsafeBytes(of: slots) { $0.baseAddress!.assumingMemoryBound(to: Object?.self)[position] }
         }
         set {
             precondition(position >= 0 && position < Self.capacity)
-            withUnsafeMutableBytes(of: &slots) { $0.assumingMemoryBound(to: Object?.self)[position] = newValue }
+            withUnsafeMutableBytes(of: &slots) { $0.baseAddress!.assumingMemoryBound(to: Object?.self)[position] = newValue }
         }
     }
 
