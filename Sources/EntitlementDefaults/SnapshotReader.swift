@@ -31,9 +31,10 @@ public final class SnapshotReader: Sendable {
     public var path: String { defaults.path }
 
     /// A reader of `<container>/Library/Preferences/<suiteName>.plist`. Nothing is read until
-    /// ``refresh(changeReported:)``. See `SharedDefaults/Options/init(durable:maxFileSize:allowedOwners:)` for a
-    /// reader that runs as another user than the daemon.
-    public init(suiteName: String, container: String, options: SharedDefaults.Options = .init()) {
+    /// ``refresh(changeReported:)``. The default options trust the reader's own user and the
+    /// daemon's (`SharedDefaults.Options.readingTheDaemon`), so a reader in the daemon's group
+    /// reads what the daemon publishes as its own user.
+    public init(suiteName: String, container: String, options: SharedDefaults.Options = .readingTheDaemon) {
         defaults = SharedDefaults(suiteName: suiteName, container: container, options: options)
     }
 
