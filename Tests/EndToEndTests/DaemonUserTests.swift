@@ -53,9 +53,31 @@ struct DaemonUserTests {
         }
     }
 
-    /// A container the daemon's user owns (mode 0750, its group), in a directory both users can enter.
+    /// Whether every directory on the way to `path`, and `path` itself, lets other users search it.
+    static func othersCanReach(_ path: String) -> Bool {
+        var url = URL(fileURLWithPath: path)
+        while true {
+            var status = stat()
+            guard stat(url.path, &status) == 0, status.st_mode & S_IXOTH != 0 else { return false }
+            if url.path == "/" { return true }
+            url.deleteLastPathComponent()
+        }
+    }
+
+    /// Runs `body` with a fixture in a new directory both users can reach (the system's temporary
+    /// directory may be root's alone), removed afterwards.
+    static func withReachableFixture(_ body: (Fixture) async throws -> Void) async throws {
+        let candidates = [NSTemporaryDirectory(), "/var/tmp", "/dev/shm"]
+        let base = try #require(candidates.first(where: othersCanReach), "no temporary directory other users can reach: \(candidates)")
+        let root = URL(fileURLWithPath: base).appendingPathComponent("e2e-daemonUser-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(chmod(root, 0o755) == 0)
+        try await body(Fixture(root: root))
+    }
+
+    /// A container the daemon's user owns (mode 0750, its group).
     static func prepareContainer(_ fixture: Fixture, for accounts: Accounts) throws {
-        #expect(chmod(fixture.root, 0o755) == 0)
         try FileManager.default.createDirectory(atPath: fixture.container, withIntermediateDirectories: false)
         let daemon = try #require(getpwnam(accounts.daemon)?.pointee)
         #expect(chown(fixture.container, daemon.pw_uid, daemon.pw_gid) == 0)
@@ -65,7 +87,7 @@ struct DaemonUserTests {
     @Test("An app user in the daemon's group reads what the daemon, running as its own user, publishes",
           .enabled(if: canSwitchUsers, skipReason))
     func appUserReadsTheDaemonsFile() async throws {
-        try await Fixture.with { fixture in
+        try await Self.withReachableFixture { fixture in
             try await Self.withAccounts { accounts in
                 try Self.prepareContainer(fixture, for: accounts)
                 let (daemonTool, daemonArguments) = accounts.command("entitlementd", as: accounts.daemon, fixture.common)
