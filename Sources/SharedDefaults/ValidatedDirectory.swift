@@ -7,7 +7,7 @@ import SystemShims
 /// open directory's `fstat`:
 /// - it is a directory (a symlink is refused, never followed);
 /// - it is owned by an allowed user (``SharedDefaults/Options/allowsDirectoryOwner(_:)``) or by
-///   the writer (``SharedDefaults/Options/writerDirectory``, see ``trusts(owner:)``);
+///   the writer (``SharedDefaults/Options/writerDirectory``, see ``trusts(owner:options:)``);
 /// - it is not world-writable.
 ///
 /// What protects the suite file is this directory *object*: only a writer of it can replace the
@@ -38,7 +38,7 @@ package struct ValidatedDirectory {
     /// ``SharedDefaults/Options/writerDirectory``: the name, in ``parent``, of the directory
     /// whose owner is the writer.
     private let writerDirectory: String?
-    /// The writer's user ID as last found through ``writerDirectory`` (``trusts(owner:)``), or `nil`.
+    /// The writer's user ID as last found through ``writerDirectory`` (``trusts(owner:options:)``), or `nil`.
     private var writer: UInt32?
 
     /// The open directory's descriptor, for `openat`/`fstatat` relative to it.
