@@ -77,6 +77,10 @@ final class DaemonCore {
             state = BrokerState()
         }
         if let current, current.generation > state.generation { state.generation = current.generation }
+        // The history every snapshot names: state.json's, else the published snapshot's, else a
+        // new one (a fresh or recreated container, or files from before histories were named),
+        // so that readers accept its generations counting from 1 again.
+        if state.historyID == nil { state.historyID = current?.historyID ?? BrokerState.newHistoryID() }
         // The daemon's time: the later floor of both records, each kept with the boot reading it
         // was issued in, so a wall clock set back while the daemon was stopped cannot move its
         // first evaluation (and the snapshot it publishes) back before what readers already had
@@ -374,6 +378,7 @@ final class DaemonCore {
         }
         var snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
         snapshot.issuedIn = boot
+        snapshot.historyID = state.historyID
         // What the snapshot reflects is in the journal, on disk, before the snapshot is renamed
         // into place: the journal's pending fsync overlaps the snapshot's own write and fsync.
         var journalError: BrokerError?
@@ -388,7 +393,7 @@ final class DaemonCore {
             if let journalError { throw journalError }
             throw .store("\(error)")
         }
-        state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot)
+        state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot, historyID: state.historyID)
         published = (result.entitlements, result.nextTransition)
         reanchored = false
         // Only a published result may be reused: a failed publish is evaluated and retried.
