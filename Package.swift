@@ -58,7 +58,8 @@ let package = Package(
         // Pure values and the engine: catalog, transactions, snapshot, feature gate. Time is passed in.
         .target(name: "EntitlementModel", dependencies: ["CivilTime", "PropertyList", "SignedData"], swiftSettings: strict),
         // What is believed only once verified: SHA-2, P-256 / P-384 ECDSA verification, the
-        // signature encodings under JWS and X.509, and JWS chains to pinned roots. Pure values, no I/O.
+        // signature encodings under JWS and X.509, and JWS chains to pinned roots; and the
+        // companion link's HMAC-SHA256, HKDF-SHA256 and ChaCha20-Poly1305. Pure values, no I/O.
         .target(name: "SignedData", dependencies: ["CivilTime"], swiftSettings: strict),
         // Typed wrappers over Glibc: descriptors, errno, locks, atomic replace. Package-internal API.
         .target(name: "SystemShims", swiftSettings: mockableSyscalls),
