@@ -96,9 +96,12 @@ public struct ChaCha20Poly1305: Sendable {
         key.withUnsafeBytes { key in
             withContiguousBytes(nonce) { nonce in
                 var cipher = ChaCha20(key: key, nonce: nonce)
-                let block = cipher.block(counter: 0)
-                var authenticator = Poly1305(r: block.0, s: block.1)
                 defer { cipher.erase() }
+                var authenticator = withUnsafeTemporaryAllocation(byteCount: ChaCha20.blockByteCount, alignment: 16) { block in
+                    cipher.block(counter: 0, into: block)
+                    defer { Zeroization.overwrite(block) }
+                    return Poly1305(key: UnsafeRawBufferPointer(rebasing: block[0..<32]))
+                }
                 return body(cipher, &authenticator)
             }
         }

@@ -7,8 +7,12 @@ public enum ConstantTimeComparison {
     /// OR-ing every byte's difference, with one test at the end.
     public static func equal(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
-        return difference == 0
+        return withContiguousBytes(lhs) { left in
+            withContiguousBytes(rhs) { right in
+                var difference: UInt8 = 0
+                for index in 0..<left.count { difference |= left[index] ^ right[index] }
+                return difference == 0
+            }
+        }
     }
 }

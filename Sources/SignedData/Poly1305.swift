@@ -12,36 +12,34 @@ struct Poly1305 {
     /// r, clamped, in limbs; and 5 × r's limbs 1–4, which the reduction uses (2¹³⁰ ≡ 5).
     private var r: (UInt64, UInt64, UInt64, UInt64, UInt64)
     private var fiveR: (UInt64, UInt64, UInt64, UInt64)
-    /// s, as four 32-bit little-endian words.
-    private var s: SIMD4<UInt32>
+    /// s, as four little-endian words.
+    private var s: (UInt32, UInt32, UInt32, UInt32)
     /// The accumulator.
     private var h: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     /// Bytes of a block not yet complete.
     private var pending = SIMD16<UInt8>()
     private var pendingCount = 0
 
-    /// The key's two halves as little-endian words: r (clamped here) and s.
-    init(r rawR: SIMD4<UInt32>, s: SIMD4<UInt32>) {
-        // Clamping (§2.5.1): the top four bits of bytes 3, 7, 11, 15 and the low two of 4, 8, 12 cleared.
-        let clamped = rawR & SIMD4(0x0fff_ffff, 0x0fff_fffc, 0x0fff_fffc, 0x0fff_fffc)
-        let limbs = Self.limbs(clamped)
-        r = limbs
-        fiveR = (limbs.1 * 5, limbs.2 * 5, limbs.3 * 5, limbs.4 * 5)
-        self.s = s
-    }
-
-    /// A 32-byte one-time key as bytes: r then s.
+    /// A 32-byte one-time key: r (clamped here), then s.
     init(key: UnsafeRawBufferPointer) {
         precondition(key.count == 32)
-        func words(_ offset: Int) -> SIMD4<UInt32> {
-            SIMD4((0..<4).map { UInt32(littleEndian: key.loadUnaligned(fromByteOffset: offset + 4 * $0, as: UInt32.self)) })
-        }
-        self.init(r: words(0), s: words(16))
+        let words = Self.words(key, at: 0)
+        // Clamping (§2.5.1): the top four bits of bytes 3, 7, 11, 15 and the low two of 4, 8, 12 cleared.
+        let clamped = (words.0 & 0x0fff_ffff, words.1 & 0x0fff_fffc, words.2 & 0x0fff_fffc, words.3 & 0x0fff_fffc)
+        r = Self.limbs(clamped)
+        fiveR = (r.1 * 5, r.2 * 5, r.3 * 5, r.4 * 5)
+        s = Self.words(key, at: 16)
+    }
+
+    /// Four little-endian words from `bytes` at `offset`.
+    private static func words(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (UInt32, UInt32, UInt32, UInt32) {
+        func word(_ index: Int) -> UInt32 { UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4 * index, as: UInt32.self)) }
+        return (word(0), word(1), word(2), word(3))
     }
 
     /// 128 bits (four little-endian words) as five 26-bit limbs.
-    private static func limbs(_ words: SIMD4<UInt32>) -> (UInt64, UInt64, UInt64, UInt64, UInt64) {
-        let (w0, w1, w2, w3) = (UInt64(words[0]), UInt64(words[1]), UInt64(words[2]), UInt64(words[3]))
+    private static func limbs(_ words: (UInt32, UInt32, UInt32, UInt32)) -> (UInt64, UInt64, UInt64, UInt64, UInt64) {
+        let (w0, w1, w2, w3) = (UInt64(words.0), UInt64(words.1), UInt64(words.2), UInt64(words.3))
         return (w0 & limbMask, (w0 >> 26 | w1 << 6) & limbMask, (w1 >> 20 | w2 << 12) & limbMask, (w2 >> 14 | w3 << 18) & limbMask, w3 >> 8)
     }
 
@@ -58,9 +56,7 @@ struct Poly1305 {
             processPending(highBit: true)
         }
         while bytes.count - offset >= 16 {
-            var words = SIMD4<UInt32>()
-            for index in 0..<4 { words[index] = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4 * index, as: UInt32.self)) }
-            absorb(words, highBit: true)
+            absorb(Self.words(bytes, at: offset), highBit: true)
             offset += 16
         }
         while offset < bytes.count {
@@ -111,11 +107,12 @@ struct Poly1305 {
             (h0 | h1 << 26) & 0xffff_ffff, (h1 >> 6 | h2 << 20) & 0xffff_ffff,
             (h2 >> 12 | h3 << 14) & 0xffff_ffff, (h3 >> 18 | h4 << 8) & 0xffff_ffff,
         ]
+        let sWords = [s.0, s.1, s.2, s.3]
         var tag: [UInt8] = []
         tag.reserveCapacity(Self.tagByteCount)
         var sum: UInt64 = 0
         for index in 0..<4 {
-            sum = words[index] + UInt64(s[index]) + (sum >> 32)
+            sum = words[index] + UInt64(sWords[index]) + (sum >> 32)
             for shift in stride(from: 0, to: 32, by: 8) { tag.append(UInt8(truncatingIfNeeded: sum >> UInt64(shift))) }
         }
         erase()
@@ -123,15 +120,14 @@ struct Poly1305 {
     }
 
     private mutating func processPending(highBit: Bool) {
-        let words = unsafeBitCast(pending, to: SIMD4<UInt32>.self)
-        absorb(SIMD4(UInt32(littleEndian: words[0]), UInt32(littleEndian: words[1]), UInt32(littleEndian: words[2]), UInt32(littleEndian: words[3])), highBit: highBit)
+        absorb(withUnsafeBytes(of: pending) { Self.words($0, at: 0) }, highBit: highBit)
         pending = SIMD16()
         pendingCount = 0
     }
 
     /// h = (h + block) × r mod 2¹³⁰ − 5, the block given as four little-endian words and its
     /// 2¹²⁸ bit set when `highBit` (every block but a short last one).
-    private mutating func absorb(_ block: SIMD4<UInt32>, highBit: Bool) {
+    private mutating func absorb(_ block: (UInt32, UInt32, UInt32, UInt32), highBit: Bool) {
         let m = Self.limbs(block)
         let h0 = h.0 + m.0, h1 = h.1 + m.1, h2 = h.2 + m.2, h3 = h.3 + m.3
         let h4 = h.4 + m.4 + (highBit ? 1 << 24 : 0)
@@ -157,7 +153,7 @@ struct Poly1305 {
     private mutating func erase() {
         r = (0, 0, 0, 0, 0)
         fiveR = (0, 0, 0, 0)
-        s = .zero
+        s = (0, 0, 0, 0)
         h = (0, 0, 0, 0, 0)
         pending = SIMD16()
         pendingCount = 0

@@ -13,11 +13,19 @@ import Testing
         let key = (0..<32).map { UInt8($0) }
         let nonce = hexBytes("000000000000004a00000000")
         let cipher = key.withUnsafeBytes { key in nonce.withUnsafeBytes { ChaCha20(key: key, nonce: $0) } }
-        let first = cipher.block(counter: 1)
-        #expect(first.0 == SIMD4(0xf351_4f22, 0xe1d9_1b40, 0x6f27_de2f, 0xed1d_63b8))
-        #expect(first.3 == SIMD4(0x40ba_4c79, 0xcd34_3ec6, 0x4c2c_21ea, 0xb741_7df0))
-        let second = cipher.block(counter: 2)
-        #expect(second.1 == SIMD4(0x6d34_d426, 0x738c_b970, 0x3ac5_e9f3, 0x4559_0cc4))
+        func words(counter: UInt32) -> [UInt32] {
+            var block = [UInt8](repeating: 0, count: 64)
+            block.withUnsafeMutableBytes { cipher.block(counter: counter, into: $0) }
+            return (0..<16).map { index in (0..<4).reduce(0) { $0 | UInt32(block[4 * index + $1]) << (8 * $1) } }
+        }
+        #expect(words(counter: 1) == [
+            0xf351_4f22, 0xe1d9_1b40, 0x6f27_de2f, 0xed1d_63b8, 0x821f_138c, 0xe206_2c3d, 0xecca_4f7e, 0x78cf_f39e,
+            0xa30a_3b8a, 0x920a_6072, 0xcd74_79b5, 0x3493_2bed, 0x40ba_4c79, 0xcd34_3ec6, 0x4c2c_21ea, 0xb741_7df0,
+        ])
+        #expect(words(counter: 2) == [
+            0x9f74_a669, 0x410f_633f, 0x28fe_ca22, 0x7ec4_4dec, 0x6d34_d426, 0x738c_b970, 0x3ac5_e9f3, 0x4559_0cc4,
+            0xda6e_8b39, 0x892c_831a, 0xcdea_67c1, 0x2b7e_1d90, 0x0374_63f3, 0xa11a_2073, 0xe8bc_fb88, 0xedc4_9139,
+        ])
         let ciphertext = [UInt8](unsafeUninitializedCapacity: Self.sunscreen.count) { output, count in
             Self.sunscreen.withUnsafeBytes { cipher.xor($0, into: UnsafeMutableRawBufferPointer(output), initialCounter: 1) }
             count = Self.sunscreen.count
