@@ -1,4 +1,5 @@
 import SignedData
+import Synchronization
 
 /// One side of the link's handshake, a pure state machine: it is given the frames the peer sent
 /// and answers with frames to send, until both sides have proved they hold the pairing key and a
@@ -8,7 +9,10 @@ import SignedData
 /// hello it sends its proof (an HMAC of the transcript of both nonces under the pairing key); on
 /// the peer's proof, checked in constant time, the session begins. Nothing but hellos and proofs
 /// crosses before that, and a wrong proof, a frame out of turn or a malformed one ends it.
-public struct Handshake: Sendable {
+///
+/// A handshake is an object, not a value, so that it can give its session only once: a copy
+/// that finished too would hold the same keys with counters from zero again.
+public final class Handshake: Sendable {
     /// What receiving a frame led to.
     public struct Step: Sendable {
         /// Frames to send now, in order.
@@ -26,7 +30,7 @@ public struct Handshake: Sendable {
     public let role: LinkRole
     private let pairingKey: SecretBytes
     private let nonce: [UInt8]
-    private var state = State.awaitingHello
+    private let state = Mutex(State.awaitingHello)
 
     /// A handshake for the side in `role`, holding `pairingKey` (32 bytes), with `nonce`: 32 fresh
     /// random bytes from the kernel, never used for another connection.
@@ -51,7 +55,11 @@ public struct Handshake: Sendable {
     ///   ``LinkError/unexpectedFrame(_:)`` for a frame out of turn (and for any frame once the
     ///   handshake finished or failed); ``LinkError/malformedFrame(_:byteCount:)`` for a hello or
     ///   proof of the wrong size.
-    public mutating func receive(_ frame: LinkFrame) throws(LinkError) -> Step {
+    public func receive(_ frame: LinkFrame) throws(LinkError) -> Step {
+        try state.withLock { state throws(LinkError) in try advance(&state, on: frame) }
+    }
+
+    private func advance(_ state: inout State, on frame: LinkFrame) throws(LinkError) -> Step {
         let current = state
         state = .finished // a failure below leaves it here: nothing more is accepted
         switch (current, frame.kind) {

@@ -9,8 +9,8 @@ import Synchronization
 /// AEAD nonce is that direction's 64-bit frame counter, which starts at 0, goes up by one per frame
 /// under a lock, is never reset within a session and never wraps (``LinkError/counterExhausted``).
 /// The counter is not sent: the receiver opens each frame under the counter it expects next, so a
-/// frame modified, replayed, reordered or lost before it fails to authenticate. A stream that stops
-/// cleanly between frames cannot be told from one that ends there; the replication above
+/// frame modified, replayed, reordered or lost before it fails to authenticate. A connection cut
+/// between two frames looks like a peer with nothing more to send: the replication above
 /// acknowledges what arrived, so nothing unacknowledged counts as delivered.
 ///
 /// After a frame fails to open, every later one is refused too: the connection is over. The

@@ -11,7 +11,7 @@ import Testing
     }
 
     /// The frames the two sides exchange until both have a session (or one refuses).
-    static func run(_ initiator: inout Handshake, _ responder: inout Handshake) throws(LinkError) -> (LinkSession, LinkSession) {
+    static func run(_ initiator: Handshake, _ responder: Handshake) throws(LinkError) -> (LinkSession, LinkSession) {
         // Both hellos cross; each answers the other's with its proof; each checks the other's proof.
         let toResponder = try initiator.receive(responder.hello)
         let toInitiator = try responder.receive(initiator.hello)
@@ -35,8 +35,8 @@ import Testing
     static let key = (0..<32).map { UInt8($0 ^ 0x5a) }
 
     @Test func theSameKeyGivesSessionsThatTalkBothWays() throws {
-        var (initiator, responder) = try Self.pair(seed: 1, initiatorKey: Self.key, responderKey: Self.key)
-        let (phone, watch) = try Self.run(&initiator, &responder)
+        let (initiator, responder) = try Self.pair(seed: 1, initiatorKey: Self.key, responderKey: Self.key)
+        let (phone, watch) = try Self.run(initiator, responder)
         for index in 0..<3 {
             let event = Array("purchase \(index)".utf8)
             #expect(try watch.open(phone.seal(event)) == event)
@@ -47,10 +47,21 @@ import Testing
         #expect(!frame.body.indices.contains { frame.body[$0...].starts(with: Array("secret".utf8)) })
     }
 
+    /// A finished handshake gives no second session (which would reuse its keys from counter 0).
+    @Test func aHandshakeGivesItsSessionOnce() throws {
+        let (initiator, responder) = try Self.pair(seed: 7, initiatorKey: Self.key, responderKey: Self.key)
+        let toResponder = try initiator.receive(responder.hello)
+        let toInitiator = try responder.receive(initiator.hello)
+        #expect(try initiator.receive(toInitiator.send[0]).session != nil)
+        #expect(throws: LinkError.unexpectedFrame(.proof)) { try initiator.receive(toInitiator.send[0]) }
+        #expect(try responder.receive(toResponder.send[0]).session != nil)
+        #expect(throws: LinkError.unexpectedFrame(.hello)) { try responder.receive(initiator.hello) }
+    }
+
     @Test func aWrongKeyIsRefusedByBothSides() throws {
         var otherKey = Self.key
         otherKey[0] ^= 1
-        var (initiator, responder) = try Self.pair(seed: 2, initiatorKey: Self.key, responderKey: otherKey)
+        let (initiator, responder) = try Self.pair(seed: 2, initiatorKey: Self.key, responderKey: otherKey)
         let toResponder = try initiator.receive(responder.hello)
         let toInitiator = try responder.receive(initiator.hello)
         #expect(throws: LinkError.wrongPairingKey) { try initiator.receive(toInitiator.send[0]) }
@@ -63,7 +74,7 @@ import Testing
     /// proves under its own label.
     @Test func aReflectedProofIsRefused() throws {
         var random = SplitMix(seed: 3)
-        var responder = try Handshake(role: .responder, pairingKey: SecretBytes(Self.key), nonce: Self.randomBytes(32, &random))
+        let responder = try Handshake(role: .responder, pairingKey: SecretBytes(Self.key), nonce: Self.randomBytes(32, &random))
         // The attacker echoes the responder's nonce as its hello, then its proof.
         let answer = try responder.receive(responder.hello)
         #expect(throws: LinkError.wrongPairingKey) { try responder.receive(answer.send[0]) }
@@ -74,16 +85,16 @@ import Testing
             var random = SplitMix(seed: 4)
             return try Handshake(role: .initiator, pairingKey: SecretBytes(Self.key), nonce: Self.randomBytes(32, &random))
         }
-        var early = try fresh()
+        let early = try fresh()
         #expect(throws: LinkError.unexpectedFrame(.proof)) { try early.receive(LinkFrame(kind: .proof, body: [UInt8](repeating: 0, count: 32))) }
-        var sealedFirst = try fresh()
+        let sealedFirst = try fresh()
         #expect(throws: LinkError.unexpectedFrame(.sealed)) { try sealedFirst.receive(LinkFrame(kind: .sealed, body: [UInt8](repeating: 0, count: 40))) }
-        var shortHello = try fresh()
+        let shortHello = try fresh()
         #expect(throws: LinkError.malformedFrame(.hello, byteCount: 31)) { try shortHello.receive(LinkFrame(kind: .hello, body: [UInt8](repeating: 0, count: 31))) }
-        var twoHellos = try fresh()
+        let twoHellos = try fresh()
         _ = try twoHellos.receive(LinkFrame(kind: .hello, body: [UInt8](repeating: 1, count: 32)))
         #expect(throws: LinkError.unexpectedFrame(.hello)) { try twoHellos.receive(LinkFrame(kind: .hello, body: [UInt8](repeating: 1, count: 32))) }
-        var longProof = try fresh()
+        let longProof = try fresh()
         _ = try longProof.receive(LinkFrame(kind: .hello, body: [UInt8](repeating: 1, count: 32)))
         #expect(throws: LinkError.malformedFrame(.proof, byteCount: 33)) { try longProof.receive(LinkFrame(kind: .proof, body: [UInt8](repeating: 0, count: 33))) }
     }
@@ -100,10 +111,10 @@ import Testing
     /// Each connection has keys of its own: a frame recorded on one connection does not open on
     /// the next, though the key is the same.
     @Test func aFrameFromAnEarlierConnectionDoesNotOpen() throws {
-        var (i1, r1) = try Self.pair(seed: 5, initiatorKey: Self.key, responderKey: Self.key)
-        let (phone1, _) = try Self.run(&i1, &r1)
-        var (i2, r2) = try Self.pair(seed: 6, initiatorKey: Self.key, responderKey: Self.key)
-        let (_, watch2) = try Self.run(&i2, &r2)
+        let (i1, r1) = try Self.pair(seed: 5, initiatorKey: Self.key, responderKey: Self.key)
+        let (phone1, _) = try Self.run(i1, r1)
+        let (i2, r2) = try Self.pair(seed: 6, initiatorKey: Self.key, responderKey: Self.key)
+        let (_, watch2) = try Self.run(i2, r2)
         let recorded = try phone1.seal(Array("refund".utf8))
         #expect(throws: LinkError.authenticationFailed) { try watch2.open(recorded) }
     }

@@ -7,8 +7,8 @@ import Testing
 /// back to its sender, or of another kind, and refuses everything after the first refusal.
 @Suite struct LinkSessionTests {
     static func sessions() throws -> (phone: LinkSession, watch: LinkSession) {
-        var (initiator, responder) = try HandshakeTests.pair(seed: 11, initiatorKey: HandshakeTests.key, responderKey: HandshakeTests.key)
-        let (phone, watch) = try HandshakeTests.run(&initiator, &responder)
+        let (initiator, responder) = try HandshakeTests.pair(seed: 11, initiatorKey: HandshakeTests.key, responderKey: HandshakeTests.key)
+        let (phone, watch) = try HandshakeTests.run(initiator, responder)
         return (phone, watch)
     }
 
