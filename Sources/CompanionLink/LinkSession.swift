@@ -23,15 +23,18 @@ public final class LinkSession: Sendable {
 
     private let sendingCipher: ChaCha20Poly1305
     private let receivingCipher: ChaCha20Poly1305
-    private let sending = Mutex(Direction())
-    private let receiving = Mutex(Direction())
+    private let sending: Mutex<Direction>
+    private let receiving: Mutex<Direction>
 
     /// The longest payload one frame can carry.
     public static let maximumPayloadByteCount = LinkFrame.maximumBodyByteCount - ChaCha20Poly1305.tagByteCount
 
-    init(sending: ChaCha20Poly1305, receiving: ChaCha20Poly1305) {
+    /// A session whose counters start at `firstCounter` (0; tests start near the end).
+    init(sending: ChaCha20Poly1305, receiving: ChaCha20Poly1305, firstCounter: UInt64 = 0) {
         sendingCipher = sending
         receivingCipher = receiving
+        self.sending = Mutex(Direction(counter: firstCounter))
+        self.receiving = Mutex(Direction(counter: firstCounter))
     }
 
     /// The 12-byte AEAD nonce of frame `counter`: four zero bytes, then the counter big-endian.

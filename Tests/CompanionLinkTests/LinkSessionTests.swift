@@ -1,7 +1,8 @@
-import CompanionLink
 import SignedData
 import TestSupport
 import Testing
+
+@testable import CompanionLink
 
 /// A session refuses a frame modified anywhere, replayed, reordered, dropped before it, sent
 /// back to its sender, or of another kind, and refuses everything after the first refusal.
@@ -101,5 +102,18 @@ import Testing
         }
         #expect(bodies.count == 200)
         #expect(Set(bodies).count == 200)
+    }
+}
+
+/// The last counter: the frame sealed under 2⁶⁴ − 2 is the last; the next is refused rather than
+/// wrapping to a nonce already used.
+@Suite struct LinkCounterTests {
+    @Test func theCounterNeverWraps() throws {
+        let keys = (0..<2).map { index in try! ChaCha20Poly1305(key: [UInt8](repeating: UInt8(index), count: 32)) }
+        let phone = LinkSession(sending: keys[0], receiving: keys[1], firstCounter: UInt64.max - 1)
+        let watch = LinkSession(sending: keys[1], receiving: keys[0], firstCounter: UInt64.max - 1)
+        #expect(try watch.open(phone.seal([1])) == [1])
+        #expect(throws: LinkError.counterExhausted) { try phone.seal([2]) }
+        #expect(throws: LinkError.counterExhausted) { try phone.seal([2]) }
     }
 }
