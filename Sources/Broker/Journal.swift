@@ -92,6 +92,10 @@ package final class Journal {
         return "\(path): \(damage)\(others); refusing to publish from a damaged journal: run 'entitlementctl journal-repair' to set the damage aside"
     }
 
+    /// Whether ``append(_:durable:)`` may be called: not before ``open(inbox:)``, and not on an
+    /// unframed journal until ``rewrite(_:)`` replaced it.
+    package var acceptsAppends: Bool { file != nil }
+
     /// Appends one event record per line in one write and fsyncs (group commit). Call
     /// ``open(inbox:)`` first.
     package func append(_ lines: [String], durable: Bool = true) throws(BrokerError) {

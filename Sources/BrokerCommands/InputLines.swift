@@ -10,8 +10,8 @@ enum InputLines {
     static let maximumInput = 64 << 20
 
     /// The lines of `path` (`nil` or `-` = standard input) and the name to use in messages.
-    /// A file that cannot be opened is a ``UsageError``; unreadable or malformed input a
-    /// ``ToolError`` (exit 65).
+    /// A file that cannot be opened is a ``UsageError`` (exit 75 when descriptors or memory ran
+    /// out); malformed input a ``ToolError`` (exit 65), a failed read one with exit 75.
     static func read(_ path: String?) throws -> (lines: [String], source: String) {
         let bytes: [UInt8]
         let source: String
@@ -24,6 +24,8 @@ enum InputLines {
             source = path!
             let descriptor: FileDescriptor
             do { descriptor = try FileDescriptor.open(source, .readOnly) } catch {
+                // Out of descriptors or memory is the process's state, not a wrong argument.
+                if error.isResourceShortage { throw ToolError(.temporaryFailure, "\(source): cannot open for reading: \(error)") }
                 throw UsageError("\(source): cannot open for reading: \(error)")
             }
             bytes = try readAll(descriptor, source: source)
@@ -38,7 +40,7 @@ enum InputLines {
         do { return try descriptor.readAll(limit: maximumInput) } catch {
             switch error {
             case .exceedsLimit: throw ToolError(.dataError, "\(source): input exceeds \(maximumInput) bytes")
-            case .system(let errno): throw ToolError(.dataError, "\(source): read failed: \(errno)")
+            case .system(let errno): throw ToolError(.temporaryFailure, "\(source): read failed: \(errno)")
             }
         }
     }
