@@ -1,6 +1,7 @@
 import EntitlementModel
 import FoundationEssentials
 import EntitlementDefaults
+import ServiceRuntime
 import SharedDefaults
 import SystemShims
 

@@ -15,9 +15,14 @@ enum DaemonDescriptors {
     /// The fewest the daemon starts with: what it holds, and a few inbox files decoded at once.
     static let minimum = held + 16
 
-    /// Descriptors open before the daemon's own, beyond the standard streams (inherited from
-    /// whoever started it, or the runtime's first): they count against the same limit.
-    static let inherited = max(0, (DescriptorLimit.openCount ?? 3) - 3)
+    /// The runtime's own descriptors that may be open when the daemon looks (libdispatch's event
+    /// loop, signal and timer descriptors, opened by threads as they start), which ``held``
+    /// already counts; how many of them are open by then varies from start to start.
+    static let runtime = 8
+
+    /// Descriptors open at the start beyond the standard streams and the ``runtime``'s:
+    /// inherited from whoever started the daemon, they count against the same limit.
+    static let inherited = max(0, (DescriptorLimit.openCount ?? 3) - 3 - runtime)
 
     /// Makes sure `RLIMIT_NOFILE` allows ``minimum`` descriptors besides the ``inherited`` ones,
     /// raising the soft limit towards the hard one when it is lower; returns the soft limit in force.
@@ -26,7 +31,7 @@ enum DaemonDescriptors {
         let needed = minimum + inherited
         guard let limit = DescriptorLimit.raiseSoftLimit(toAtLeast: needed) else { return needed }
         guard limit >= needed else {
-            let others = inherited == 0 ? "" : " (\(inherited) of them open before it started)"
+            let others = inherited == 0 ? "" : " (\(inherited) of them inherited open)"
             throw .insufficientResources(
                 "needs at least \(needed) file descriptors\(others) but RLIMIT_NOFILE allows \(limit)"
                     + " (EMFILE, too many open files); raise it (ulimit -n, systemd LimitNOFILE=)")

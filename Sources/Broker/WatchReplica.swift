@@ -2,6 +2,7 @@ import EntitlementModel
 import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
+import ServiceRuntime
 import SystemShims
 
 /// Delivery of snapshots to the watch's own container with `updateApplicationContext`

@@ -11,7 +11,7 @@ enum InputLines {
 
     /// The lines of `path` (`nil` or `-` = standard input) and the name to use in messages.
     /// A file that cannot be opened is a ``UsageError`` (exit 75 when descriptors or memory ran
-    /// out); malformed input a ``ToolError`` (exit 65), a failed read one with exit 75.
+    /// out); malformed input a ``ToolError`` (exit 65), a failed read one with ``ExitCode/init(failedCall:)``.
     static func read(_ path: String?) throws -> (lines: [String], source: String) {
         let bytes: [UInt8]
         let source: String
@@ -40,7 +40,7 @@ enum InputLines {
         do { return try descriptor.readAll(limit: maximumInput) } catch {
             switch error {
             case .exceedsLimit: throw ToolError(.dataError, "\(source): input exceeds \(maximumInput) bytes")
-            case .system(let errno): throw ToolError(.temporaryFailure, "\(source): read failed: \(errno)")
+            case .system(let errno): throw ToolError(ExitCode(failedCall: errno), "\(source): read failed: \(errno)")
             }
         }
     }

@@ -142,11 +142,12 @@ package struct CommonOptions: Sendable {
 /// onto the contract's codes. A missing catalog names the path and where it came from.
 package enum CatalogLoading {
     /// The catalog; a ``UsageError`` when it is missing, a ``ToolError`` when it is refused (exit
-    /// 65) or could not be read (75: a failing system call, such as `EMFILE`, says nothing of its data).
+    /// 65) or could not be read (``ExitCode/init(failedCall:)``: a failing system call, such as
+    /// `EMFILE`, says nothing of its data).
     package static func load(_ catalog: ResolvedPath) throws -> Catalog {
         try requireExists(catalog)
         do { return try Catalog.load(path: catalog.path) } catch {
-            throw ToolError(error.systemError == nil ? .dataError : .temporaryFailure, "\(error)")
+            throw ToolError(error.systemError.map { ExitCode(failedCall: Errno(rawValue: $0)) } ?? .dataError, "\(error)")
         }
     }
 
