@@ -144,14 +144,15 @@ struct WatchReplicaEndToEndTests {
                 let purchase = Fixture.transaction(id: "6201", product: "com.irenews.geko.plus.lifetime", purchased: Date(), expires: nil)
                 #expect(try await fixture.run("entitlementctl", ["ingest", "--wait", "-"] + fixture.common, input: purchase).status == 0)
                 let latest = try #require(fixture.snapshot()?.generation)
-                let failed = await ChildProcess.wait(timeout: .seconds(10)) {
+                // The retries of the start-up delivery may have backed off to their longest wait.
+                let failed = await ChildProcess.wait(timeout: .seconds(45)) {
                     daemon.standardError.split(separator: "\n").contains { $0.contains("watch: delivery of generation \(latest) ") && $0.contains("EROFS") }
                 }
                 #expect(failed, "\(daemon.standardError)")
 
                 try remountTmpfs(watchContainer, kibibytes: 1024, readOnly: false)
                 let watchReader = SnapshotReader(suiteName: fixture.group, container: watchContainer)
-                let delivered = await ChildProcess.wait(timeout: .seconds(45)) { watchReader.refresh().snapshot?.generation == latest }
+                let delivered = await ChildProcess.wait(timeout: .seconds(60)) { watchReader.refresh().snapshot?.generation == latest }
                 #expect(delivered, "\(daemon.standardError)")
                 #expect(watchReader.lastGood?.status(of: "plus").state == .purchased)
                 #expect(fixture.snapshot()?.generation == latest, "no new change was needed")
