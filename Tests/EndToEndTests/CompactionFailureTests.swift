@@ -17,12 +17,13 @@ struct CompactionFailureTests {
         }
     }
 
-    /// The journal of `lines`: framed event records (as the daemon appends them), or one raw
-    /// line per event (a journal written before records were framed, which takes no append
-    /// before it is rewritten).
+    /// The journal of `lines`: an empty checkpoint and framed event records appended after it
+    /// (as the daemon appends them), or one raw line per event (a journal written before records
+    /// were framed, which takes no append before it is rewritten).
     static func journal(of lines: [String], framed: Bool) -> [UInt8] {
         guard framed else { return Array((lines.joined(separator: "\n") + "\n").utf8) }
         var bytes = JournalRecord.header
+        JournalRecord.append(.checkpointStart, Array("0".utf8), to: &bytes)
         for line in lines { JournalRecord.append(.event, line.utf8, to: &bytes) }
         return bytes
     }
