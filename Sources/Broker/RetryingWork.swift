@@ -85,8 +85,8 @@ struct RetryingWork {
             // The retry publishes whatever is due by then, a watch refresh included.
             due.append(Self.seconds(retryAt - now))
         } else {
-            if let nextTransition { due.append(nextTransition.timeIntervalSinceNow) }
-            if let refresh = core.watchRefreshDue { due.append(refresh.timeIntervalSinceNow) }
+            if let nextTransition { due.append(core.secondsUntil(nextTransition)) }
+            if let refresh = core.watchRefreshDue { due.append(core.secondsUntil(refresh)) }
         }
         if let upkeep = core.upkeepDue { due.append(Self.seconds(upkeep - now)) }
         return due.min()

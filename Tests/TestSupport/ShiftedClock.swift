@@ -5,7 +5,9 @@ import Foundation
 ///
 /// The children preload (`LD_PRELOAD`) a small library built here from C with the system's
 /// compiler: its `clock_gettime` adds the offset to `CLOCK_REALTIME` and `CLOCK_REALTIME_COARSE`
-/// (what `Date()` and the package's clocks read) and leaves the monotonic and boot clocks alone;
+/// (what `Date()` and the package's clocks read) and to `CLOCK_BOOTTIME`, so the time passes
+/// as if the machine had slept through it and a daemon that checks the wall clock against the
+/// boot clock believes it; the monotonic clock (what waits are timed by) is left alone;
 /// its `sem_timedwait` takes the absolute wall-clock deadlines libdispatch computes from the
 /// shifted clock back to the real one, which the kernel checks them against.
 /// The offset lives in an 8-byte file the library maps shared, so a change is seen at once,
@@ -86,7 +88,7 @@ public final class ShiftedClock: Sendable {
             if (real_clock_gettime == NULL)
                 real_clock_gettime = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
             int result = real_clock_gettime(clock, time);
-            if (result == 0 && offset != NULL && (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE)) {
+            if (result == 0 && offset != NULL && (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE || clock == CLOCK_BOOTTIME)) {
                 int64_t nanoseconds = (int64_t)time->tv_sec * 1000000000 + time->tv_nsec + __atomic_load_n(offset, __ATOMIC_RELAXED);
                 time->tv_sec = nanoseconds / 1000000000;
                 time->tv_nsec = nanoseconds % 1000000000;
