@@ -17,13 +17,16 @@ public enum BrokerError: Error, Sendable, CustomStringConvertible {
     case timedOut(String)
     /// The shared defaults store refused or failed a write (75).
     case store(String)
+    /// The process lacks what it needs to start, such as file descriptors (75: raising the
+    /// limit is enough, nothing is wrong with the data).
+    case insufficientResources(String)
     /// The running daemon's lock file was removed or replaced, so it no longer excludes a second
     /// daemon; the daemon stops (75) and a supervisor's restart takes the container afresh.
     case lockLost(String)
 
     public var description: String {
         switch self {
-        case .busy(let m), .badInput(let m), .unavailable(let m), .timedOut(let m), .store(let m), .lockLost(let m): m
+        case .busy(let m), .badInput(let m), .unavailable(let m), .timedOut(let m), .store(let m), .lockLost(let m), .insufficientResources(let m): m
         case .io(let path, let operation, let errno): "\(path): \(operation) failed: \(errno)"
         }
     }
@@ -34,7 +37,7 @@ public enum BrokerError: Error, Sendable, CustomStringConvertible {
         case .badInput: 65
         case .unavailable: 69
         case .io(_, _, let errno): ExitCode(failedCall: errno).rawValue
-        case .busy, .timedOut, .store, .lockLost: 75
+        case .busy, .timedOut, .store, .lockLost, .insufficientResources: 75
         }
     }
 }

@@ -1,6 +1,7 @@
 import EntitlementModel
 import FoundationEssentials
 import EntitlementDefaults
+import ServiceRuntime
 import SharedDefaults
 import SystemShims
 
@@ -119,10 +120,11 @@ final class DaemonCore {
         }
         // An unframed journal takes no framed appends, text fact records are slow to read, and
         // a checkpoint of version 1 does not say its length: each is replaced by a (binary)
-        // checkpoint of version 2 now.
+        // checkpoint of version 2 now. A compaction that fails here (a full disk) does not keep
+        // the daemon from serving: see ``compactIfDue(_:)``.
         let outdated = contents.format == .unframed || (contents.version == 1 && !contents.records.isEmpty)
             || contents.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo }
-        try compact(when: outdated ? .always : .grown)
+        compactIfDue(outdated ? .always : .grown)
         // Replay freed many small buffers (decoded lines and facts) that the heap would
         // otherwise keep resident for the daemon's life: hand them back (glibc's `malloc_trim`).
         _ = cLibraryFunction(named: "malloc_trim", as: (@convention(c) (Int) -> Int32).self)?(0)
@@ -139,6 +141,35 @@ final class DaemonCore {
 
     enum CompactionTrigger { case always, grown }
 
+    /// A compaction that failed: the trigger to try again with, and when (monotonic).
+    private var failedCompaction: (trigger: CompactionTrigger, retryAt: ContinuousClock.Instant)?
+    /// Back-off between tries of a failed compaction, in seconds.
+    private var compactionBackoff = RetryBackoff(initialDelay: 1, maximumDelay: 60)
+
+    /// Compacts when `trigger` says so, unless a failed compaction is waiting out its back-off.
+    /// Compaction only saves space and start-up time, so its failure (disk full, an I/O error)
+    /// stops nothing: the old journal stays in place and is still appended to, the failure is
+    /// logged once (not at every try) and the compaction is tried again with back-off
+    /// (``upkeep()``) until it succeeds, which its own log line reports.
+    private func compactIfDue(_ trigger: CompactionTrigger) {
+        var trigger = trigger
+        if let failed = failedCompaction {
+            guard ContinuousClock.now >= failed.retryAt else { return }
+            if case .always = failed.trigger { trigger = .always }
+        }
+        do {
+            try compact(when: trigger)
+            failedCompaction = nil
+            _ = compactionBackoff.succeeded()
+        } catch {
+            let delay = compactionBackoff.failed()
+            failedCompaction = (trigger, ContinuousClock.now.advanced(by: .seconds(delay)))
+            if compactionBackoff.failures == 1 {
+                log("journal compaction failed, serving from the journal as it is and trying again with back-off: \(error)")
+            }
+        }
+    }
+
     /// Replaces the journal with a checkpoint of the facts that still matter, and drops from
     /// memory what the checkpoint drops (``FactStore/compact()``), so neither grows with history.
     private func compact(when trigger: CompactionTrigger) throws(BrokerError) {
@@ -153,8 +184,13 @@ final class DaemonCore {
         log("compacted the journal: \(records.count - 3 - unread.count) facts\(carried) kept, \(journal.size) bytes")
     }
 
+    /// The catalog at `path`: a catalog refused for its contents is ``BrokerError/badInput(_:)``
+    /// (65), one that could not be read (`EMFILE`, `EIO`) ``BrokerError/io(path:operation:errno:)`` (75).
     static func loadCatalog(_ path: String) throws(BrokerError) -> Catalog {
-        do { return try Catalog.load(path: path) } catch { throw .badInput("\(error)") }
+        do { return try Catalog.load(path: path) } catch {
+            if let code = error.systemError { throw .io(path: error.file, operation: "read", errno: Errno(rawValue: code)) }
+            throw .badInput("\(error)")
+        }
     }
 
     /// Re-reads the catalog; on error keeps the old one and says why.
@@ -189,11 +225,19 @@ final class DaemonCore {
     /// ``filesPerCommit``), so a daemon that keeps dying early still commits something each life.
     static let firstStepFiles = 8
     private var stepFiles = DaemonCore.firstStepFiles
+    /// Tries a queued file that cannot be read gets (one per drain) before it is moved to
+    /// `rejected/`; a failure for want of descriptors or memory is not the file's and counts none.
+    static let maximumReadAttempts = 5
+    /// Failed reads of each queued file that could not be read, counted across drains.
+    private var readFailures: [String: Int] = [:]
 
     /// Applies every queued inbox file: decode, validate, journal (one fsync per step of at most
     /// ``filesPerCommit`` files or about ``eventsPerCommit`` events), publish, then delete. A file
-    /// that cannot be read or holds a refused line is moved to `rejected/` with a log line; other
-    /// files are unaffected. Facts change in memory only once their journal records are written,
+    /// that is refused (not a regular file, not ours, too large, a refused line) is moved to
+    /// `rejected/` with its reason; other files are unaffected. A file that cannot be read (a
+    /// failing system call: `EACCES`, `EIO`) is passed over, so the files behind it are applied,
+    /// and the drain then throws to be retried; after ``maximumReadAttempts`` such tries it is
+    /// moved to `rejected/` too. Facts change in memory only once their journal records are written,
     /// so a failed append (disk full) applies nothing. The step's journal fsync runs on its own
     /// thread while the publish writes and fsyncs the snapshot, and the publish renames the
     /// snapshot into place only once that fsync succeeded (``settleJournal()``), so nothing
@@ -210,20 +254,39 @@ final class DaemonCore {
         // Files are decoded (and their signatures verified) on every core, a few ahead; each
         // result is still taken here, one file at a time, in inbox order.
         var decoder = InboxDecoder(inbox: inbox, catalog: catalog)
+        // Files this drain could not read, and the first such failure, thrown once the rest is applied.
+        var passedOver: Set<String> = []
+        var readFailure: BrokerError?
         while true {
-            let names = try inbox.pending().prefix(stepFiles)
+            var queued = try inbox.pending()
+            if !passedOver.isEmpty { queued.removeAll { passedOver.contains($0) } }
+            let names = queued.prefix(stepFiles)
             stepFiles = min(stepFiles * 2, Self.filesPerCommit)
-            guard !names.isEmpty else { return changedAny }
+            guard !names.isEmpty else {
+                readFailures = readFailures.filter { passedOver.contains($0.key) }
+                if let readFailure { throw readFailure }
+                return changedAny
+            }
             step.reset()
             for (position, name) in zip(names.indices, names) where step.eventCount < Self.eventsPerCommit {
                 let decoded: [EventLine.Decoded]
                 do { decoded = try decoder.decoded(name, following: names[(position + 1)...]).get() } catch {
-                    // Only bad data is set aside; a failing system call is retried on the next wake-up.
-                    guard case .badInput = error else { throw error }
-                    log("inbox: refused \(name): \(error)")
-                    try inbox.quarantine(name, into: layout.rejectedDirectory, reason: "\(error)", durable: configuration.durable)
+                    switch error {
+                    case .badInput:
+                        log("inbox: refused \(name): \(error)")
+                        try inbox.quarantine(name, into: layout.rejectedDirectory, reason: "\(error)", durable: configuration.durable)
+                    case .io(_, _, let errno) where errno == .noSuchFileOrDirectory:
+                        // Removed since it was listed: nothing left to apply.
+                        break
+                    default:
+                        if try !setAsideAfterRepeatedFailures(name, error) {
+                            passedOver.insert(name)
+                            readFailure = readFailure ?? error
+                        }
+                    }
                     continue
                 }
+                readFailures[name] = nil
                 for kept in decoded {
                     var lineChanged = false
                     for event in kept.events where step.admit(event, facts: facts) { lineChanged = true }
@@ -235,6 +298,13 @@ final class DaemonCore {
             // The journal's fsync runs on its own thread while the publish below writes the
             // snapshot; the publish renames it into place only once the journal is on disk.
             try settleJournal()
+            if !step.accepted.isEmpty, !journal.acceptsAppends {
+                // An unframed or version 1 journal takes appends only once rewritten: this
+                // compaction is not optional.
+                try compact(when: .always)
+                failedCompaction = nil
+                _ = compactionBackoff.succeeded()
+            }
             try journal.append(step.accepted, durable: false)
             if configuration.durable, !step.accepted.isEmpty, let sync = try journal.syncInBackground() {
                 unsynced = (step.accepted, sync)
@@ -248,10 +318,7 @@ final class DaemonCore {
             let newestSigned = facts.newestSignedDate
             for event in step.newEvents { facts.insert(event) }
             if let signed = facts.newestSignedDate, signed > newestSigned ?? .distantPast { reanchor(by: signed) }
-            do { try compact(when: .grown) } catch {
-                // The journal appended to is intact; the next step tries again.
-                log("journal compaction failed, kept appending: \(error)")
-            }
+            compactIfDue(.grown)
             if !step.accepted.isEmpty {
                 inputsVersion += 1
                 changedAny = true
@@ -264,6 +331,21 @@ final class DaemonCore {
             try settleJournal()
             for name in step.done { try inbox.remove(name) }
         }
+    }
+
+    /// Counts a failed read of the queued file `name`; at the ``maximumReadAttempts``th (failures
+    /// for want of descriptors or memory count none: they are the process's, not the file's)
+    /// moves it to `rejected/` with the error as its reason and returns `true`.
+    private func setAsideAfterRepeatedFailures(_ name: String, _ error: BrokerError) throws(BrokerError) -> Bool {
+        if case .io(_, _, let errno) = error, errno.isResourceShortage { return false }
+        let failures = (readFailures[name] ?? 0) + 1
+        readFailures[name] = failures
+        guard failures >= Self.maximumReadAttempts else { return false }
+        readFailures[name] = nil
+        let reason = "\(error) (\(failures) tries)"
+        log("inbox: refused \(name): \(reason)")
+        try inbox.quarantine(name, into: layout.rejectedDirectory, reason: reason, durable: configuration.durable)
+        return true
     }
 
     /// Moves the daemon's time back to what a trusted `signedDate` (of an event just accepted,
@@ -357,6 +439,8 @@ final class DaemonCore {
         // Read after `now`: the wall clock was at least `now` when the boot clock read `boot`.
         let boot = BootInstant.current()
         let justified = state.anchor.justifiedNow(wallClock: now, boot: boot)
+        // A watch copy about to age out needs a new generation, however unchanged.
+        let force = force || replica?.wantsRefresh(now: justified) == true
         // Statuses change only when the facts or the catalog change, or when time reaches the
         // next transition; between those, an evaluation would repeat the published one.
         if !force, !reanchored, published != nil, let lastEvaluation, lastEvaluation.inputsVersion == inputsVersion,
@@ -415,6 +499,20 @@ final class DaemonCore {
     func watchLinkChanged() {
         replica?.linkChanged(log: log)
     }
+
+    /// Optional work whose back-off has run out: a failed compaction, a failed watch delivery.
+    func upkeep() {
+        if let failed = failedCompaction, ContinuousClock.now >= failed.retryAt { compactIfDue(failed.trigger) }
+        replica?.retryIfDue(log: log)
+    }
+
+    /// When (monotonic) ``upkeep()`` has work; `nil` when nothing failed.
+    var upkeepDue: ContinuousClock.Instant? {
+        [failedCompaction?.retryAt, replica?.retryAt].compactMap { $0 }.min()
+    }
+
+    /// When (wall clock) the watch's copy needs a new generation (``WatchReplica/refreshDue``).
+    var watchRefreshDue: Date? { replica?.refreshDue }
 
     static func describe(_ snapshot: EntitlementSnapshot) -> String {
         let parts = snapshot.entitlements.keys.sorted().map { id -> String in

@@ -10,7 +10,8 @@ import SystemShims
 /// Lifecycle: ``run()`` returns normally after SIGTERM or SIGINT, once the event in hand is
 /// finished; SIGHUP reloads the catalog. It throws ``BrokerError/busy(_:)`` when another
 /// daemon holds the container, other ``BrokerError``s when it cannot start (catalog, journal,
-/// state), and
+/// state), ``BrokerError/insufficientResources(_:)`` when `RLIMIT_NOFILE` allows fewer than
+/// the descriptors it needs (checked first, before any thread starts), and
 /// ``BrokerError/lockLost(_:)`` as soon as its lock file is removed or replaced (the container
 /// deleted or moved under it), so that a restart, not a second writer, serves the path.
 /// A failing publish or drain (disk full, I/O errors), the first publish included, never ends
@@ -31,6 +32,8 @@ public struct EntitlementDaemon: Sendable {
     /// Serves the container until SIGTERM or SIGINT (see the type's discussion for what it throws).
     /// At most one daemon per container runs: a second one throws ``BrokerError/busy(_:)`` at once.
     public func run() async throws(BrokerError) {
+        // Before any thread or runtime descriptor exists: too few descriptors is one line, not a crash.
+        _ = try DaemonDescriptors.reserve()
         let configuration = configuration
         let layout = configuration.layout
         // The lock file's removal (the container deleted under the daemon) is noticed within

@@ -22,8 +22,9 @@ struct InboxDecoder {
     let batch: Int
     private var ahead: [String: Decoded] = [:]
 
-    /// `batch` defaults to twice the online CPUs, so that a large file does not leave a core idle.
-    init(inbox: Inbox, catalog: Catalog, batch: Int = 2 * InboxDecoder.onlineProcessors) {
+    /// `batch` defaults to twice the online CPUs, so that a large file does not leave a core
+    /// idle, or fewer when the descriptor limit allows no more files open at once.
+    init(inbox: Inbox, catalog: Catalog, batch: Int = min(2 * InboxDecoder.onlineProcessors, DaemonDescriptors.decodingReads)) {
         self.inbox = inbox
         self.catalog = catalog
         self.batch = max(1, batch)

@@ -31,6 +31,9 @@ package final class Journal {
     private var file: SharedFileDescriptor?
     /// The file's length in bytes, as this object last wrote or read it.
     package private(set) var size = 0
+    /// Whether the file must be replaced (``rewrite(_:)``) before it takes an append: it is
+    /// unframed, or of version 1 with records.
+    private var rewriteNeeded = false
     /// The thread ``syncInBackground()`` runs its `fsync`s on, made by the first one and kept
     /// for the journal's life, so a publish pays a wake-up, not a thread's creation and exit.
     private let syncThread = WorkerThread()
@@ -60,6 +63,7 @@ package final class Journal {
         file = nil
         let bytes = try Self.read(path)
         let scan = JournalScan(bytes)
+        rewriteNeeded = scan.format == .unframed || (scan.version == 1 && !scan.records.isEmpty)
         var cutTornTail = false
         if let damage = scan.damage.first {
             throw .badInput(Self.damageMessage(path: path, damage, more: scan.damage.count - 1))
@@ -101,6 +105,10 @@ package final class Journal {
         let others = more > 0 ? " (and \(more) more damaged record\(more == 1 ? "" : "s"))" : ""
         return "\(path): \(damage)\(others); refusing to publish from a damaged journal: run 'entitlementctl journal-repair' to set the damage aside"
     }
+
+    /// Whether ``append(_:durable:)`` may be called: not before ``open(inbox:)``, and not on an
+    /// unframed journal or one of version 1 until ``rewrite(_:)`` replaced it.
+    package var acceptsAppends: Bool { file != nil && !rewriteNeeded }
 
     /// Appends one event record per line in one write and fsyncs (group commit). Call
     /// ``open(inbox:)`` first. An empty journal is first given its header and an empty
@@ -159,6 +167,7 @@ package final class Journal {
     package func rewrite(_ records: [JournalRecord]) throws(BrokerError) {
         let written = try Self.replace(path: path, records: records)
         file = nil
+        rewriteNeeded = false
         try openFile()
         size = written
     }

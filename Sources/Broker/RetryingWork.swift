@@ -5,7 +5,9 @@ import ServiceRuntime
 /// due. A try that fails (disk full, an I/O error, a read-only remount, a vanished directory)
 /// is tried again after a capped backoff (``RetryBackoff``: at most 5 s between tries) until it
 /// succeeds, so acknowledged events wait out a fault and are applied with no new event and no
-/// restart. Each failed try is one log line; the recovery is one more.
+/// restart. Each failed try is one log line; the recovery is one more. Every run also gives the
+/// daemon's optional work its turn (``DaemonCore/upkeep()``: a failed compaction or watch
+/// delivery, each on a back-off of its own), whatever the drain and publish did.
 struct RetryingWork {
     private let core: DaemonCore
     private let log: @Sendable (String) -> Void
@@ -37,6 +39,7 @@ struct RetryingWork {
     /// runs even when the drain failed, so a transition (an expiry, a trial end) is still
     /// published while a full disk holds queued events back.
     mutating func run() {
+        defer { core.upkeep() }
         let clock = ContinuousClock()
         if let retryAt, clock.now < retryAt { return }
         var failure: (step: String, error: BrokerError)?
@@ -60,13 +63,13 @@ struct RetryingWork {
             let delay = backoff.failed()
             if failingSince == nil { failingSince = clock.now }
             retryAt = clock.now.advanced(by: .seconds(delay))
-            log("\(failure.step) failed (attempt \(backoff.failures)): \(failure.error); retrying in \(Self.format(delay)) s")
+            log("\(failure.step) failed (attempt \(backoff.failures)): \(failure.error); retrying in \(RetryBackoff.format(delay)) s")
             return
         }
         let failures = backoff.succeeded()
         if failures > 0, let failingSince {
             let attempts = failures == 1 ? "attempt" : "attempts"
-            log("recovered after \(failures) failed \(attempts) in \(Self.format(Self.seconds(clock.now - failingSince))) s: queued events applied and published")
+            log("recovered after \(failures) failed \(attempts) in \(RetryBackoff.format(Self.seconds(clock.now - failingSince))) s: queued events applied and published")
         }
         retryAt = nil
         failingSince = nil
@@ -74,19 +77,22 @@ struct RetryingWork {
 
     /// Seconds from now until ``run()`` has work: the retry while one is scheduled (it also
     /// publishes any transition that fell due meanwhile, at most 5 s late), else the next
-    /// transition; `nil` when nothing is due.
+    /// transition, or the core's own upkeep or watch refresh if sooner; `nil` when nothing is due.
     var secondsUntilDue: Double? {
-        if let retryAt { return Self.seconds(retryAt - ContinuousClock().now) }
-        return nextTransition.map { core.secondsUntil($0) }
+        let now = ContinuousClock.now
+        var due: [Double] = []
+        if let retryAt {
+            // The retry publishes whatever is due by then, a watch refresh included.
+            due.append(Self.seconds(retryAt - now))
+        } else {
+            if let nextTransition { due.append(core.secondsUntil(nextTransition)) }
+            if let refresh = core.watchRefreshDue { due.append(core.secondsUntil(refresh)) }
+        }
+        if let upkeep = core.upkeepDue { due.append(Self.seconds(upkeep - now)) }
+        return due.min()
     }
 
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    /// `value` with at most one decimal (`0.5`, `2`, `7.3`).
-    private static func format(_ value: Double) -> String {
-        let tenths = (value * 10).rounded()
-        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
     }
 }

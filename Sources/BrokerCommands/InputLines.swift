@@ -12,7 +12,8 @@ enum InputLines {
     /// The lines of `path` (`nil` or `-` = standard input) and the name to use in messages.
     /// A file that is not there is a ``UsageError``; one that cannot be opened otherwise a
     /// ``ToolError`` with the status of the failed call (``ExitCode/init(failedCall:)``: 77
-    /// without permission); unreadable or malformed input a ``ToolError`` (exit 65).
+    /// without permission, 75 when descriptors or memory ran out); malformed input a
+    /// ``ToolError`` (exit 65), a failed read one with ``ExitCode/init(failedCall:)``.
     static func read(_ path: String?) throws -> (lines: [String], source: String) {
         let bytes: [UInt8]
         let source: String
@@ -42,7 +43,7 @@ enum InputLines {
         do { return try descriptor.readAll(limit: maximumInput) } catch {
             switch error {
             case .exceedsLimit: throw ToolError(.dataError, "\(source): input exceeds \(maximumInput) bytes")
-            case .system(let errno): throw ToolError(.dataError, "\(source): read failed: \(errno)")
+            case .system(let errno): throw ToolError(ExitCode(failedCall: errno), "\(source): read failed: \(errno)")
             }
         }
     }

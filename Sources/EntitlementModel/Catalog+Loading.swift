@@ -15,7 +15,8 @@ extension Catalog {
     ///   - path: where `Catalog.json` is; the other files are named relative to its directory.
     ///   - contents: the bytes of the file at a path, or a ``CatalogError`` naming it.
     /// - Throws: ``CatalogError`` naming the file that is missing, unreadable or malformed (a
-    ///   trusted root that cannot be read names the catalog and its `trustedRoots` entry).
+    ///   trusted root that is missing or malformed names the catalog and its `trustedRoots`
+    ///   entry); a read that failed carries its ``CatalogError/systemError``.
     @_alwaysEmitIntoClient
     public static func load(path: String, contents: (String) throws(CatalogError) -> Data) throws(CatalogError) -> Catalog {
         try load(path: path, bytes: { (file) throws(CatalogError) in Array(try contents(file)) })
@@ -29,7 +30,11 @@ extension Catalog {
         let storeKitJSON = try bytes(try resolvedStoreKitPath(in: root, catalogPath: path))
         var rootFiles: [String: [UInt8]] = [:]
         for file in try trustedRootPaths(in: root, catalogPath: path) {
-            rootFiles[file] = try? bytes(file)
+            // A root that is missing or refused is named by the decoding below; one that could
+            // not be read (a failing system call) is that failure, not a bad catalog.
+            do throws(CatalogError) { rootFiles[file] = try bytes(file) } catch {
+                if error.systemError != nil { throw error }
+            }
         }
         return try Catalog(catalogRoot: root, storeKitJSON: storeKitJSON, catalogPath: path, trustedRootFiles: rootFiles)
     }

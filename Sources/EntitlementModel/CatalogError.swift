@@ -7,12 +7,17 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     public var keyPath: String
     /// What is wrong, in a few words (`no such file`, `not a string`).
     public var problem: String
+    /// The `errno` of the system call that failed to read `file` (`EMFILE`, `EIO`), when the file
+    /// could not be read at all; `nil` when its contents were refused. A failed read says
+    /// nothing about the catalog: callers report it as a temporary failure, not as bad data.
+    public var systemError: Int32?
 
-    /// An error for `file` at `keyPath`.
-    public init(file: String, keyPath: String, problem: String) {
+    /// An error for `file` at `keyPath`; `systemError` when a read failed (see ``systemError``).
+    public init(file: String, keyPath: String, problem: String, systemError: Int32? = nil) {
         self.file = file
         self.keyPath = keyPath
         self.problem = problem
+        self.systemError = systemError
     }
 
     /// `file: keyPath: problem`, or `file: problem` when there is no key path.

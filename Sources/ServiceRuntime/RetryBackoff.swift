@@ -28,4 +28,10 @@ public struct RetryBackoff: Sendable {
         defer { failures = 0 }
         return failures
     }
+
+    /// `seconds` for a log line, with at most one decimal (`0.5`, `2`, `7.3`).
+    package static func format(_ seconds: Double) -> String {
+        let tenths = (seconds * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
+    }
 }

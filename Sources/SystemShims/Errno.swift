@@ -52,6 +52,8 @@ public struct Errno: Error, Hashable, Sendable, RawRepresentable, CustomStringCo
         case EISDIR: "EISDIR"
         case EINVAL: "EINVAL"
         case EMFILE: "EMFILE"
+        case ENFILE: "ENFILE"
+        case ENOMEM: "ENOMEM"
         case EFBIG: "EFBIG"
         case ENOSPC: "ENOSPC"
         case EROFS: "EROFS"
@@ -65,6 +67,13 @@ public struct Errno: Error, Hashable, Sendable, RawRepresentable, CustomStringCo
         case ECHILD: "ECHILD"
         default: nil
         }
+    }
+
+    /// Whether the call failed for want of a resource of the process or the system (descriptors,
+    /// memory), not because of the file it named: the same call may succeed later, and says
+    /// nothing about that file.
+    public var isResourceShortage: Bool {
+        [EMFILE, ENFILE, ENOMEM, EAGAIN, ENOBUFS, EINTR].contains(rawValue)
     }
 
     /// The C library's text for this number alone (`strerror`): `No such file or directory`.

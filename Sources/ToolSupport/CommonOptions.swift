@@ -141,10 +141,14 @@ package struct CommonOptions: Sendable {
 /// Loads the catalog the command line, the environment or the defaults name, mapping failures
 /// onto the contract's codes. A missing catalog names the path and where it came from.
 package enum CatalogLoading {
-    /// The catalog; a ``UsageError`` when it is missing, a ``ToolError`` (exit 65) when it is refused.
+    /// The catalog; a ``UsageError`` when it is missing, a ``ToolError`` when it is refused (exit
+    /// 65) or could not be read (``ExitCode/init(failedCall:)``: a failing system call, such as
+    /// `EMFILE`, says nothing of its data).
     package static func load(_ catalog: ResolvedPath) throws -> Catalog {
         try requireExists(catalog)
-        do { return try Catalog.load(path: catalog.path) } catch { throw ToolError(.dataError, "\(error)") }
+        do { return try Catalog.load(path: catalog.path) } catch {
+            throw ToolError(error.systemError.map { ExitCode(failedCall: Errno(rawValue: $0)) } ?? .dataError, "\(error)")
+        }
     }
 
     /// A missing `catalog` is a usage error (exit 64, like every other): one line naming the

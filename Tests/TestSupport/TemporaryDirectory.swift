@@ -43,8 +43,10 @@ private func removeTemporaryDirectory(_ path: String) {
     if let enumerator = FileManager.default.enumerator(atPath: path) {
         for case let relative as String in enumerator {
             let full = path + "/" + relative
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), isDirectory.boolValue {
+            // lstat, not stat: a symbolic link to a directory outside (a test's link to /tmp)
+            // must not have its target's mode changed.
+            var status = stat()
+            if lstat(full, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
                 _ = chmod(full, 0o700)
             }
         }

@@ -52,3 +52,13 @@ public func fillFileSystem(in directory: String, name: String = "filler", leavin
     }
     return path
 }
+
+/// Remounts the tmpfs mounted at `mountPoint` (by ``withTmpfs(in:kibibytes:_:)``, of `kibibytes`
+/// KiB) read-only or read-write again. Going read-only fails (`EBUSY`) while a file on it is
+/// open for writing. Needs root.
+public func remountTmpfs(_ mountPoint: String, kibibytes: Int, readOnly: Bool) throws {
+    let flags = UInt(MS_REMOUNT) | (readOnly ? UInt(MS_RDONLY) : 0)
+    guard mount("none", mountPoint, "tmpfs", flags, "size=\(kibibytes)k,mode=0700") == 0 else {
+        throw TemporaryDirectoryError(description: "remount \(mountPoint) \(readOnly ? "ro" : "rw"): \(String(cString: strerror(errno)))")
+    }
+}

@@ -186,3 +186,13 @@ func system_waitpid(_ process: pid_t, _ status: inout CInt, _ options: CInt) -> 
     #endif
     return Glibc.waitpid(process, &status, options)
 }
+
+@inline(__always)
+func system_getrlimit(_ resource: __rlimit_resource_t, _ limit: UnsafeMutablePointer<rlimit>) -> CInt {
+    getrlimit(resource, limit)
+}
+
+@inline(__always)
+func system_setrlimit(_ resource: __rlimit_resource_t, _ limit: UnsafePointer<rlimit>) -> CInt {
+    setrlimit(resource, limit)
+}
