@@ -8,7 +8,7 @@ import Synchronization
 /// the readers of the crash-torture harness. A torn or undecodable file is a refused read.
 final class StressReaders: Sendable {
     struct Summary: Sendable {
-        var reads = 0, decoded = 0, refused = 0, missing = 0, backwards = 0
+        var reads = 0, decoded = 0, refused = 0, missing = 0, failed = 0, backwards = 0
         var lastGeneration: Int64 = 0
         var firstRefusal: String?
     }
@@ -56,6 +56,8 @@ final class StressReaders: Sendable {
                 summary.lastGeneration = snapshot.generation
             case .unchanged: break
             case .missing: summary.missing += 1
+            // A system call failed (out of descriptors, say): that says nothing about the file.
+            case .failed: summary.failed += 1
             case .rejected(let reason, _):
                 summary.refused += 1
                 if summary.firstRefusal == nil { summary.firstRefusal = reason }
