@@ -35,6 +35,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "EntitlementModel", targets: ["EntitlementModel"]),
+        // The snapshot's and the defaults' values are property lists (`EntitlementSnapshot.propertyList`).
+        .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
         .library(name: "EntitlementDefaults", targets: ["EntitlementDefaults"]),
         .library(name: "FileWatch", targets: ["FileWatch"]),
@@ -46,8 +48,6 @@ let package = Package(
         .executable(name: "entitlementctl", targets: ["entitlementctl"]),
         .executable(name: "widget-renderer", targets: ["widget-renderer"]),
         .executable(name: "entitlement-demo", targets: ["entitlement-demo"]),
-        .executable(name: "entitlement-stress", targets: ["entitlement-stress"]),
-        .executable(name: "entitlement-bench", targets: ["entitlement-bench"]),
     ],
     targets: [
         // The proleptic Gregorian calendar in whole days from 1970: the one date arithmetic under
@@ -105,7 +105,7 @@ let package = Package(
             dependencies: ["ToolSupport", "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "Broker", "SystemShims"],
             swiftSettings: strict
         ),
-        // The demo, and the multi-call entry that runs any tool from the demo's (or stress) binary.
+        // The demo, and the multi-call entry that runs any tool from the demo's binary.
         .target(
             name: "EntitlementCommands",
             dependencies: [
@@ -119,28 +119,6 @@ let package = Package(
         .executableTarget(name: "entitlementctl", dependencies: ["BrokerCommands", "ToolSupport"], swiftSettings: strict, linkerSettings: shippedTool),
         .executableTarget(name: "widget-renderer", dependencies: ["WidgetRendererCommands", "ToolSupport"], swiftSettings: strict, linkerSettings: shippedTool),
         .executableTarget(name: "entitlement-demo", dependencies: ["EntitlementCommands"], swiftSettings: strict),
-        // Tight publish/read loops for the torn-read tests and the torture harness (not in the contract).
-        // The stress and crash-torture commands; the one library that links Foundation proper (its
-        // UserDefaults is the contrast writer), so the shipped tools need only FoundationEssentials.
-        .target(
-            name: "StressCommands",
-            dependencies: ["EntitlementCommands", "ToolSupport", "CLISupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "FileWatch", "ServiceRuntime", "Broker", "SystemShims", "PropertyList"],
-            swiftSettings: strict
-        ),
-        .executableTarget(name: "entitlement-stress", dependencies: ["StressCommands"], swiftSettings: strict),
-        // The benchmark: propagation against the kernel's floor, fan-out, peers and costs.
-        .target(
-            name: "Benchmarks",
-            dependencies: [
-                "BrokerCommands", "WidgetRendererCommands", "CLISupport", "EntitlementModel", "PropertyList", "SharedDefaults", "EntitlementDefaults", "FileWatch", "Broker", "WidgetTimeline",
-                "SystemShims", "SignedData",
-            ],
-            swiftSettings: strict
-        ),
-        .executableTarget(name: "entitlement-bench", dependencies: ["Benchmarks"], swiftSettings: strict),
-        // The bench's process floor: the shipped tools' runtime (FoundationEssentials, linked as
-        // they are), doing nothing.
-        .executableTarget(name: "entitlement-bench-floor", swiftSettings: strict, linkerSettings: shippedTool),
 
         // Test helpers: temporary directories, running built tools, waiting for conditions.
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),

@@ -15,23 +15,20 @@ public enum ToolEntry {
         "entitlement-demo": DemoCommand.self,
     ]
 
-    /// Runs the tool `name` with the process arguments; never returns. `extraTools` adds tools
-    /// that live in other modules (`entitlement-stress`, which links Foundation proper and so is
-    /// kept out of the shipped tools).
-    public static func main(_ name: String, extraTools: [String: any RunnableCommand.Type] = [:]) async -> Never {
-        let tools = Self.tools.merging(extraTools) { _, extra in extra }
+    /// Runs the tool `name` with the process arguments; never returns.
+    public static func main(_ name: String) async -> Never {
         var arguments = Array(CommandLine.arguments.dropFirst())
         var tool = name
-        if name == "entitlement-demo" || name == "entitlement-stress" {
+        if name == "entitlement-demo" {
             let invokedAs = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? name
-            if invokedAs != name, tools[invokedAs] != nil {
+            if invokedAs != name, Self.tools[invokedAs] != nil {
                 tool = invokedAs
-            } else if let first = arguments.first, first != name, tools[first] != nil {
+            } else if let first = arguments.first, first != name, Self.tools[first] != nil {
                 tool = first
                 arguments.removeFirst()
             }
         }
-        guard let type = tools[tool] else { fatalError("ToolEntry.main called with unknown tool \(tool)") }
+        guard let type = Self.tools[tool] else { fatalError("ToolEntry.main called with unknown tool \(tool)") }
         await ToolStart.main(type, arguments: arguments)
     }
 }

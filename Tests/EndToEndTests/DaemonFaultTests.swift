@@ -1,3 +1,5 @@
+import EntitlementDefaults
+import EntitlementModel
 import Foundation
 import ServiceRuntime
 import TestSupport
@@ -245,20 +247,20 @@ struct DaemonFaultTests {
 
     @Test("The fault harness's short form: disk full, container removal and kill -9 rounds leave nothing unapplied or lost")
     func faultRounds() async throws {
-        // The long form is `entitlement-stress faults --rounds 300`; set FAULT_ROUNDS to run more here.
-        let rounds = ProcessInfo.processInfo.environment["FAULT_ROUNDS"] ?? "12"
-        let result = try await BuiltTools.run(
-            "entitlement-stress", ["faults", "--rounds", rounds, "--catalog", BuiltTools.defaultCatalog], timeout: .seconds(170))
-        #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
-        let line = try #require(result.standardOutput.split(separator: "\n").last, "\(result.standardOutput)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(result.standardOutput)")
-        #expect(report["rounds"] as? Int == Int(rounds))
-        #expect(report["unapplied"] as? Int == 0)
-        #expect(report["lost"] as? Int == 0)
-        #expect(report["secondWriters"] as? Int == 0)
-        #expect((report["removalRounds"] as? Int ?? 0) > 0)
+        // The harness is `Stress/FaultHarness.swift`; set FAULT_ROUNDS (e.g. 300) for its long form.
+        let rounds = ProcessInfo.processInfo.environment["FAULT_ROUNDS"].flatMap(Int.init) ?? 12
+        let harness = FaultHarness(
+            options: .init(rounds: rounds), catalogPath: BuiltTools.defaultCatalog,
+            catalog: try Catalog.load(path: BuiltTools.defaultCatalog), group: "group.com.irenews.geko")
+        let report = try await harness.run()
+        #expect(report.passed, "\(report.text)")
+        #expect(report.rounds == rounds)
+        #expect(report.unapplied == 0)
+        #expect(report.lost == 0)
+        #expect(report.secondWriters == 0)
+        #expect((report.counts[.containerRemoved] ?? 0) > 0)
         if isRoot {
-            #expect((report["diskFullRounds"] as? Int ?? 0) > 0)
+            #expect(report.diskFullRounds > 0, "\(report.text)")
         } else {
             print("faultRounds: disk-full rounds skipped: needs root to mount a small tmpfs")
         }

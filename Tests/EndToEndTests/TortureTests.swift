@@ -1,37 +1,38 @@
+import EntitlementDefaults
+import EntitlementModel
 import Foundation
 import TestSupport
 import Testing
 
-/// The crash-torture harness in its short form. The long form is the README's
-/// `entitlement-stress torture --kills 10000`; set TORTURE_KILLS to run more here.
+/// The crash-torture harness (`Stress/TortureHarness.swift`) in its short form. Set TORTURE_KILLS
+/// (and TORTURE_SEED to replay a run) for the long form, e.g. 10,000 kills of the release build:
+/// `TORTURE_KILLS=10000 swift test -c release --filter TortureTests`.
 @Suite("Crash torture", .timeLimit(.minutes(5)))
 struct TortureTests {
-    static func report(_ output: String) -> [String: Any]? {
-        output.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    static func harness(_ writer: TortureHarness.Writer, kills: Int, readers: Int) throws -> TortureHarness {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["TORTURE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        return TortureHarness(
+            options: .init(kills: kills, readers: readers, writer: writer, seed: seed), catalogPath: BuiltTools.defaultCatalog,
+            catalog: try Catalog.load(path: BuiltTools.defaultCatalog), group: "group.com.irenews.geko")
     }
 
     @Test("kill -9 of the daemon at random instants: no torn read, no acknowledged event lost")
     func brokerSurvivesKills() async throws {
-        let kills = ProcessInfo.processInfo.environment["TORTURE_KILLS"] ?? "200"
-        let (executable, arguments) = BuiltTools.lowPriority(
-            [BuiltTools.path("entitlement-stress"), "torture", "--kills", kills, "--catalog", BuiltTools.defaultCatalog])
-        let result = try await BuiltTools.run(executable: executable, arguments, timeout: .seconds(280))
-        #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
-        let report = try #require(Self.report(result.standardOutput), "\(result.standardOutput)")
-        #expect(report["kills"] as? Int == Int(kills))
-        #expect(report["torn"] as? Int == 0)
-        #expect(report["lost"] as? Int == 0)
-        #expect((report["acknowledged"] as? Int ?? 0) > 0)
-        #expect((report["decoded"] as? Int ?? 0) > 0)
+        let kills = ProcessInfo.processInfo.environment["TORTURE_KILLS"].flatMap(Int.init) ?? 200
+        let report = try await Self.harness(.broker, kills: kills, readers: 4).run()
+        #expect(report.passed, "\(report.text)")
+        #expect(report.kills == kills)
+        #expect(report.torn == 0)
+        #expect(report.lost == 0)
+        #expect(report.acknowledged > 0)
+        #expect(report.decoded > 0)
     }
 
-    @Test("The harness catches a writer that is not crash-safe (Foundation's UserDefaults)")
+    @Test("The harness catches a writer that rewrites the file in place, as Foundation's UserDefaults does")
     func harnessCanFail() async throws {
-        let (executable, arguments) = BuiltTools.lowPriority(
-            [BuiltTools.path("entitlement-stress"), "torture", "--writer", "foundation", "--kills", "20", "--readers", "2", "--catalog", BuiltTools.defaultCatalog])
-        let result = try await BuiltTools.run(executable: executable, arguments, timeout: .seconds(120))
-        #expect(result.status == 1, "\(result.standardOutput)")
-        let report = try #require(Self.report(result.standardOutput), "\(result.standardOutput)")
-        #expect((report["torn"] as? Int ?? 0) + (report["lost"] as? Int ?? 0) > 0)
+        let report = try await Self.harness(.inPlace, kills: 20, readers: 2).run()
+        #expect(!report.passed, "\(report.text)")
+        #expect(report.torn > 0, "\(report.text)")
     }
 }

@@ -56,9 +56,8 @@ struct PurchaseBenchmark {
         }
         generation = first
         let ingest = PackageTool("entitlementctl")
-        let floorTool = PackageTool("entitlement-bench-floor")
-        let (floorExecutable, floorArguments) =
-            floorTool.isRealBinary ? (floorTool.executable, ["exit"]) : (SelfExecutable.path, ["--role", "exit"])
+        let floor = try DaemonBenchmarks.floorCommand()
+        let (floorExecutable, floorArguments) = (floor.executable, floor.exit)
         var latencies: [Double] = [], spawns: [Double] = []
         var toolParts: [Double] = [], daemonParts: [Double] = [], followerParts: [Double] = []
         let now = Date()

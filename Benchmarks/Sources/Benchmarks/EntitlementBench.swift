@@ -1,15 +1,12 @@
-import BrokerCommands
-import CLISupport
 import Foundation
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
-import WidgetRendererCommands
 
 /// `entitlement-bench [--quick] [--format text|json]`: every benchmark in one run.
 ///
 /// The same executable also runs its helper processes (`--role NAME …`, not for people): floor
-/// and package readers, peers, the ping-pong echo, ingest producers, and the package's own tools
-/// when they were not built next to it. See BENCHMARKS.md for what each number means.
+/// and package readers, peers, the ping-pong echo and ingest producers. The product's tools and
+/// the process floor are built next to it. See BENCHMARKS.md for what each number means.
 public enum EntitlementBench {
     static let usage = "entitlement-bench [--quick] [--format text|json] [--catalog <file>]"
     static let help = """
@@ -24,8 +21,8 @@ public enum EntitlementBench {
                              working directory or above the executable).
           -h, --help         Show help information.
 
-        Build everything first (swift build -c release) so the daemon and renderer rows run the real
-        entitlementd and widget-renderer; otherwise they run the same code inside this executable.
+        Run it from the product's directory: swift run --package-path Benchmarks -c release entitlement-bench
+        (the product's entitlementd, entitlementctl and widget-renderer are built next to it).
         """
 
     public static func main() async -> Never {
@@ -38,7 +35,7 @@ public enum EntitlementBench {
         let options: Options
         do { options = try Options(arguments) } catch {
             StandardStreams.writeError("Error: \(error.message)\nUsage: \(usage)\n  See 'entitlement-bench --help' for more information.\n")
-            exit(ExitCode.usage.rawValue)
+            exit(UsageError.exitCode)
         }
         if options.help {
             StandardStreams.writeOut(help + "\n")
@@ -46,7 +43,7 @@ public enum EntitlementBench {
         }
         guard let catalogPath = options.catalogPath ?? locateDefaultCatalog() else {
             StandardStreams.writeError("entitlement-bench: Shared/Catalog.json not found from the working directory or the executable; pass --catalog\n")
-            exit(ExitCode.usage.rawValue)
+            exit(UsageError.exitCode)
         }
         let suite = BenchmarkSuite(plan: options.plan, catalogPath: catalogPath) { StandardStreams.writeError($0 + "\n") }
         let results = suite.run(mode: options.mode)
@@ -95,7 +92,7 @@ public enum EntitlementBench {
     }
 
     /// `Shared/Catalog.json` in the working directory, or in a directory above the executable
-    /// (the package root, for `.build/<triple>/release/entitlement-bench`).
+    /// (the product's root, for `Benchmarks/.build/<triple>/release/entitlement-bench`).
     static func locateDefaultCatalog() -> String? {
         let relative = "Shared/Catalog.json"
         if access(relative, R_OK) == 0 { return FileManager.default.currentDirectoryPath + "/" + relative }
@@ -145,10 +142,6 @@ public enum EntitlementBench {
                 // `--role restart [--quick] [--directory DIR]`: restart time and memory after long histories (a table on stdout).
                 try RestartBenchmark.run(Array(arguments.dropFirst()))
                 exit(0)
-            case "idle":
-                while true { pause() }
-            case "exit":
-                exit(0)
             case "pong":
                 PipePingPong.pong()
             case "ingest-producer":
@@ -161,18 +154,11 @@ public enum EntitlementBench {
                 IngestBenchmark.runProducer(
                     container: values["--container"] ?? "", catalogPath: values["--catalog"] ?? "", index: Int(values["--index"] ?? "") ?? 0,
                     calls: Int(values["--calls"] ?? "") ?? 1, batch: Int(values["--batch"] ?? "") ?? 1, signedVectors: values["--signed"] ?? "")
-            case "tool":
-                let rest = Array(arguments.dropFirst(2))
-                switch argument(1) {
-                case "entitlementd": await EntitlementdCommand.main(rest)
-                case "widget-renderer": await WidgetRendererCommand.main(rest)
-                default: break
-                }
             default:
                 break
             }
             StandardStreams.writeError("entitlement-bench: unknown helper role '\(arguments.joined(separator: " "))'\n")
-            exit(ExitCode.usage.rawValue)
+            exit(UsageError.exitCode)
         } catch {
             StandardStreams.writeError("entitlement-bench \(argument(0)): \(error)\n")
             exit(1)

@@ -1,22 +1,26 @@
 import Broker
-import CLISupport
-import EntitlementCommands
+import Dispatch
+import EntitlementDefaults
 import EntitlementModel
 import Foundation
+import PropertyList
 import ServiceRuntime
-import EntitlementDefaults
 import SharedDefaults
 import Synchronization
+import TestSupport
 
 /// The crash-torture harness: the real daemon is `kill -9`ed at random instants (and restarted)
-/// while events are ingested continuously and reader processes decode the shared file in a loop.
+/// while events are ingested continuously and reader threads decode the shared file in a loop.
 ///
 /// Pass criteria: zero torn or undecodable reads across all readers, generations never going
 /// backwards, and every event whose ingest was acknowledged present in the journal (and nothing
 /// left in the inbox or quarantined) once a final daemon has drained everything; the published
 /// snapshot then reflects the newest acknowledged event.
+///
+/// The contrast writer (`inPlace`) rewrites the file in place, as Foundation's `UserDefaults`
+/// does on Linux, so the readers must catch it.
 struct TortureHarness {
-    enum Writer: String, Sendable { case broker, foundation }
+    enum Writer: String, Sendable { case broker, inPlace = "in-place" }
 
     struct Options: Sendable {
         var kills: Int
@@ -50,14 +54,6 @@ struct TortureHarness {
             return text
         }
 
-        var json: JSONValue {
-            .object([
-                "writer": .string(writer.rawValue), "kills": .int(Int64(kills)), "acknowledged": .int(Int64(acknowledged)),
-                "lost": .int(Int64(lost)), "reads": .int(Int64(reads)), "decoded": .int(Int64(decoded)),
-                "torn": .int(Int64(torn)), "backwards": .int(Int64(backwards)), "passed": .bool(passed),
-                "seconds": .double(seconds),
-            ])
-        }
     }
 
     let options: Options
@@ -66,45 +62,33 @@ struct TortureHarness {
     let group: String
 
     func run() async throws -> Report {
-        let root = try DemoCommand.makeTemporaryDirectory(prefix: "entitlement-torture")
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let layout = ContainerLayout(container: root + "/container", group: group)
-        try? FileManager.default.createDirectory(atPath: layout.preferencesDirectory, withIntermediateDirectories: true)
-        let started = Date()
-        var report = Report(writer: options.writer)
-        var readers: [ChildProcess] = []
-        for _ in 0..<options.readers {
-            readers.append(try ChildProcess(
-                executable: "/proc/self/exe",
-                arguments: ["read", "--until-stopped", "--container", layout.container, "--group", layout.group]))
-        }
-        var random = SplitMix64(seed: options.seed)
-        StandardStreams.writeOut("torture: seed \(options.seed), \(options.kills) kills, \(options.readers) readers, container \(layout.container)\n")
-        switch options.writer {
-        case .broker: try await tortureBroker(layout: layout, random: &random, report: &report)
-        case .foundation: try await tortureFoundation(layout: layout, random: &random, report: &report)
-        }
-        for reader in readers {
-            reader.send(SIGTERM)
-            guard let status = await reader.waitForExit(timeout: .seconds(10)) else {
-                await reader.stop(grace: .seconds(1))
-                report.notes.append("a reader did not stop")
-                continue
+        try await withTemporaryDirectory("entitlement-torture") { root in
+            let layout = ContainerLayout(container: root + "/container", group: group)
+            try FileManager.default.createDirectory(atPath: layout.preferencesDirectory, withIntermediateDirectories: true)
+            let started = Date()
+            var report = Report(writer: options.writer)
+            let readers = StressReaders(layout: layout, count: options.readers)
+            var random = SplitMix(seed: options.seed)
+            print("torture: seed \(options.seed), \(options.kills) kills, \(options.readers) readers, container \(layout.container)")
+            do {
+                switch options.writer {
+                case .broker: try await tortureBroker(layout: layout, random: &random, report: &report)
+                case .inPlace: try await writeInPlace(layout: layout, readers: readers, report: &report)
+                }
+            } catch {
+                _ = await readers.stop()
+                throw error
             }
-            guard let line = reader.standardOutput.split(separator: "\n").last,
-                  let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            else {
-                report.notes.append("a reader exited \(status) without a summary: \(reader.standardError)")
-                continue
+            for summary in await readers.stop() {
+                report.reads += summary.reads
+                report.decoded += summary.decoded
+                report.torn += summary.refused
+                report.backwards += summary.backwards
+                if report.firstRefusal == nil { report.firstRefusal = summary.firstRefusal }
             }
-            report.reads += object["reads"] as? Int ?? 0
-            report.decoded += object["decoded"] as? Int ?? 0
-            report.torn += object["refused"] as? Int ?? 0
-            report.backwards += object["backwards"] as? Int ?? 0
-            if report.firstRefusal == nil { report.firstRefusal = object["firstRefusal"] as? String }
+            report.seconds = Date().timeIntervalSince(started)
+            return report
         }
-        report.seconds = Date().timeIntervalSince(started)
-        return report
     }
 
     // MARK: - Broker
@@ -112,22 +96,31 @@ struct TortureHarness {
     private final class Acknowledged: Sendable {
         let ids = Mutex<[String]>([])
         let newestExpiry = Mutex<Double>(0)
+        let stopped = Atomic<Bool>(false)
+        let finished = DispatchGroup()
     }
 
-    private func daemonArguments(_ layout: ContainerLayout) -> [String] {
-        ["entitlementd", "--container", layout.container, "--group", layout.group, "--catalog", catalogPath]
+    /// The real daemon under `nice -n 10`: its hundreds of starts are heavy work that no test
+    /// times, so the rest of the suite is scheduled first.
+    private func startDaemon(_ layout: ContainerLayout) throws -> ChildProcess {
+        let (executable, arguments) = BuiltTools.lowPriority(
+            [BuiltTools.path("entitlementd"), "--container", layout.container, "--group", layout.group, "--catalog", catalogPath])
+        return try ChildProcess(executable: executable, arguments: arguments, environment: BuiltTools.environment())
     }
 
-    private func tortureBroker(layout: ContainerLayout, random: inout SplitMix64, report: inout Report) async throws {
+    private func tortureBroker(layout: ContainerLayout, random: inout SplitMix, report: inout Report) async throws {
         let acknowledged = Acknowledged()
         let client = IngestClient(layout: layout, catalog: catalog)
         let product = catalog.products.values.first { if case .autoRenewable = $0.kind { true } else { false } }?.id ?? ""
         let base = Date()
         // The ingester: one event per enqueue, each a new subscription expiring later than the last,
-        // so every accepted event changes the published snapshot.
-        let ingester = Task {
+        // so every accepted event changes the published snapshot. It runs on a thread of its own:
+        // each enqueue blocks in fsync, which must not hold the concurrency pool the suite runs on.
+        acknowledged.finished.enter()
+        Thread.detachNewThread { [catalog] in
+            defer { acknowledged.finished.leave() }
             var serial = 0
-            while !Task.isCancelled {
+            while !acknowledged.stopped.load(ordering: .relaxed) {
                 serial += 1
                 let id = "torture-\(serial)"
                 let expiry = (base.timeIntervalSince1970 + 3600) * 1000 + Double(serial)
@@ -141,18 +134,19 @@ struct TortureHarness {
                     acknowledged.ids.withLock { $0.append(id) }
                     acknowledged.newestExpiry.withLock { $0 = max($0, expiry) }
                 } catch {
-                    StandardStreams.writeError("torture: ingest \(id) failed (not acknowledged): \(error)\n")
+                    print("torture: ingest \(id) failed (not acknowledged): \(error)")
                 }
                 // Continuous but realistic: about 200 events a second, pausing while the daemon
                 // has a backlog of more than 1,000 files (a flood only measures the disk).
-                try? await Task.sleep(for: .milliseconds(5))
-                while !Task.isCancelled, ((try? Inbox(directory: layout.inboxDirectory).pending().count) ?? 0) > 1000 {
-                    try? await Task.sleep(for: .milliseconds(20))
+                Thread.sleep(forTimeInterval: 0.005)
+                while !acknowledged.stopped.load(ordering: .relaxed),
+                      ((try? Inbox(directory: layout.inboxDirectory).pending().count) ?? 0) > 1000 {
+                    Thread.sleep(forTimeInterval: 0.02)
                 }
             }
         }
         for _ in 0..<options.kills {
-            let daemon = try ChildProcess(executable: "/proc/self/exe", arguments: daemonArguments(layout))
+            let daemon = try startDaemon(layout)
             // Half the kills land anywhere from exec to serving (startup, replay, first publish);
             // the other half once the daemon is serving (draining, journaling, publishing).
             if random.next() % 2 == 0 {
@@ -169,14 +163,14 @@ struct TortureHarness {
             if await daemon.waitForExit(timeout: .seconds(30)) == nil { report.notes.append("a killed daemon did not exit") }
             report.kills += 1
             if report.kills % 500 == 0 {
-                StandardStreams.writeOut("torture: \(report.kills) kills, \(acknowledged.ids.withLock { $0.count }) events acknowledged\n")
+                print("torture: \(report.kills) kills, \(acknowledged.ids.withLock { $0.count }) events acknowledged")
             }
         }
-        ingester.cancel()
-        _ = await ingester.value
+        acknowledged.stopped.store(true, ordering: .relaxed)
+        await withCheckedContinuation { continuation in acknowledged.finished.notify(queue: .global()) { continuation.resume() } }
 
         // Recovery: a final daemon drains everything; then the evidence is read from disk.
-        let daemon = try ChildProcess(executable: "/proc/self/exe", arguments: daemonArguments(layout))
+        let daemon = try startDaemon(layout)
         let inbox = Inbox(directory: layout.inboxDirectory)
         let drained = await ChildProcess.wait(timeout: .seconds(60)) { ((try? inbox.pending()) ?? ["?"]).isEmpty }
         let newest = acknowledged.newestExpiry.withLock { $0 }
@@ -204,45 +198,24 @@ struct TortureHarness {
         report.lost = ids.filter { !journaled.contains($0) }.count
     }
 
-    // MARK: - Foundation, for contrast
+    // MARK: - In place, for contrast
 
-    private func tortureFoundation(layout: ContainerLayout, random: inout SplitMix64, report: inout Report) async throws {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = layout.preferencesDirectory
-        environment["HOME"] = layout.container
-        var acknowledged: Int64 = 0
-        for _ in 0..<options.kills {
-            let writer = try ChildProcess(
-                executable: "/proc/self/exe", arguments: ["foundation-publish", "--count", "1000000", "--group", layout.group],
-                environment: environment)
-            // Kill it while it writes: after its first acknowledged write, at a random instant.
-            _ = await ChildProcess.wait(timeout: .seconds(5)) { writer.standardOutput.contains("ack ") }
-            try? await Task.sleep(for: .microseconds(Int(random.next() % 30_000)))
-            writer.send(SIGKILL)
-            _ = await writer.waitForExit(timeout: .seconds(10))
+    /// Rewrites the shared file in place `kills` times, each a new generation, as a writer killed
+    /// mid-write would leave it: truncated, then half written, until the readers have looked.
+    private func writeInPlace(layout: ContainerLayout, readers: StressReaders, report: inout Report) async throws {
+        let start = Date()
+        for generation in 1...Int64(options.kills) {
+            let snapshot = EntitlementSnapshot(
+                generation: generation, issuedAt: start.addingTimeInterval(Double(generation) / 1000), nextTransition: nil,
+                entitlements: [:])
+            let bytes = try PropertyListCodec.encode(.dictionary([EntitlementSnapshot.defaultsKey: snapshot.propertyList]), format: .binary)
+            let descriptor = open(layout.sharedFilePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+            guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: layout.sharedFilePath]) }
+            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count / 2) }
+            close(descriptor)
             report.kills += 1
-            let acks = writer.standardOutput.split(separator: "\n").compactMap { $0.hasPrefix("ack ") ? Int64($0.dropFirst(4)) : nil }
-            let lastAck = acks.last ?? 0
-            report.acknowledged += acks.count
-            // What survived: the generation now in the file. An acknowledged generation is lost
-            // when the file holds less than the writer's last acknowledgement.
-            let stored = SnapshotReader(suiteName: layout.group, container: layout.container).refresh().snapshot?.generation ?? 0
-            if stored < lastAck { report.lost += Int(lastAck - stored) }
-            acknowledged = lastAck
+            let seen = readers.reads
+            _ = try await eventually(timeout: .seconds(5), interval: .milliseconds(1)) { readers.reads > seen }
         }
-        _ = acknowledged
-    }
-}
-
-/// A small deterministic generator so a torture run can be replayed with `--seed`.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,3 @@
-import CLISupport
 import EntitlementModel
 import Foundation
 import PropertyList
@@ -12,7 +11,7 @@ import PropertyList
 enum FoundationPublisher {
     static func run(count: Int64, suiteName: String) {
         guard let defaults = UserDefaults(suiteName: suiteName) else {
-            StandardStreams.writeError("entitlement-stress: UserDefaults(suiteName: \(suiteName)) is nil\n")
+            Output.error("entitlement-stress: UserDefaults(suiteName: \(suiteName)) is nil\n")
             return
         }
         let start = Date()
@@ -21,7 +20,7 @@ enum FoundationPublisher {
         for generation in (stored + 1)...(stored + count) {
             let snapshot = StressSnapshot.make(generation: generation, start: start)
             defaults.set(foundationValue(snapshot.propertyList), forKey: EntitlementSnapshot.defaultsKey)
-            if defaults.synchronize() { StandardStreams.writeOut("ack \(generation)\n") }
+            if defaults.synchronize() { Output.out("ack \(generation)\n") }
         }
     }
 

@@ -1,4 +1,3 @@
-import Broker
 import EntitlementModel
 import Foundation
 
@@ -7,8 +6,9 @@ import Foundation
 /// file I/O, the journal and the other processes of the `verified durable ingest` row.
 ///
 /// Decodes the benchmark's own JWS transactions (``BenchmarkJWSSigner``, the test chain, a
-/// Production catalog that requires signatures and trusts the test root) through
-/// `EventLine.decodeAll`, the call the daemon makes for each inbox file, in files of 100 lines.
+/// Production catalog that requires signatures and trusts the test root) as the daemon decodes
+/// each line of an inbox file: `EventDecoder.decode(line:signatures:)`, then the catalog's check
+/// of every event.
 /// The chain and header caches fill on the first line, as in a running daemon; every payload and
 /// signature is verified afresh. Prints microseconds of this thread's CPU per event.
 enum VerifiedDecodeProfile {
@@ -33,8 +33,13 @@ enum VerifiedDecodeProfile {
         var decoded = 0
         let start = SignatureBenchmarks.threadCPUSeconds()
         for (index, lines) in files.enumerated() {
-            do { decoded += try EventLine.decodeAll(lines, source: "profile-\(index)", catalog: catalog).count } catch {
-                throw BenchmarkError("decode-signed: \(error)")
+            for line in lines {
+                do {
+                    for event in try EventDecoder.decode(line: line.utf8, signatures: catalog.signatures) { try catalog.validate(event) }
+                    decoded += 1
+                } catch {
+                    throw BenchmarkError("decode-signed: profile-\(index): \(error)")
+                }
             }
         }
         let elapsed = SignatureBenchmarks.threadCPUSeconds() - start

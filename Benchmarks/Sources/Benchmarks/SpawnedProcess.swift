@@ -1,6 +1,5 @@
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
-import SystemShims
 
 /// A child process started with `posix_spawn`, whose standard input and output can be wired to
 /// descriptors the benchmark owns. The owner must call ``stop()`` (or ``waitForExit()``) once.
@@ -89,11 +88,31 @@ final class SpawnedProcess {
 
 /// The benchmark's own executable, which re-runs itself in a helper role (`--role NAME`).
 enum SelfExecutable {
-    static let path: String = ProcessIdentity.ownExecutablePath() ?? CommandLine.arguments[0]
+    static let path: String = {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return CommandLine.arguments[0] }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
 
     /// The directory holding the executable (the build products directory).
     static var directory: String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return String(path[..<slash])
     }
+}
+
+/// Runs `body` with spawn attributes that start the child with no signal blocked and every
+/// signal at its default action (`openssl speed` times itself with `alarm()`).
+private func withDefaultSignalSpawnAttributes<Result>(_ body: (inout posix_spawnattr_t) throws -> Result) rethrows -> Result {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t(), allSignals = sigset_t()
+    sigemptyset(&noSignals)
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return try body(&attributes)
 }

@@ -1,11 +1,10 @@
 import Broker
-import CLISupport
-import EntitlementCommands
+import EntitlementDefaults
 import EntitlementModel
 import Foundation
 import ServiceRuntime
-import EntitlementDefaults
 import SharedDefaults
+import TestSupport
 
 /// The long form of the daemon fault tests: rounds that cycle through a disk that fills under the
 /// daemon and empties again, the container deleted under it (a supervisor restarts it), and a
@@ -67,15 +66,8 @@ struct FaultHarness {
             return text
         }
 
-        var json: JSONValue {
-            .object([
-                "rounds": .int(Int64(rounds)), "acknowledged": .int(Int64(acknowledged)), "unapplied": .int(Int64(unapplied)),
-                "lost": .int(Int64(lost)), "diskFullRounds": .int(Int64(skipped == nil ? counts[.diskFull] ?? 0 : 0)),
-                "removalRounds": .int(Int64(counts[.containerRemoved] ?? 0)), "restartRounds": .int(Int64(counts[.restart] ?? 0)),
-                "maxRecoverySeconds": .double(recoveries.max() ?? 0), "maxExitSeconds": .double(exits.max() ?? 0),
-                "secondWriters": .int(Int64(secondWriters)), "passed": .bool(passed), "seconds": .double(seconds),
-            ])
-        }
+        /// Disk-full rounds that ran (none when they were skipped).
+        var diskFullRounds: Int { skipped == nil ? counts[.diskFull] ?? 0 : 0 }
 
         static func summary(_ values: [Double]) -> String {
             guard !values.isEmpty else { return "n/a" }
@@ -90,8 +82,10 @@ struct FaultHarness {
     let group: String
 
     func run() async throws -> Report {
-        let root = try DemoCommand.makeTemporaryDirectory(prefix: "entitlement-faults")
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        try await withTemporaryDirectory("entitlement-faults") { root in try await run(in: root) }
+    }
+
+    private func run(in root: String) async throws -> Report {
         var report = Report()
         let started = Date()
         var disk = root
@@ -108,7 +102,7 @@ struct FaultHarness {
             if mounted, umount2(disk, 0) != 0 { _ = umount2(disk, Int32(MNT_DETACH)) }
         }
         let layout = ContainerLayout(container: disk + "/container", group: group)
-        StandardStreams.writeOut("faults: \(options.rounds) rounds, container \(layout.container)\n")
+        print("faults: \(options.rounds) rounds, container \(layout.container)")
         var run = Run(harness: self, layout: layout, disk: disk)
         defer { run.daemon?.send(SIGKILL) }
         try await run.startDaemon(&report)
@@ -123,7 +117,7 @@ struct FaultHarness {
             }
             report.rounds += 1
             if report.rounds % 50 == 0 {
-                StandardStreams.writeOut("faults: \(report.rounds) rounds, \(report.acknowledged) events acknowledged\n")
+                print("faults: \(report.rounds) rounds, \(report.acknowledged) events acknowledged")
             }
         }
         if let daemon = run.daemon, await daemon.stop() != 0 {
@@ -149,9 +143,8 @@ struct FaultHarness {
 
         /// Starts a daemon and waits until it is idle (its start-up publish recorded).
         mutating func startDaemon(_ report: inout Report) async throws {
-            let daemon = try ChildProcess(
-                executable: "/proc/self/exe",
-                arguments: ["entitlementd", "--container", layout.container, "--group", layout.group, "--catalog", harness.catalogPath])
+            let daemon = try BuiltTools.start(
+                "entitlementd", ["--container", layout.container, "--group", layout.group, "--catalog", harness.catalogPath])
             self.daemon = daemon
             let statePath = layout.statePath
             let reader = reader
@@ -274,7 +267,7 @@ struct FaultHarness {
         static func fill(_ directory: String, leavingPages pages: Int) throws -> String {
             let path = directory + "/filler"
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw ToolError(.temporaryFailure, "\(path): open: \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
             defer { close(fd) }
             let page = [UInt8](repeating: 0x2E, count: 4096)
             var size = 0

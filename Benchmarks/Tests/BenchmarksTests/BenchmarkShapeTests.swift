@@ -1,7 +1,4 @@
 import Foundation
-import ServiceRuntime
-import Synchronization
-import TestSupport
 import Testing
 
 /// `entitlement-bench`'s output contract, with the hidden `--smoke` sizes (seconds, not minutes;
@@ -17,10 +14,10 @@ struct BenchmarkShapeTests {
 
     @Test("--format json ends with one object holding every required key as a number")
     func jsonShape() async throws {
-        let result = try await BuiltTools.run(
-            "entitlement-bench", ["--smoke", "--format", "json", "--catalog", BuiltTools.defaultCatalog], timeout: .seconds(50))
-        #expect(result.status == 0, "stderr: \(result.standardError.suffix(2000))")
-        let lastLine = try #require(result.standardOutput.split(separator: "\n").last)
+        let result = try await LabTools.run(
+            "entitlement-bench", ["--smoke", "--format", "json", "--catalog", LabTools.defaultCatalog], timeout: .seconds(50))
+        #expect(result.status == 0, "stderr: \(result.error.suffix(2000))")
+        let lastLine = try #require(result.output.split(separator: "\n").last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any])
         for path in Self.requiredNumbers {
             var value: Any? = object
@@ -33,13 +30,16 @@ struct BenchmarkShapeTests {
 
     @Test("A benchmark ended by SIGTERM ends the processes it started (its daemon) and dies by the same signal")
     func terminationStopsChildren() async throws {
-        try await withTemporaryDirectory { directory in try await Self.terminateBenchWithChildren(in: directory) }
+        let directory = NSTemporaryDirectory() + "bench-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await Self.terminateBenchWithChildren(in: directory)
     }
 
     private static func terminateBenchWithChildren(in directory: String) async throws {
         // The restart bench starts entitlementd at once, to time its start on an empty container.
-        let bench = try BuiltTools.start(
-            "entitlement-bench", ["--role", "restart", "--quick", "--directory", directory], workingDirectory: BuiltTools.packageRoot)
+        let bench = try LabTools.Child(
+            "entitlement-bench", ["--role", "restart", "--quick", "--directory", directory], workingDirectory: LabTools.productRoot)
         defer {
             bench.send(SIGKILL)
             // A daemon started after the lookout gave up is not left running either.
@@ -47,27 +47,27 @@ struct BenchmarkShapeTests {
         }
         // The bench's daemons live a few hundred milliseconds each: SIGTERM goes out the moment
         // one is seen running.
-        let daemon = Mutex<Int32?>(nil)
-        _ = await eventuallyOnOwnThread(timeout: .seconds(30)) {
+        var daemon: Int32?
+        _ = await waitUntil(timeout: .seconds(30)) {
             guard let pid = runningDaemon(in: directory) else { return !bench.isRunning }
-            daemon.withLock { $0 = pid }
+            daemon = pid
             bench.send(SIGTERM)
             return true
         }
-        let pid = try #require(daemon.withLock { $0 }, "the bench exited before starting a daemon: \(bench.standardError.suffix(2000))")
+        let pid = try #require(daemon, "the bench exited before starting a daemon: \(bench.standardError.suffix(2000))")
         let status = await bench.waitForExit(timeout: .seconds(30))
         #expect(status == 128 + SIGTERM, "stderr: \(bench.standardError.suffix(2000))")
-        let gone = try await eventually(timeout: .seconds(30)) { !isRunning(pid) }
+        let gone = await waitUntil(timeout: .seconds(30)) { !isRunning(pid) }
         #expect(gone, "daemon \(pid) still runs after the bench was stopped")
         if !gone { kill(pid, SIGKILL) }
     }
 
     @Test("An unknown option is a usage error (64) and prints no result")
     func usageError() async throws {
-        let result = try await BuiltTools.run("entitlement-bench", ["--fast"])
+        let result = try await LabTools.run("entitlement-bench", ["--fast"])
         #expect(result.status == 64)
-        #expect(result.standardError.hasPrefix("Error: Unknown option '--fast'"))
-        #expect(result.standardOutput.isEmpty)
+        #expect(result.error.hasPrefix("Error: Unknown option '--fast'"))
+        #expect(result.output.isEmpty)
     }
 }
 
@@ -86,6 +86,8 @@ private func runningDaemon(in directory: String) -> Int32? {
 
 /// A process that is gone, or a zombie until whoever inherited it reaps it, has ended.
 private func isRunning(_ pid: Int32) -> Bool {
-    guard let stat = ProcessStat(pid: pid) else { return false }
-    return stat.state != "Z"
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return false }
+    // The state is the field after the command name, which ends at the last ')'.
+    return stat[stat.index(after: close)...].dropFirst().first != "Z"
 }

@@ -1,5 +1,4 @@
 import Broker
-import CLISupport
 import EntitlementModel
 import Foundation
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
@@ -113,14 +112,14 @@ enum RestartBenchmark {
     /// Queues `events` lines in inbox files of 4,096 and lets the daemon (no fsync) apply them all.
     static func prepare(container: String, catalogPath: String, catalog: Catalog, events: Int, line: (Int, Catalog) -> String) throws(BenchmarkError) {
         let layout = ContainerLayout(container: container, group: DaemonBenchmarks.group)
-        let inbox = Inbox(directory: layout.inboxDirectory)
+        let client = IngestClient(layout: layout, catalog: catalog)
         let daemon = try DaemonBenchmarks.startDaemon(container: container, catalogPath: catalogPath, extra: ["--no-fsync"])
         defer { daemon.stop(grace: 60) }
         // Waits until at most `backlog` inbox files are left; a daemon that died or stalls for
         // ten minutes ends the preparation with an error instead of a wait forever.
         func waitForBacklog(atMost backlog: Int) throws(BenchmarkError) {
             let deadline = MonotonicClock.now() + 600_000_000_000
-            while ((try? inbox.pending().count) ?? (backlog + 1)) > backlog {
+            while ((try? InboxBacklog.count(layout.inboxDirectory)) ?? (backlog + 1)) > backlog {
                 guard daemon.isRunning else { throw BenchmarkError("entitlementd exited while applying the history in \(container)") }
                 guard MonotonicClock.now() < deadline else { throw BenchmarkError("entitlementd did not drain \(container) within 10 minutes") }
                 usleep(2000)
@@ -129,7 +128,9 @@ enum RestartBenchmark {
         var next = 0
         while next < events {
             let count = min(4096, events - next)
-            do { _ = try inbox.enqueue((next..<(next + count)).map { line($0, catalog) }) } catch { throw BenchmarkError("\(error)") }
+            do { _ = try client.enqueue((next..<(next + count)).map { line($0, catalog) }, source: "history-\(next)") } catch {
+                throw BenchmarkError("\(error)")
+            }
             next += count
             // Keep the backlog small, as a live daemon would see it.
             try waitForBacklog(atMost: 8)

@@ -72,8 +72,8 @@ struct BenchmarkSuite {
             results.userDefaults = try userDefaults()
         }
         let daemon = PackageTool("entitlementd"), renderer = PackageTool("widget-renderer")
-        results.daemonTool = daemon.label
-        results.rendererTool = renderer.label
+        results.daemonTool = daemon.name
+        results.rendererTool = renderer.name
         step("process floor", into: &results) { results throws(BenchmarkError) in
             results.processFloorMemory = try DaemonBenchmarks.processFloorMemory(idle: plan.idleSeconds)
         }
@@ -160,7 +160,7 @@ struct BenchmarkSuite {
     private func publish(_ store: SharedDefaults, generation: Int64, entitlements: Int = 1) throws(BenchmarkError) -> UInt64 {
         let snapshot = SampleSnapshots.snapshot(generation: generation, entitlements: entitlements)
         let start = MonotonicClock.now()
-        do { try store.publish(snapshot) } catch { throw BenchmarkError("publish: \(error)") }
+        do { try store.writeSnapshot(snapshot) } catch { throw BenchmarkError("publish: \(error)") }
         return start
     }
 

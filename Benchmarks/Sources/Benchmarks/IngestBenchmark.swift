@@ -93,11 +93,9 @@ struct IngestBenchmark {
             if report.generation < 0 { throw BenchmarkError("ingest producer \(report.reader) failed") }
             if report.generation == 1 { finished += 1 }
         }
-        let inbox = Inbox(directory: ContainerLayout(container: container, group: DaemonBenchmarks.group).inboxDirectory)
+        let inbox = ContainerLayout(container: container, group: DaemonBenchmarks.group).inboxDirectory
         while true {
-            let pending: [String]
-            do { pending = try inbox.pending() } catch { throw BenchmarkError("\(error)") }
-            if pending.isEmpty { break }
+            if try InboxBacklog.count(inbox) == 0 { break }
             guard daemon.isRunning, MonotonicClock.now() < deadline else { throw BenchmarkError("entitlementd did not drain the inbox") }
             usleep(500)
         }

@@ -95,7 +95,7 @@ enum CostBenchmarks {
     static func unchanged(container: String, iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
         let group = "bench.unchanged"
         do {
-            try SharedDefaults(suiteName: group, container: container).publish(SampleSnapshots.snapshot(generation: 1, entitlements: 3))
+            try SharedDefaults(suiteName: group, container: container).writeSnapshot(SampleSnapshots.snapshot(generation: 1, entitlements: 3))
         } catch {
             throw BenchmarkError("\(error)")
         }
@@ -166,7 +166,7 @@ enum CostBenchmarks {
             }
             let start = MonotonicClock.now()
             for snapshot in snapshots {
-                do { try defaults.publish(snapshot) } catch { throw BenchmarkError("publish: \(error)") }
+                do { try defaults.writeSnapshot(snapshot) } catch { throw BenchmarkError("publish: \(error)") }
             }
             perPublish.append(Double(MonotonicClock.now() - start) / Double(iterations) / 1000)
         }
@@ -186,7 +186,7 @@ enum CostBenchmarks {
             var elapsed: UInt64 = 0, updated = 0
             for _ in 0..<iterations {
                 generation += 1
-                do { try defaults.publish(SampleSnapshots.snapshot(generation: generation, issuedAt: issuedAt)) } catch {
+                do { try defaults.writeSnapshot(SampleSnapshots.snapshot(generation: generation, issuedAt: issuedAt)) } catch {
                     throw BenchmarkError("publish: \(error)")
                 }
                 let start = MonotonicClock.now()

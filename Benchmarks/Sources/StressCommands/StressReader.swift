@@ -1,10 +1,10 @@
-import Broker
+import EntitlementDefaults
 import EntitlementModel
 import Foundation
-import ServiceRuntime
-import EntitlementDefaults
-import SharedDefaults
 import Synchronization
+
+/// Set by SIGTERM or SIGINT: an open-ended reader stops and prints its summary.
+private let stopRequested = Atomic<Bool>(false)
 
 /// A reader decoding the shared file in a tight loop, counting what it sees.
 struct StressReader {
@@ -15,42 +15,27 @@ struct StressReader {
         var lastGeneration: Int64 = 0
         var firstRefusal: String?
 
-        var json: JSONValue {
-            .object([
-                "reads": .int(Int64(reads)), "decoded": .int(Int64(decoded)), "refused": .int(Int64(refused)),
-                "missing": .int(Int64(missing)), "backwards": .int(Int64(backwards)), "lastGeneration": .int(lastGeneration),
-                "firstRefusal": firstRefusal.map(JSONValue.string) ?? .null,
-            ])
+        /// One JSON object on one line.
+        var json: String {
+            let refusal = firstRefusal.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" } ?? "null"
+            return "{\"backwards\":\(backwards),\"decoded\":\(decoded),\"firstRefusal\":\(refusal),\"lastGeneration\":\(lastGeneration),"
+                + "\"missing\":\(missing),\"reads\":\(reads),\"refused\":\(refused)}"
         }
-    }
-
-    private final class StopFlag: Sendable {
-        let stopped = Atomic<Bool>(false)
     }
 
     /// Reads until generation `target` is seen (or 60 s pass); with `target` nil, until SIGTERM/SIGINT.
-    func run(upTo target: Int64?) async -> Summary {
-        let flag = StopFlag()
-        let signals = await SignalSequence.make([.terminate, .interrupt])
-        let listener = Task {
-            for await _ in signals {
-                flag.stopped.store(true, ordering: .relaxed)
-                return
-            }
+    func run(upTo target: Int64?) -> Summary {
+        for signalNumber in [SIGTERM, SIGINT] {
+            signal(signalNumber) { _ in stopRequested.store(true, ordering: .relaxed) }
         }
-        defer { listener.cancel() }
         if target == nil {
-            // Open-ended readers (the torture harness) spin on every core they get: let the daemon
-            // and everything else on the machine go first.
+            // An open-ended reader spins on every core it gets: let everything else go first.
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
         }
         let reader = SnapshotReader(suiteName: layout.group, container: layout.container)
         var summary = Summary()
         let deadline = Date().addingTimeInterval(target == nil ? .infinity : 60)
-        let parent = getppid()
-        while !flag.stopped.load(ordering: .relaxed) {
-            // An open-ended reader whose harness died must not spin forever as an orphan.
-            if target == nil, summary.reads % 1024 == 0, getppid() != parent { break }
+        while !stopRequested.load(ordering: .relaxed) {
             if let target, summary.lastGeneration >= target || Date() > deadline { break }
             summary.reads += 1
             switch reader.refresh() {
@@ -64,7 +49,6 @@ struct StressReader {
                 summary.refused += 1
                 if summary.firstRefusal == nil { summary.firstRefusal = reason }
             }
-            if target == nil, summary.reads % 64 == 0 { await Task.yield() }
         }
         return summary
     }

@@ -52,7 +52,7 @@ enum DaemonBenchmarks {
     /// medians then come from the same moments of a machine whose speed moves between seconds.
     static func renderTimes(container: String, catalogPath: String, runs: Int) throws(BenchmarkError) -> (render: [Double], floor: [Double]) {
         let tool = PackageTool("widget-renderer")
-        let floor = floorCommand()
+        let floor = try floorCommand()
         var times: (render: [Double], floor: [Double]) = ([], [])
         for _ in 0..<runs {
             let floorStart = MonotonicClock.now()
@@ -83,22 +83,19 @@ enum DaemonBenchmarks {
         print(
             String(
                 format: "render: one-shot %@ median %.2f ms, floor (spawn and exit) median %.2f ms, %.2f× floor, %d runs",
-                PackageTool("widget-renderer").label, renderMedian, floorMedian, renderMedian / floorMedian, runs))
+                PackageTool("widget-renderer").name, renderMedian, floorMedian, renderMedian / floorMedian, runs))
     }
 
     /// The floor under the two rows above: a process of the shipped tools' runtime (Swift runtime,
     /// Dispatch, FoundationEssentials: `entitlement-bench-floor`, built next to the bench) that
-    /// does nothing, as the executable and the arguments that make it wait for a signal or exit at
-    /// once. Without that executable the floor is this executable, which links Foundation proper.
-    static func floorCommand() -> (executable: String, idle: [String], exit: [String]) {
-        let floorTool = PackageTool("entitlement-bench-floor")
-        return floorTool.isRealBinary
-            ? (floorTool.executable, ["idle"], ["exit"]) : (SelfExecutable.path, ["--role", "idle"], ["--role", "exit"])
+    /// does nothing, as the executable and the arguments that make it wait for a signal or exit at once.
+    static func floorCommand() throws(BenchmarkError) -> (executable: String, idle: [String], exit: [String]) {
+        (try PackageTool("entitlement-bench-floor").checkedExecutable(), ["idle"], ["exit"])
     }
 
     /// The resident memory (MiB) of the process floor (``floorCommand``) after `idle` seconds.
     static func processFloorMemory(idle: Double) throws(BenchmarkError) -> Double {
-        let floor = floorCommand()
+        let floor = try floorCommand()
         let sleeper = try SpawnedProcess(executable: floor.executable, arguments: floor.idle)
         defer { sleeper.stop() }
         usleep(UInt32(idle * 1e6))

@@ -1,0 +1,3 @@
+import StressCommands
+
+await EntitlementStress.main()

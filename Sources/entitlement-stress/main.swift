@@ -1,4 +1,0 @@
-import EntitlementCommands
-import StressCommands
-
-await ToolEntry.main("entitlement-stress", extraTools: ["entitlement-stress": StressCommand.self])
