@@ -32,11 +32,12 @@ struct StatusCommand: Command {
         // The launch mode is resolved once, as the process starts, before anything else.
         let launchClock = Date()
         let catalog: Result<Catalog, any Error> = Result { try CatalogLoading.load(common.catalog) }
-        let defaults = SharedDefaults(suiteName: common.group, container: common.container)
+        let layout = common.layout(for: try? catalog.get())
+        let defaults = SharedDefaults(suiteName: layout.group, container: common.container)
         let launch = try? LaunchPreferences(defaults: defaults, gate: catalog.get().featureGate, wallClock: launchClock)
         let syncPreference = LaunchPreferences.syncPreference(in: defaults)
 
-        switch SnapshotLoading.read(common.layout) {
+        switch SnapshotLoading.read(layout) {
         case .missing(let path):
             throw ToolError(.unavailable, "\(path): no snapshot published yet (container \(common.containerPath.origin); is entitlementd running?)")
         case .refused(let reason):
@@ -49,7 +50,7 @@ struct StatusCommand: Command {
                 switch catalog {
                 case .success(let catalog):
                     text += Self.launchLine(launch?.mode, syncPreference: syncPreference)
-                    text += Self.introductoryOfferLines(catalog: catalog, layout: common.layout)
+                    text += Self.introductoryOfferLines(catalog: catalog, layout: layout)
                 case .failure(let error):
                     text += "launch mode: unknown (\(error))\n"
                 }

@@ -77,10 +77,10 @@ public struct WidgetRendererCommand: Command {
             device: device, families: families, showsWatchApp: showsWatchApp, format: format, charset: charset,
             timeZone: .local, gate: catalog.featureGate)
         if follow {
-            try await SnapshotFollower(layout: common.layout, rendering: renderer).run()
+            try await SnapshotFollower(layout: common.layout(for: catalog), rendering: renderer).run()
         } else {
             let snapshot: EntitlementSnapshot?
-            switch SnapshotLoading.read(common.layout) {
+            switch SnapshotLoading.read(common.layout(for: catalog)) {
             case .snapshot(let s): snapshot = s
             case .missing(let path):
                 snapshot = nil

@@ -1,0 +1,172 @@
+import Foundation
+import ServiceRuntime
+import TestSupport
+import Testing
+
+/// The catalog defines the app (DESIGN.md, "Any app, and the App Store as it is"), driven through
+/// the public tools with Stillwater, the second example app in `Examples/Stillwater`, and
+/// catalogs derived from it.
+@Suite("Any app", .timeLimit(.minutes(2)))
+struct AnyAppTests {
+    static let exampleDirectory = BuiltTools.packageRoot + "/Examples/Stillwater"
+    static let exampleCatalog = exampleDirectory + "/Catalog.json"
+    static let stories = exampleDirectory + "/Events"
+
+    /// A temporary directory with a copy of Stillwater's `.storekit` file and its catalog, with
+    /// `changes` applied to the catalog's top level (`NSNull` removes a key).
+    struct App {
+        let root: String
+        var catalog: String { root + "/Catalog.json" }
+        var container: String { root + "/container" }
+
+        static func with<T>(_ changes: [String: Any] = [:], name: String = #function, _ body: (App) async throws -> T) async throws -> T {
+            let root = NSTemporaryDirectory() + "anyapp-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let app = App(root: root)
+            try FileManager.default.copyItem(atPath: exampleDirectory + "/Stillwater.storekit", toPath: root + "/Stillwater.storekit")
+            try app.writeCatalog(changes)
+            return try await body(app)
+        }
+
+        func writeCatalog(_ changes: [String: Any]) throws {
+            let base = try Data(contentsOf: URL(fileURLWithPath: exampleCatalog))
+            var object = try #require(try JSONSerialization.jsonObject(with: base) as? [String: Any])
+            for (key, value) in changes { object[key] = value is NSNull ? nil : value }
+            try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: URL(fileURLWithPath: catalog))
+        }
+
+        func sharedFile(group: String) -> String { container + "/Library/Preferences/\(group).plist" }
+    }
+
+    /// One transaction line of Stillwater's.
+    static func transaction(
+        id: String, product: String = "app.stillwater.premium.yearly", environment: String = "Xcode",
+        purchased: String = "2026-11-20T08:00:00Z", expires: String? = "2027-11-20T08:00:00Z", extra: [String: Any] = [:]
+    ) -> String {
+        var line: [String: Any] = [
+            "transactionId": id, "originalTransactionId": id, "bundleId": "app.stillwater", "productId": product,
+            "purchaseDate": milliseconds(purchased), "signedDate": milliseconds(purchased), "environment": environment,
+            "type": expires == nil ? "Non-Consumable" : "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED",
+        ]
+        if let expires { line["expiresDate"] = milliseconds(expires) }
+        line.merge(extra) { $1 }
+        return String(decoding: try! JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    static func milliseconds(_ iso: String) -> Int64 {
+        Int64((ISO8601DateFormatter().date(from: iso)!.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    static func entitlement(_ text: String, _ id: String = "premium") throws -> [String: Any] {
+        let entitlements = try #require(try json(text)["entitlements"] as? [String: Any])
+        return try #require(entitlements[id] as? [String: Any])
+    }
+
+    /// `entitlementctl evaluate` of `lines` under `catalog` at `now`.
+    static func evaluate(_ catalog: String, _ lines: [String], now: String = "2026-11-22T10:00:00Z") async throws -> BuiltTools.Result {
+        try await BuiltTools.run(
+            "entitlementctl", ["evaluate", "--catalog", catalog, "--now", now, "-"], input: lines.joined(separator: "\n") + "\n")
+    }
+
+    /// Starts the daemon with `arguments` and waits until the shared file of `group` exists.
+    static func startDaemon(_ app: App, group: String, _ arguments: [String] = [], environment: [String: String] = [:]) async throws -> ChildProcess {
+        let daemon = try BuiltTools.start(
+            "entitlementd", ["--container", app.container, "--catalog", app.catalog] + arguments, environment: environment)
+        let ready = await ChildProcess.wait(timeout: .seconds(20)) {
+            FileManager.default.fileExists(atPath: app.sharedFile(group: group)) || !daemon.isRunning
+        }
+        guard ready, daemon.isRunning else {
+            await daemon.stop()
+            throw FixtureError("entitlementd did not publish \(app.sharedFile(group: group)): \(daemon.standardError)")
+        }
+        return daemon
+    }
+
+    // MARK: appGroup, environment lists, the signatures default
+
+    @Test("The catalog's appGroup names the shared file every tool reads, unless --group or ENTITLEMENTS_GROUP names another")
+    func catalogNamesTheAppGroup() async throws {
+        try await App.with { app in
+            let daemon = try await Self.startDaemon(app, group: "group.app.stillwater")
+            let common = ["--container", app.container, "--catalog", app.catalog]
+            let ingest = try await BuiltTools.run(
+                "entitlementctl", ["ingest", "--wait", Self.stories + "/upgrade-to-yearly.jsonl"] + common)
+            #expect(ingest.status == 0, "\(ingest.standardError)")
+            let status = try await BuiltTools.run("entitlementctl", ["status", "--format", "json"] + common)
+            #expect(status.status == 0, "\(status.standardError)")
+            #expect(try Self.entitlement(status.standardOutput)["active"] as? Bool == true)
+            let check = try await BuiltTools.run("entitlementctl", ["check", "courses", "--count", "5"] + common)
+            #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+            let render = try await BuiltTools.run("widget-renderer", ["--format", "json", "--family", "systemSmall"] + common)
+            #expect(render.status == 0)
+            #expect(render.standardError.isEmpty, "\(render.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: app.sharedFile(group: "group.com.irenews.geko")))
+            // A flag, then the environment, outrank the catalog.
+            let flagged = try await BuiltTools.run("entitlementctl", ["status", "--group", "group.other"] + common)
+            #expect(flagged.status == 69, "\(flagged.standardError)")
+            #expect(flagged.standardError.contains("group.other.plist"))
+            let variable = try await BuiltTools.run(
+                "entitlementctl", ["status"] + common, environment: ["ENTITLEMENTS_GROUP": "group.from.environment"])
+            #expect(variable.status == 69)
+            #expect(variable.standardError.contains("group.from.environment.plist"))
+            #expect(await daemon.stop() == 0)
+        }
+    }
+
+    @Test("Without appGroup the group is the default one")
+    func noAppGroupIsTheDefault() async throws {
+        try await App.with(["appGroup": NSNull()]) { app in
+            let daemon = try await Self.startDaemon(app, group: "group.com.irenews.geko")
+            #expect(await daemon.stop() == 0)
+        }
+    }
+
+    @Test("An environment list accepts each environment it names and refuses the others")
+    func environmentList() async throws {
+        try await App.with(["environment": ["Production", "Sandbox"], "signatures": "optional"]) { app in
+            let sandbox = try await Self.evaluate(app.catalog, [Self.transaction(id: "1", environment: "Sandbox")])
+            #expect(sandbox.status == 0, "\(sandbox.standardError)")
+            #expect(try Self.entitlement(sandbox.standardOutput)["active"] as? Bool == true)
+            let production = try await Self.evaluate(app.catalog, [Self.transaction(id: "2", environment: "Production")])
+            #expect(production.status == 0, "\(production.standardError)")
+            let xcode = try await Self.evaluate(app.catalog, [Self.transaction(id: "3", environment: "Xcode")])
+            #expect(xcode.status == 65)
+            #expect(xcode.standardError.contains("Production or Sandbox"), "\(xcode.standardError)")
+        }
+    }
+
+    @Test("Signatures default to required when the environment list names Production or Sandbox")
+    func environmentListSignatureDefault() async throws {
+        try await App.with(["environment": ["Xcode", "Sandbox"]]) { app in
+            let unsigned = try await Self.evaluate(app.catalog, [Self.transaction(id: "1", environment: "Xcode")])
+            #expect(unsigned.status == 65, "\(unsigned.standardOutput)")
+        }
+        try await App.with(["environment": ["Xcode", "LocalTesting"]]) { app in
+            let unsigned = try await Self.evaluate(app.catalog, [Self.transaction(id: "1", environment: "LocalTesting")])
+            #expect(unsigned.status == 0, "\(unsigned.standardError)")
+        }
+    }
+
+    @Test("A bad appGroup or environment is refused at load with one line naming the file and the key", arguments: [
+        (#"{"appGroup": "../escape"}"#, "appGroup"),
+        (#"{"appGroup": 7}"#, "appGroup"),
+        (#"{"environment": ["Production", 3]}"#, "environment[1]"),
+        (#"{"environment": []}"#, "environment"),
+        (#"{"environment": ["Sandbox", "Sandbox"]}"#, "environment[1]"),
+        (#"{"environment": ["Sandbox", "Staging"]}"#, "environment[1]"),
+    ])
+    func badKeysRefused(changes: String, key: String) async throws {
+        try await App.with(try Self.json(changes)) { app in
+            let result = try await Self.evaluate(app.catalog, [])
+            #expect(result.status == 65)
+            let lines = result.standardError.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.standardError)")
+            #expect(result.standardError.contains("\(app.catalog): \(key): "), "\(result.standardError)")
+        }
+    }
+}
