@@ -16,7 +16,9 @@ final class DaemonCore {
     private let inbox: Inbox
     private let store: SharedDefaults
     private var state: BrokerState
-    private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?)?
+    private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?, unmappedProducts: [String])?
+    /// The unmapped products already named in the log (each once per run).
+    private var loggedUnmappedProducts: Set<String> = []
     private let replica: WatchReplica?
     /// Bumped whenever `facts` or the catalog change, so ``publish(now:force:)`` can tell that
     /// an evaluation would repeat the last one.
@@ -315,8 +317,9 @@ final class DaemonCore {
         // Read after `now`: the wall clock was at least `now` when the boot clock read `boot`.
         let boot = BootInstant.current()
         let result = engine.evaluate(facts, now: now, floor: state.evaluationFloor(boot: boot))
+        logUnmappedProducts(result.unmappedProducts)
         if !force, let published, published.entitlements == result.entitlements,
-            published.nextTransition == result.nextTransition
+            published.nextTransition == result.nextTransition, published.unmappedProducts == result.unmappedProducts
         {
             lastEvaluation = (inputsVersion, result.nextTransition)
             return result.nextTransition
@@ -338,7 +341,7 @@ final class DaemonCore {
             throw .store("\(error)")
         }
         state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot)
-        published = (result.entitlements, result.nextTransition)
+        published = (result.entitlements, result.nextTransition, result.unmappedProducts)
         // Only a published result may be reused: a failed publish is evaluated and retried.
         lastEvaluation = (inputsVersion, result.nextTransition)
         log("published generation \(snapshot.generation): \(Self.describe(snapshot))")
@@ -346,6 +349,13 @@ final class DaemonCore {
         try state.save(path: layout.statePath, durable: false)
         replica?.offer(snapshot, log: log)
         return result.nextTransition
+    }
+
+    /// One line for each product held purchases name that no entitlement lists, the first time it is seen.
+    private func logUnmappedProducts(_ products: [String]) {
+        for product in products where loggedUnmappedProducts.insert(product).inserted {
+            log("unmapped product \(product): no entitlement in \(configuration.catalogPath) lists it; its purchase is kept and grants nothing until the catalog maps it")
+        }
     }
 
     /// The watch link changed (up or down): deliver the latest snapshot if it is now up.

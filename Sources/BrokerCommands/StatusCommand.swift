@@ -13,6 +13,8 @@ struct StatusCommand: Command {
         commandName: "entitlementctl status",
         abstract: "Print the published snapshot.",
         discussion: """
+            The JSON form is the snapshot: every entitlement, and unmappedProducts (purchases no entitlement \
+            of the catalog lists: kept, granting nothing until the catalog maps them). \
             Exit 69 when nothing has been published yet, 65 when the shared file is refused (torn, foreign, symlinked, unknown schema). \
             The text form also shows this process's launch mode (the sync preference, resolved once at start from the cached \
             snapshot) and introductory-offer eligibility per subscription group, computed from the daemon's journal when the \
@@ -72,6 +74,9 @@ struct StatusCommand: Command {
             if status.willRenew { line += ", renews" }
             if status.ownership == .familyShared { line += ", family shared" }
             text += line + "\n"
+        }
+        if !snapshot.unmappedProducts.isEmpty {
+            text += "  unmapped products (no entitlement lists them): \(snapshot.unmappedProducts.joined(separator: ", "))\n"
         }
         return text
     }

@@ -85,7 +85,20 @@ public struct EntitlementEngine: Sendable {
         }
         return EngineResult(
             entitlements: statuses, nextTransition: nextTransition, effectiveNow: effectiveNow,
-            introductoryOfferEligibility: introductoryOfferEligibility(facts))
+            introductoryOfferEligibility: introductoryOfferEligibility(facts), unmappedProducts: unmappedProducts(facts))
+    }
+
+    /// The sorted product ids of the held transactions that no catalog entitlement lists, less
+    /// the products the catalog knows as consumables (which never grant, mapped or not). Such a
+    /// purchase is kept: a catalog that maps it grants it at the next evaluation.
+    public func unmappedProducts(_ facts: FactStore) -> [String] {
+        var unmapped: [String] = []
+        for (position, productId) in facts.productIds.enumerated() where facts.productUses[position].transactions > 0 {
+            guard catalog.entitlementsByProduct[productId] == nil else { continue }
+            if case .consumable? = catalog.products[productId]?.kind { continue }
+            unmapped.append(productId)
+        }
+        return unmapped.sorted()
     }
 
     /// Subscription group id -> whether the user may still redeem that group's introductory offer

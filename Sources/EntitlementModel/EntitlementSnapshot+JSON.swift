@@ -14,7 +14,7 @@ extension EntitlementStatus {
 }
 
 extension EntitlementSnapshot {
-    /// The contract's JSON: `generation` and `entitlements`, plus `schemaVersion`, `issuedAt`,
+    /// The contract's JSON: `generation`, `entitlements` and `unmappedProducts`, plus `schemaVersion`, `issuedAt`,
     /// `nextTransition` (ISO 8601 or `null`) and the boot it was issued in, `bootId` and
     /// `bootTimeNanoseconds` (both `null` when the snapshot has none).
     public var json: JSONValue {
@@ -26,6 +26,7 @@ extension EntitlementSnapshot {
             "issuedAt": .date(issuedAt),
             "nextTransition": .date(nextTransition),
             "entitlements": .object(Dictionary(uniqueKeysWithValues: entitlements.lazy.map { ($0.key, $0.value.json) })),
+            "unmappedProducts": .array(unmappedProducts.map(JSONValue.string)),
         ])
     }
 }

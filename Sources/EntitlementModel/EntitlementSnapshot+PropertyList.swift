@@ -34,6 +34,7 @@ extension EntitlementSnapshot {
                 var table = [String: PropertyListValue](minimumCapacity: entitlements.count)
                 for (id, status) in entitlements { table[id] = status.propertyList }
                 root[field.rawValue] = .dictionary(table)
+            case .unmappedProducts: root[field.rawValue] = .array(unmappedProducts.map { .string($0) })
             }
         }
         return .dictionary(root)

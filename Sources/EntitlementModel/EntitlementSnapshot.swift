@@ -30,22 +30,28 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     /// The boot clock when the snapshot was issued (it was at least `issuedAt` then), or `nil`
     /// when the issuer could not read one or wrote an older snapshot without it.
     public var issuedIn: BootInstant?
+    /// The sorted product ids of journaled purchases that no entitlement lists (empty when none,
+    /// and in a snapshot written without the field): what a developer checks when a user who
+    /// paid is locked.
+    public var unmappedProducts: [String]
 
     /// A snapshot as the engine makes it; readers get theirs from the shared file instead.
     public init(
         schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
-        nextTransition: Date?, entitlements: [String: EntitlementStatus], issuedIn: BootInstant? = nil
+        nextTransition: Date?, entitlements: [String: EntitlementStatus], issuedIn: BootInstant? = nil,
+        unmappedProducts: [String] = []
     ) {
         self.init(
             schemaVersion: schemaVersion, generation: generation, issuedAt: issuedAt, nextTransition: nextTransition,
-            entitlements: EntitlementTable(entitlements), issuedIn: issuedIn)
+            entitlements: EntitlementTable(entitlements), issuedIn: issuedIn, unmappedProducts: unmappedProducts)
     }
 
     /// A snapshot of the statuses in `entitlements`.
     public init(
         schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
-        nextTransition: Date?, entitlements: EntitlementTable, issuedIn: BootInstant? = nil
+        nextTransition: Date?, entitlements: EntitlementTable, issuedIn: BootInstant? = nil, unmappedProducts: [String] = []
     ) {
+        self.unmappedProducts = unmappedProducts
         self.schemaVersion = schemaVersion
         self.generation = generation
         self.issuedAt = issuedAt

@@ -27,7 +27,7 @@ enum SnapshotSchema {
     /// The snapshot dictionary's fields. `bootId` and `bootTimeNanoseconds` (the boot id and
     /// `CLOCK_BOOTTIME` at issue) are both present or both absent.
     enum RootField: String, SnapshotFieldName {
-        case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements
+        case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements, unmappedProducts
         static var rememberedIn: Int? { nil }  // read once per file
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -39,6 +39,7 @@ enum SnapshotSchema {
             case .bootId: 4
             case .bootTimeNanoseconds: 5
             case .entitlements: 6
+            case .unmappedProducts: 7
             }
         }
     }
@@ -87,7 +88,7 @@ enum SnapshotSchema {
         }
         let schemaVersion = fields[.schemaVersion], generation = fields[.generation], issuedAt = fields[.issuedAt]
         let nextTransition = fields[.nextTransition], bootId = fields[.bootId], bootTime = fields[.bootTimeNanoseconds]
-        let table = fields[.entitlements]
+        let table = fields[.entitlements], unmapped = fields[.unmappedProducts]
         // Any integral number (1.0 included), as `PropertyListValue.integerValue` reads it.
         guard let versionObject = schemaVersion,
             let version = source.integer(versionObject) ?? source.real(versionObject).flatMap({ PropertyListValue.real($0).integerValue })
@@ -121,9 +122,17 @@ enum SnapshotSchema {
         case .success(let table): entitlements = table
         case .failure(let duplicate): throw .invalidField(path: "entitlements.\(duplicate.id)", problem: "is named twice")
         }
+        // Optional (a snapshot written before the field has none); when present, strings only.
+        var unmappedProducts: [String] = []
+        if let unmapped {
+            guard let strings = source.strings(unmapped) else {
+                throw .invalidField(path: RootField.unmappedProducts.rawValue, problem: "is not an array of strings")
+            }
+            unmappedProducts = strings
+        }
         return EntitlementSnapshot(
             schemaVersion: Int(version), generation: generation, issuedAt: issued, nextTransition: next,
-            entitlements: entitlements, issuedIn: issuedIn)
+            entitlements: entitlements, issuedIn: issuedIn, unmappedProducts: unmappedProducts)
     }
 
     /// The boot reading: `nil` when both fields are absent; refused when only one is there or
@@ -241,15 +250,17 @@ struct FieldValues<Name: SnapshotFieldName, Object> {
     /// The most names a ``SnapshotFieldName`` may have (the slots above).
     static var capacity: Int { 8 }
 
-    /// The value stored at `position` (a position of `Name`, below ``capacity``).
+    /// The value stored at `position` (a position of `Name`, below ``capacity``). Addressed
+    /// through a pointer to the first slot, not a buffer of the tuple's bytes: the last slot of
+    /// an `Object?` whose size is below its stride would lie past such a buffer's count.
     @inline(__always) subscript(position: Int) -> Object? {
         get {
             precondition(position >= 0 && position < Self.capacity)
-            return withUnsafeBytes(of: slots) { $0.assumingMemoryBound(to: Object?.self)[position] }
+            return withUnsafePointer(to: slots) { UnsafeRawPointer($0).assumingMemoryBound(to: Object?.self)[position] }
         }
         set {
             precondition(position >= 0 && position < Self.capacity)
-            withUnsafeMutableBytes(of: &slots) { $0.assumingMemoryBound(to: Object?.self)[position] = newValue }
+            withUnsafeMutablePointer(to: &slots) { UnsafeMutableRawPointer($0).assumingMemoryBound(to: Object?.self)[position] = newValue }
         }
     }
 
@@ -373,6 +384,8 @@ protocol SnapshotPropertyList {
     func real(_ object: Object) -> Double?
     func date(_ object: Object) -> Date?
     func string(_ object: Object) -> String?
+    /// The strings of the array `object`; `nil` when it is not an array or holds anything else.
+    func strings(_ object: Object) -> [String]?
     /// `body`'s answer for the UTF-8 bytes of the string `object` (valid only inside `body`) and
     /// a number that is the same wherever the same string is used (`nil` when there is none);
     /// `nil`, without calling `body`, for another kind.

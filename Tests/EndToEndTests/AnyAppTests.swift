@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import Foundation
 import ServiceRuntime
 import TestSupport
@@ -167,6 +168,55 @@ struct AnyAppTests {
             let lines = result.standardError.split(separator: "\n")
             #expect(lines.count == 1, "\(result.standardError)")
             #expect(result.standardError.contains("\(app.catalog): \(key): "), "\(result.standardError)")
+        }
+    }
+
+    // MARK: unmappedProducts
+
+    @Test("A purchase no entitlement lists is listed in unmappedProducts, and the list is always there")
+    func unmappedProductsEvaluated() async throws {
+        let pack = try await Self.evaluate(Self.exampleCatalog, [try String(contentsOfFile: Self.stories + "/sleep-pack.jsonl", encoding: .utf8)])
+        #expect(pack.status == 0, "\(pack.standardError)")
+        #expect(try Self.json(pack.standardOutput)["unmappedProducts"] as? [String] == ["app.stillwater.sleeppack"])
+        #expect(try Self.entitlement(pack.standardOutput)["state"] as? String == "notPurchased")
+        let none = try await Self.evaluate(Self.exampleCatalog, [try String(contentsOfFile: Self.stories + "/upgrade-to-yearly.jsonl", encoding: .utf8)])
+        #expect(try Self.json(none.standardOutput)["unmappedProducts"] as? [String] == [])
+    }
+
+    @Test("The daemon keeps an unmapped purchase, names it once in its log, and grants it at once when a SIGHUP brings a catalog that maps it")
+    func unmappedProductMappedBySighup() async throws {
+        try await App.with { app in
+            let daemon = try await Self.startDaemon(app, group: "group.app.stillwater")
+            let common = ["--container", app.container, "--catalog", app.catalog]
+            let first = Self.transaction(id: "71", product: "app.stillwater.sleeppack", expires: nil)
+            let second = Self.transaction(id: "72", product: "app.stillwater.sleeppack", purchased: "2026-11-21T08:00:00Z", expires: nil)
+            for line in [first, second] {
+                let ingest = try await BuiltTools.run("entitlementctl", ["ingest", "--wait", "-"] + common, input: line + "\n")
+                #expect(ingest.status == 0, "\(ingest.standardError)")
+            }
+            let status = try await BuiltTools.run("entitlementctl", ["status", "--format", "json"] + common)
+            #expect(try Self.json(status.standardOutput)["unmappedProducts"] as? [String] == ["app.stillwater.sleeppack"])
+            #expect(try Self.entitlement(status.standardOutput)["active"] as? Bool == false)
+            let named = daemon.standardError.split(separator: "\n").filter { $0.contains("unmapped") && $0.contains("app.stillwater.sleeppack") }
+            #expect(named.count == 1, "\(daemon.standardError)")
+
+            // A bad catalog on SIGHUP is refused and the old one kept.
+            try app.writeCatalog(["appGroup": "bad/group"])
+            daemon.send(SIGHUP)
+            #expect(await ChildProcess.wait(timeout: .seconds(10)) { daemon.standardError.contains("kept the previous catalog") })
+            #expect(daemon.standardError.contains("appGroup"))
+
+            try app.writeCatalog([
+                "entitlements": ["premium": ["products": ["app.stillwater.premium.yearly", "app.stillwater.sleeppack"]]]
+            ])
+            daemon.send(SIGHUP)
+            let reader = SnapshotReader(suiteName: "group.app.stillwater", container: app.container)
+            let granted = await ChildProcess.wait(timeout: .seconds(10)) { reader.refresh().snapshot?.status(of: "premium").active == true }
+            #expect(granted, "\(daemon.standardError)")
+            let after = try await BuiltTools.run("entitlementctl", ["status", "--format", "json"] + common)
+            #expect(try Self.json(after.standardOutput)["unmappedProducts"] as? [String] == [])
+            #expect(try Self.entitlement(after.standardOutput)["productId"] as? String == "app.stillwater.sleeppack")
+            #expect(await daemon.stop() == 0)
         }
     }
 }

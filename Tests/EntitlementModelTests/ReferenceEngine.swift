@@ -40,7 +40,18 @@ struct ReferenceEngine: Sendable {
         }
         return EngineResult(
             entitlements: statuses, nextTransition: nextTransition, effectiveNow: effectiveNow,
-            introductoryOfferEligibility: introductoryOfferEligibility(facts))
+            introductoryOfferEligibility: introductoryOfferEligibility(facts), unmappedProducts: unmappedProducts(facts))
+    }
+
+    /// Added with `unmappedProducts`: the products of the held transactions that no entitlement
+    /// lists, less the catalog's consumables, sorted.
+    func unmappedProducts(_ facts: FactStore) -> [String] {
+        var unmapped: Set<String> = []
+        for transaction in facts.transactionsByID().values where catalog.entitlementsByProduct[transaction.productId] == nil {
+            if case .consumable? = catalog.products[transaction.productId]?.kind { continue }
+            unmapped.insert(transaction.productId)
+        }
+        return unmapped.sorted()
     }
 
     /// Subscription group id -> whether the user may still redeem that group's introductory offer
