@@ -9,6 +9,7 @@ extension EntitlementStatus {
             "productId": productId.map(JSONValue.string) ?? .null,
             "willRenew": .bool(willRenew),
             "ownership": .string(ownership.rawValue),
+            "products": .array(products.map(JSONValue.string)),
         ])
     }
 }

@@ -62,6 +62,7 @@ extension EntitlementStatus {
             case .willRenew: entry[field.rawValue] = .boolean(willRenew)
             case .expiresAt: entry[field.rawValue] = expiresAt.map { .date($0) }
             case .productId: entry[field.rawValue] = productId.map { .string($0) }
+            case .products: entry[field.rawValue] = .array(products.map { .string($0) })
             }
         }
         return .dictionary(entry)

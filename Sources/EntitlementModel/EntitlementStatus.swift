@@ -61,12 +61,18 @@ public struct EntitlementStatus: Sendable, Hashable {
     public var willRenew: Bool
     /// Bought by the user or shared by a family member.
     public var ownership: Ownership
+    /// Every product granting the entitlement at issue, the deciding one (``productId``) first and
+    /// the others in ascending order (a user may own a lifetime purchase and a subscription at
+    /// once); empty when access is not in force.
+    public var products: [String]
 
-    /// A status as the engine makes it.
+    /// A status as the engine makes it. `products` defaults to ``defaultProducts(active:productId:)``:
+    /// the deciding product alone while active.
     public init(
         active: Bool, state: EntitlementState, periodType: PeriodType = .normal, expiresAt: Date? = nil,
-        productId: String? = nil, willRenew: Bool = false, ownership: Ownership = .purchased
+        productId: String? = nil, willRenew: Bool = false, ownership: Ownership = .purchased, products: [String]? = nil
     ) {
+        self.products = products ?? Self.defaultProducts(active: active, productId: productId)
         self.active = active
         self.state = state
         self.periodType = periodType
@@ -74,6 +80,12 @@ public struct EntitlementStatus: Sendable, Hashable {
         self.productId = productId
         self.willRenew = willRenew
         self.ownership = ownership
+    }
+
+    /// The granting products of a status whose deciding product is the only one: `[productId]`
+    /// while active, none otherwise (what a snapshot written without `products` means).
+    public static func defaultProducts(active: Bool, productId: String?) -> [String] {
+        active ? [productId].compactMap { $0 } : []
     }
 
     /// The status of an entitlement nobody has bought.

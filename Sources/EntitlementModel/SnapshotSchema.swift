@@ -44,9 +44,10 @@ enum SnapshotSchema {
         }
     }
 
-    /// An entitlement entry's fields; `expiresAt` and `productId` are optional.
+    /// An entitlement entry's fields; `expiresAt`, `productId` and `products` are optional
+    /// (without `products`, the deciding product alone while active).
     enum EntryField: String, SnapshotFieldName {
-        case active, state, periodType, ownership, willRenew, expiresAt, productId
+        case active, state, periodType, ownership, willRenew, expiresAt, productId, products
         static var rememberedIn: Int? { 0 }
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -58,6 +59,7 @@ enum SnapshotSchema {
             case .willRenew: 4
             case .expiresAt: 5
             case .productId: 6
+            case .products: 7
             }
         }
     }
@@ -173,7 +175,7 @@ enum SnapshotSchema {
         let stateValue: EntitlementState = try enumeration(fields[.state], .state, source)
         let periodTypeValue: PeriodType = try enumeration(fields[.periodType], .periodType, source)
         let ownershipValue: Ownership = try enumeration(fields[.ownership], .ownership, source)
-        let expiresAt = fields[.expiresAt], productId = fields[.productId]
+        let expiresAt = fields[.expiresAt], productId = fields[.productId], products = fields[.products]
         guard let willRenewObject = fields[.willRenew], let willRenew = source.boolean(willRenewObject) else {
             throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean")
         }
@@ -191,6 +193,10 @@ enum SnapshotSchema {
             guard source.withUTF8(ofString: productId, { builder.appendProductID($0, identity: $1, to: &row) }) != nil else {
                 throw EntryRefusal(field: .productId, problem: "is not a string")
             }
+        }
+        if let products {
+            guard let strings = source.strings(products) else { throw EntryRefusal(field: .products, problem: "is not an array of strings") }
+            builder.setProducts(strings, of: &row)
         }
         return row
     }

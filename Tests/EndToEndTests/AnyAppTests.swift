@@ -219,4 +219,41 @@ struct AnyAppTests {
             #expect(await daemon.stop() == 0)
         }
     }
+
+    // MARK: products
+
+    @Test("products lists every product granting the entitlement, the deciding one first, in evaluate, status and the shared file")
+    func everyGrantingProduct() async throws {
+        let story = try String(contentsOfFile: Self.stories + "/forever-and-quarterly.jsonl", encoding: .utf8)
+        let result = try await Self.evaluate(Self.exampleCatalog, [story])
+        #expect(result.status == 0, "\(result.standardError)")
+        let premium = try Self.entitlement(result.standardOutput)
+        #expect(premium["productId"] as? String == "app.stillwater.forever")
+        #expect(premium["products"] as? [String] == ["app.stillwater.forever", "app.stillwater.premium.quarterly"])
+        // After the quarter, only the lifetime purchase grants; a plan alone lists itself; nothing active lists nothing.
+        let later = try await Self.evaluate(Self.exampleCatalog, [story], now: "2027-02-01T00:00:00Z")
+        #expect(try Self.entitlement(later.standardOutput)["products"] as? [String] == ["app.stillwater.forever"])
+        let pack = try await Self.evaluate(Self.exampleCatalog, [try String(contentsOfFile: Self.stories + "/sleep-pack.jsonl", encoding: .utf8)])
+        #expect(try Self.entitlement(pack.standardOutput)["products"] as? [String] == [])
+
+        try await App.with { app in
+            let daemon = try await Self.startDaemon(app, group: "group.app.stillwater")
+            let common = ["--container", app.container, "--catalog", app.catalog]
+            let lines = [
+                Self.transaction(id: "81", product: "app.stillwater.premium.quarterly", expires: "2027-12-01T00:00:00Z"),
+                Self.transaction(id: "82", product: "app.stillwater.forever", expires: nil),
+            ]
+            let ingest = try await BuiltTools.run("entitlementctl", ["ingest", "--wait", "-"] + common, input: lines.joined(separator: "\n") + "\n")
+            #expect(ingest.status == 0, "\(ingest.standardError)")
+            let status = try await BuiltTools.run("entitlementctl", ["status", "--format", "json"] + common)
+            #expect(try Self.entitlement(status.standardOutput)["products"] as? [String] == ["app.stillwater.forever", "app.stillwater.premium.quarterly"])
+            let plist = try PropertyListSerialization.propertyList(
+                from: Data(contentsOf: URL(fileURLWithPath: app.sharedFile(group: "group.app.stillwater"))), format: nil) as? [String: Any]
+            let snapshot = try #require(plist?["entitlementSnapshot"] as? [String: Any])
+            let entry = try #require((snapshot["entitlements"] as? [String: Any])?["premium"] as? [String: Any])
+            #expect(entry["products"] as? [String] == ["app.stillwater.forever", "app.stillwater.premium.quarterly"])
+            #expect(snapshot["unmappedProducts"] as? [String] == [])
+            #expect(await daemon.stop() == 0)
+        }
+    }
 }

@@ -180,7 +180,12 @@ struct ReferenceEngine: Sendable {
             for candidate in bestPerBucket.values where best.map({ isBetter(candidate, than: $0, compareLevels: false) }) ?? true {
                 best = candidate
             }
-            if let best { return best.status }
+            if var status = best?.status {
+                // Added with `products`: every active candidate's product, the deciding one first, the others by id.
+                let others = Set(active.compactMap(\.status.productId)).subtracting([status.productId].compactMap { $0 })
+                status.products = [status.productId].compactMap { $0 } + others.sorted()
+                return status
+            }
         }
         var latest: Candidate?
         for candidate in candidates where latest.map({ endedLater(candidate, than: $0) }) ?? true { latest = candidate }
