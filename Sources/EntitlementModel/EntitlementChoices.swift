@@ -92,6 +92,8 @@ struct Claim {
     var ended: Date
     /// Position of the transaction in the store.
     var position: Int
+    /// Why a revoked claim was revoked.
+    var revocation: Revocation? = nil
 }
 
 /// Rule 4 of ``EntitlementEngine``, streamed: per entitlement the best active claim of each
@@ -152,7 +154,7 @@ struct EntitlementChoices {
         return EntitlementStatus(
             active: chosen.active, state: chosen.state, periodType: chosen.periodType, expiresAt: chosen.expiresAt,
             productId: transactions.productIds[Int(deciding)], willRenew: chosen.willRenew,
-            ownership: chosen.ownership, products: products)
+            ownership: chosen.ownership, products: products, revocation: chosen.revocation)
     }
 
     private static func isBetter(

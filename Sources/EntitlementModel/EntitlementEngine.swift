@@ -10,8 +10,8 @@ import Foundation
 /// Rules, in the order they apply:
 /// 1. Per `originalTransactionId` only the latest transaction by `purchaseDate` counts (ties: newest
 ///    `signedDate`, then the greater `transactionId`). A product no entitlement lists is ignored.
-/// 2. A `revocationDate` revokes (refund, family revoke); an `isUpgraded` transaction and a
-///    consumable grant nothing.
+/// 2. A `revocationDate` revokes (refund, family revoke: `revocation` says which); an
+///    `isUpgraded` transaction and a consumable grant nothing.
 /// 3. A non-consumable is `purchased` with no end. A non-renewing subscription is `purchased` for
 ///    the catalog's duration from `purchaseDate`. An auto-renewable subscription is `subscribed`
 ///    until `expiresDate`; after it, `inGracePeriod` (active, `expiresAt` = grace end) while the
@@ -22,7 +22,8 @@ import Foundation
 ///    purchased over family-shared. With no active candidate, the one that ended last is reported.
 /// 5. `periodType`: `offerType` 1 with `FREE_TRIAL` is `trial`; with no discount type the
 ///    catalog's introductory offer decides (`paymentMode` `free`, or no offer in the catalog, is
-///    `trial`); any other offer is `intro`, no offer `normal` (`PeriodType.of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)`). `willRenew` is false for anything but an auto-renewable subscription,
+///    `trial`); any other introductory offer is `intro`, `offerType` 2, 3 and 4 are `promotional`,
+///    `offerCode` and `winBack` (an unknown offer type `intro`), no offer `normal` (`PeriodType.of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)`). `willRenew` is false for anything but an auto-renewable subscription,
 ///    for `autoRenewStatus` 0 and during billing problems. A pending downgrade
 ///    (`autoRenewProductId` different) changes nothing until the renewal transaction arrives.
 public struct EntitlementEngine: Sendable {
@@ -159,12 +160,14 @@ public struct EntitlementEngine: Sendable {
         if case .autoRenewable = kind, let offer = transaction.pointee.flags.offer {
             periodType = PeriodType.of(
                 introductoryOffer: offer.introductory, discountIsFreeTrial: offer.discountIsFreeTrial,
-                catalogIntroductoryOfferIsFreeTrial: product.introductoryOfferIsFreeTrial)
+                catalogIntroductoryOfferIsFreeTrial: product.introductoryOfferIsFreeTrial,
+                otherOffer: transaction.pointee.flags.otherOfferPeriod)
         } else {
             periodType = .normal
         }
         if let revoked = transaction.pointee.revocationDate {
             claim.periodType = periodType
+            claim.revocation = transaction.pointee.flags.contains(.familyRevoked) ? .familyRevoked : .refunded
             set(.revoked, active: false, ended: revoked)
             return claim
         }

@@ -10,6 +10,7 @@ extension EntitlementStatus {
             "willRenew": .bool(willRenew),
             "ownership": .string(ownership.rawValue),
             "products": .array(products.map(JSONValue.string)),
+            "revocation": revocation.map { .string($0.rawValue) } ?? .null,
         ])
     }
 }

@@ -63,6 +63,7 @@ extension EntitlementStatus {
             case .expiresAt: entry[field.rawValue] = expiresAt.map { .date($0) }
             case .productId: entry[field.rawValue] = productId.map { .string($0) }
             case .products: entry[field.rawValue] = .array(products.map { .string($0) })
+            case .revocation: entry[field.rawValue] = revocation.map { .string($0.rawValue) }
             }
         }
         return .dictionary(entry)

@@ -67,8 +67,8 @@ public struct EntitlementSnapshot: Sendable, Hashable {
 
     /// ``status(of:)``'s access period and state, without making its product id's `String`:
     /// what a feature decision reads.
-    func access(of entitlement: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState) {
-        entitlements.access(of: entitlement) ?? (EntitlementStatus.notPurchased.accessPeriod, EntitlementStatus.notPurchased.state)
+    func access(of entitlement: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState, revocation: Revocation?) {
+        entitlements.access(of: entitlement) ?? (EntitlementStatus.notPurchased.accessPeriod, EntitlementStatus.notPurchased.state, nil)
     }
 
     /// ``status(of:)``'s `active` and `expiresAt`, without making its product id's `String`:

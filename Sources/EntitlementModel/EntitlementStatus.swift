@@ -30,6 +30,20 @@ public enum PeriodType: String, Sendable, Hashable, CaseIterable, Codable {
     case intro
     /// A free trial.
     case trial
+    /// A promotional offer the app presented (`offerType` 2).
+    case promotional
+    /// An offer redeemed with an offer code (`offerType` 3).
+    case offerCode
+    /// A win-back offer to a lapsed subscriber (`offerType` 4).
+    case winBack
+}
+
+/// Why a revoked entitlement was revoked.
+public enum Revocation: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The family organiser stopped sharing (`revocationType` `FAMILY_REVOKE`).
+    case familyRevoked
+    /// Apple refunded the purchase (any other revocation, prorated refunds included).
+    case refunded
 }
 
 /// Whether the user bought the product or receives it through Family Sharing.
@@ -65,13 +79,17 @@ public struct EntitlementStatus: Sendable, Hashable {
     /// the others in ascending order (a user may own a lifetime purchase and a subscription at
     /// once); empty when access is not in force.
     public var products: [String]
+    /// Why the entitlement is revoked (state ``EntitlementState/revoked``), `nil` otherwise.
+    public var revocation: Revocation?
 
     /// A status as the engine makes it. `products` defaults to ``defaultProducts(active:productId:)``:
     /// the deciding product alone while active.
     public init(
         active: Bool, state: EntitlementState, periodType: PeriodType = .normal, expiresAt: Date? = nil,
-        productId: String? = nil, willRenew: Bool = false, ownership: Ownership = .purchased, products: [String]? = nil
+        productId: String? = nil, willRenew: Bool = false, ownership: Ownership = .purchased, products: [String]? = nil,
+        revocation: Revocation? = nil
     ) {
+        self.revocation = revocation
         self.products = products ?? Self.defaultProducts(active: active, productId: productId)
         self.active = active
         self.state = state

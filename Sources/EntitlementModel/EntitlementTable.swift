@@ -39,6 +39,7 @@ public struct EntitlementTable: Sendable, Hashable {
         var productCount: Int
         /// Where the row's granting products are in `productLists`; -1 for the default list.
         var productList: Int = -1
+        var revocation: Revocation? = nil
         var active: Bool
         var hasExpiry: Bool
         var willRenew: Bool
@@ -101,10 +102,10 @@ public struct EntitlementTable: Sendable, Hashable {
 
     /// When `id`'s access is in force and its state, without making the product id's `String`:
     /// what a feature decision reads. `nil` when the table does not hold `id`.
-    func access(of id: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState)? {
+    func access(of id: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState, revocation: Revocation?)? {
         guard let found = position(of: id) else { return nil }
         let row = rows[found]
-        return (EntitlementStatus.AccessPeriod(active: row.active, expiresAt: row.expiry), row.state)
+        return (EntitlementStatus.AccessPeriod(active: row.active, expiresAt: row.expiry), row.state, row.revocation)
     }
 
     // MARK: Positions
@@ -130,7 +131,7 @@ public struct EntitlementTable: Sendable, Hashable {
         return EntitlementStatus(
             active: row.active, state: row.state, periodType: row.periodType, expiresAt: row.expiry,
             productId: productID(of: row), willRenew: row.willRenew, ownership: row.ownership,
-            products: row.productList >= 0 ? productLists[row.productList] : nil)
+            products: row.productList >= 0 ? productLists[row.productList] : nil, revocation: row.revocation)
     }
 
     /// The row's granting products, the default list made when it is not stored.
@@ -178,7 +179,7 @@ public struct EntitlementTable: Sendable, Hashable {
             let one = left.rows[position], other = right.rows[position]
             guard one.active == other.active, one.state == other.state, one.periodType == other.periodType,
                 one.willRenew == other.willRenew, one.ownership == other.ownership, one.expiry == other.expiry,
-                left.sameProductID(one, as: other, of: right),
+                left.sameProductID(one, as: other, of: right), one.revocation == other.revocation,
                 one.productList < 0 && other.productList < 0 || left.products(of: one) == right.products(of: other)
             else { return false }
         }
@@ -226,6 +227,7 @@ extension EntitlementTable.Row {
         self.init(
             active: status.active, state: status.state, periodType: status.periodType, ownership: status.ownership,
             willRenew: status.willRenew, expiresAt: status.expiresAt?.timeIntervalSinceReferenceDate)
+        revocation = status.revocation
         if var productID = status.productId {
             productID.withUTF8 { bytes in
                 productStart = appendProductID(bytes)

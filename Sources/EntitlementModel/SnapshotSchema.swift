@@ -44,10 +44,10 @@ enum SnapshotSchema {
         }
     }
 
-    /// An entitlement entry's fields; `expiresAt`, `productId` and `products` are optional
-    /// (without `products`, the deciding product alone while active).
+    /// An entitlement entry's fields; `expiresAt`, `productId`, `products` and `revocation` are
+    /// optional (without `products`, the deciding product alone while active).
     enum EntryField: String, SnapshotFieldName {
-        case active, state, periodType, ownership, willRenew, expiresAt, productId, products
+        case active, state, periodType, ownership, willRenew, expiresAt, productId, products, revocation
         static var rememberedIn: Int? { 0 }
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -60,6 +60,7 @@ enum SnapshotSchema {
             case .expiresAt: 5
             case .productId: 6
             case .products: 7
+            case .revocation: 8
             }
         }
     }
@@ -194,6 +195,10 @@ enum SnapshotSchema {
                 throw EntryRefusal(field: .productId, problem: "is not a string")
             }
         }
+        if let revocation = fields[.revocation] {
+            guard let value: Revocation = source.name(revocation) else { throw notAName(revocation, .revocation, source) }
+            row.revocation = value
+        }
         if let products {
             guard let strings = source.strings(products) else { throw EntryRefusal(field: .products, problem: "is not an array of strings") }
             builder.setProducts(strings, of: &row)
@@ -251,10 +256,11 @@ enum SnapshotSchema {
 /// The values of one dictionary's fields, each kept at its name's ``SnapshotFieldName/position``:
 /// storing and reading a field is an indexed store and load, not a branch on the name.
 struct FieldValues<Name: SnapshotFieldName, Object> {
-    private var slots: (Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?) = (nil, nil, nil, nil, nil, nil, nil, nil)
+    private var slots: (Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?) =
+        (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 
     /// The most names a ``SnapshotFieldName`` may have (the slots above).
-    static var capacity: Int { 8 }
+    static var capacity: Int { 12 }
 
     /// The value stored at `position` (a position of `Name`, below ``capacity``). Addressed
     /// through a pointer to the first slot, not a buffer of the tuple's bytes: the last slot of
@@ -362,6 +368,10 @@ extension PeriodType: SnapshotName {
 }
 extension Ownership: SnapshotName {
     static var rememberedIn: Int? { 3 }
+    static let texts = SnapshotNameTexts<Self>()
+}
+extension Revocation: SnapshotName {
+    static var rememberedIn: Int? { nil }  // only revoked entries carry one
     static let texts = SnapshotNameTexts<Self>()
 }
 

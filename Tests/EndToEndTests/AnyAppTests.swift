@@ -256,4 +256,63 @@ struct AnyAppTests {
             #expect(await daemon.stop() == 0)
         }
     }
+
+    // MARK: offer period types, revocation
+
+    @Test("offerType 2, 3 and 4 read promotional, offerCode and winBack; an unknown offer type stays intro", arguments: [
+        (2, "promotional"), (3, "offerCode"), (4, "winBack"), (9, "intro"),
+    ])
+    func offerPeriodTypes(offerType: Int, periodType: String) async throws {
+        let line = Self.transaction(id: "91", product: "app.stillwater.premium.quarterly", expires: "2027-02-20T08:00:00Z", extra: [
+            "offerType": offerType, "offerIdentifier": "calm.spring", "offerDiscountType": "PAY_UP_FRONT",
+        ])
+        let result = try await Self.evaluate(Self.exampleCatalog, [line])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Self.entitlement(result.standardOutput)["periodType"] as? String == periodType)
+    }
+
+    static let appleModels = BuiltTools.packageRoot + "/Tests/EndToEndTests/AppleModels"
+
+    /// Apple's example transaction with a revocation, not an upgrade (so that it decides), and the given `revocationType`.
+    static func appleRevokedTransaction(_ revocationType: String) throws -> String {
+        var payload = try json(try String(contentsOfFile: appleModels + "/signedTransactionWithRevocation.json", encoding: .utf8))
+        payload["isUpgraded"] = false
+        payload["revocationType"] = revocationType
+        return String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    @Test("A revoked entitlement says whether the family organiser stopped sharing or Apple refunded", arguments: [
+        ("FAMILY_REVOKE", "familyRevoked"), ("REFUND_PRORATED", "refunded"), ("REFUND_FULL", "refunded"),
+    ])
+    func revocationKinds(revocationType: String, revocation: String) async throws {
+        let result = try await Self.evaluate(
+            Self.appleModels + "/Catalog.json", [try Self.appleRevokedTransaction(revocationType)], now: "2023-10-24T12:30:00Z")
+        #expect(result.status == 0, "\(result.standardError)")
+        let pro = try Self.entitlement(result.standardOutput, "pro")
+        #expect(pro["state"] as? String == "revoked")
+        #expect(pro["revocation"] as? String == revocation)
+        #expect(pro["active"] as? Bool == false)
+    }
+
+    @Test("check reports familyRevoked for a family revoke and revoked for a refund, through the daemon and the shared file")
+    func checkReasonForRevocation() async throws {
+        for (revocationType, reason) in [("FAMILY_REVOKE", "familyRevoked"), ("REFUND_FULL", "revoked")] {
+            try await App.with { app in
+                let daemon = try await Self.startDaemon(app, group: "group.app.stillwater")
+                let common = ["--container", app.container, "--catalog", app.catalog]
+                let revoked = Self.transaction(id: "95", purchased: "2026-11-20T08:00:00Z", extra: [
+                    "inAppOwnershipType": "FAMILY_SHARED", "revocationDate": Self.milliseconds("2026-11-21T08:00:00Z"),
+                    "revocationType": revocationType, "revocationReason": 0,
+                ])
+                let ingest = try await BuiltTools.run("entitlementctl", ["ingest", "--wait", "-"] + common, input: revoked + "\n")
+                #expect(ingest.status == 0, "\(ingest.standardError)")
+                let check = try await BuiltTools.run("entitlementctl", ["check", "wristSessions", "--format", "json"] + common)
+                #expect(check.status == 1, "\(check.standardError)")
+                #expect(try Self.json(check.standardOutput)["reason"] as? String == reason)
+                let status = try await BuiltTools.run("entitlementctl", ["status", "--format", "json"] + common)
+                #expect(try Self.entitlement(status.standardOutput)["revocation"] as? String == (reason == "revoked" ? "refunded" : reason))
+                #expect(await daemon.stop() == 0)
+            }
+        }
+    }
 }

@@ -27,7 +27,8 @@ private func status(
     let active = [.subscribed, .inGracePeriod, .purchased].contains(state)
     return EntitlementStatus(
         active: active, state: state, periodType: period, expiresAt: expires.map(F.date), productId: product, willRenew: renew,
-        ownership: ownership, products: active ? [product].compactMap { $0 } + alsoGranting : [])
+        ownership: ownership, products: active ? [product].compactMap { $0 } + alsoGranting : [],
+        revocation: state == .revoked ? .refunded : nil)
 }
 
 let engineCases: [EngineCase] = [
@@ -157,10 +158,10 @@ let engineCases: [EngineCase] = [
                       ["offerType": .int(1), "offerDiscountType": "PAY_AS_YOU_GO"]),
     ], now: "2025-01-02T00:00:00Z", expected: status(.subscribed, F.monthly, expires: "2025-02-01T00:00:00Z", period: .intro, renew: true),
        nextTransition: "2025-02-01T00:00:00Z"),
-    EngineCase(name: "promotional offer is intro", lines: [
+    EngineCase(name: "promotional offer is promotional", lines: [
         F.transaction(id: "p", purchased: "2025-01-01T00:00:00Z", expires: "2025-02-01T00:00:00Z",
                       ["offerType": .int(2), "offerIdentifier": "winter", "offerDiscountType": "PAY_UP_FRONT"]),
-    ], now: "2025-01-02T00:00:00Z", expected: status(.subscribed, F.monthly, expires: "2025-02-01T00:00:00Z", period: .intro, renew: true),
+    ], now: "2025-01-02T00:00:00Z", expected: status(.subscribed, F.monthly, expires: "2025-02-01T00:00:00Z", period: .promotional, renew: true),
        nextTransition: "2025-02-01T00:00:00Z"),
     EngineCase(name: "autoRenewStatus 0: will not renew", lines: [
         monthlyJan, F.renewal(original: "m1", signed: "2025-01-03T00:00:00Z", ["autoRenewStatus": .int(0), "expirationIntent": .int(1)]),

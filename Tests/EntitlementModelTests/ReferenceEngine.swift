@@ -110,7 +110,12 @@ struct ReferenceEngine: Sendable {
         }
 
         let periodType = Self.periodType(of: transaction, kind: kind, catalogOffer: catalog.products[transaction.productId]?.introductoryOffer)
-        if let revoked = transaction.revocationDate { return make(.revoked, active: false, periodType: periodType, ended: revoked) }
+        if let revoked = transaction.revocationDate {
+            // Added with `revocation`: a family revoke or a refund.
+            var candidate = make(.revoked, active: false, periodType: periodType, ended: revoked)
+            candidate.status.revocation = transaction.revocationType == .familyRevoke ? .familyRevoked : .refunded
+            return candidate
+        }
 
         switch kind {
         case .consumable:
@@ -147,7 +152,14 @@ struct ReferenceEngine: Sendable {
     /// An introductory offer without a discount type takes the catalog's `paymentMode`.
     private static func periodType(of transaction: StoreTransaction, kind: ProductKind, catalogOffer: IntroductoryOffer?) -> PeriodType {
         guard case .autoRenewable = kind, let offer = transaction.offerType else { return .normal }
-        guard offer == .introductory else { return .intro }
+        // Added with the offer period types: offerType 2, 3 and 4; an unknown one stays `intro`.
+        switch offer {
+        case .introductory: break
+        case .promotional: return .promotional
+        case .offerCode: return .offerCode
+        case .winBack: return .winBack
+        default: return .intro
+        }
         switch transaction.offerDiscountType {
         case .freeTrial?: return .trial
         case _?: return .intro
