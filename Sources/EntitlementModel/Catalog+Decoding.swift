@@ -167,9 +167,22 @@ extension Catalog {
             policy = parsed
         }
 
-        return Catalog(
+        var catalog = Catalog(
             bundleId: bundleId, environment: environments[0], environments: environments, appGroup: appGroup, storeKitPath: storeKitPath, products: products,
             entitlements: entitlements, featureGate: FeatureGate(rules: rules), introductoryOfferPolicy: policy)
+        catalog.widgetFeature = try decodeFeatureName(root, "widgetFeature", rules: rules) ?? defaultWidgetFeature
+        catalog.watchFeature = try decodeFeatureName(root, "watchFeature", rules: rules) ?? defaultWatchFeature
+        return catalog
+    }
+
+    /// The feature the optional `key` names, which `features` must define.
+    private static func decodeFeatureName(_ root: JSONCursor, _ key: String, rules: [String: FeatureRule]) throws(JSONPathError) -> String? {
+        guard let cursor = try root.optional(key) else { return nil }
+        let name = try cursor.string()
+        guard rules[name] != nil else {
+            throw cursor.fail("feature '\(name)' is not in features (\(rules.keys.sorted().joined(separator: ", ")))")
+        }
+        return name
     }
 
     /// `environment`: one name, or a non-empty list of distinct names, each a known environment.

@@ -13,6 +13,16 @@ public struct Catalog: Sendable, Hashable {
     /// The app-group id (catalog key `appGroup`), or `nil` when the catalog names none; the tools
     /// use it when neither `--group` nor `ENTITLEMENTS_GROUP` names one.
     public var appGroup: String?
+    /// The feature that gates the widgets (catalog key `widgetFeature`, default `widgets`).
+    public var widgetFeature: String = Catalog.defaultWidgetFeature
+    /// The feature that gates the watch app and its complications (catalog key `watchFeature`,
+    /// default `watchApp`).
+    public var watchFeature: String = Catalog.defaultWatchFeature
+
+    /// The widget feature of a catalog that names none.
+    public static let defaultWidgetFeature = "widgets"
+    /// The watch feature of a catalog that names none.
+    public static let defaultWatchFeature = "watchApp"
     /// The `.storekit` path as `Catalog.json` writes it (relative to the catalog file).
     public var storeKitPath: String
     /// Every product in the `.storekit` file, by product identifier.

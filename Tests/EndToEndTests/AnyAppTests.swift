@@ -315,4 +315,63 @@ struct AnyAppTests {
             }
         }
     }
+
+    // MARK: widgetFeature, watchFeature, --feature
+
+    static func lines(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { try json(String($0)) }
+    }
+
+    @Test("The catalog names the features that gate the widgets and the watch; --feature overrides; every JSON line names its feature")
+    func widgetAndWatchFeatures() async throws {
+        try await App.with { app in
+            let daemon = try await Self.startDaemon(app, group: "group.app.stillwater")
+            let common = ["--container", app.container, "--catalog", app.catalog]
+            let trial = Self.transaction(id: "61", product: "app.stillwater.premium.weekly", expires: "2027-11-27T08:00:00Z", extra: [
+                "offerType": 1, "offerDiscountType": "FREE_TRIAL",
+            ])
+            let ingest = try await BuiltTools.run("entitlementctl", ["ingest", "--wait", "-"] + common, input: trial + "\n")
+            #expect(ingest.status == 0, "\(ingest.standardError)")
+
+            let phone = try await BuiltTools.run("widget-renderer", ["--format", "json"] + common)
+            #expect(phone.status == 0, "\(phone.standardError)")
+            let phoneLines = try Self.lines(phone.standardOutput)
+            #expect(!phoneLines.isEmpty)
+            for line in phoneLines {
+                #expect(line["feature"] as? String == "calmWidget")
+                #expect(((line["entries"] as? [[String: Any]])?.first?["locked"] as? Bool) == false, "\(line)")
+            }
+            let watch = try await BuiltTools.run("widget-renderer", ["--device", "watch", "--format", "json"] + common)
+            #expect(watch.status == 0, "\(watch.standardError)")
+            let watchLines = try Self.lines(watch.standardOutput)
+            #expect(watchLines.count > 1)
+            for line in watchLines { #expect(line["feature"] as? String == "wristSessions", "\(line)") }
+            #expect((watchLines.first?["launch"] as? [String: Any])?["locked"] as? Bool == false)
+
+            let free = try await BuiltTools.run("widget-renderer", ["--format", "json", "--family", "systemSmall", "--feature", "breathe"] + common)
+            #expect(try Self.lines(free.standardOutput).first?["feature"] as? String == "breathe")
+            let unknown = try await BuiltTools.run("widget-renderer", ["--feature", "nope"] + common)
+            #expect(unknown.status == 64)
+            #expect(unknown.standardError.contains("calmWidget"), "\(unknown.standardError)")
+
+            // Without the keys, the defaults: widgets and watchApp.
+            try app.writeCatalog(["widgetFeature": NSNull(), "watchFeature": NSNull()])
+            let defaults = try await BuiltTools.run("widget-renderer", ["--format", "json", "--family", "systemSmall"] + common)
+            #expect(try Self.lines(defaults.standardOutput).first?["feature"] as? String == "widgets")
+            let watchDefaults = try await BuiltTools.run("widget-renderer", ["--device", "watch", "--format", "json"] + common)
+            #expect(try Self.lines(watchDefaults.standardOutput).first?["feature"] as? String == "watchApp")
+            #expect(await daemon.stop() == 0)
+        }
+    }
+
+    @Test("A widgetFeature or watchFeature the catalog does not define is refused at load, naming the key", arguments: [
+        "widgetFeature", "watchFeature",
+    ])
+    func badFeatureKeys(key: String) async throws {
+        try await App.with([key: "nope"]) { app in
+            let result = try await Self.evaluate(app.catalog, [])
+            #expect(result.status == 65)
+            #expect(result.standardError.contains("\(app.catalog): \(key): feature 'nope' is not in features"), "\(result.standardError)")
+        }
+    }
 }
