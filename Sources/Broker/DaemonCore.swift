@@ -16,7 +16,7 @@ final class DaemonCore {
     private let inbox: Inbox
     private let store: SharedDefaults
     private var state: BrokerState
-    private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?, unmappedProducts: [String])?
+    private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?, unmappedProducts: [String], flags: [String: Bool])?
     /// The unmapped products already named in the log (each once per run).
     private var loggedUnmappedProducts: Set<String> = []
     private let replica: WatchReplica?
@@ -318,8 +318,10 @@ final class DaemonCore {
         let boot = BootInstant.current()
         let result = engine.evaluate(facts, now: now, floor: state.evaluationFloor(boot: boot))
         logUnmappedProducts(result.unmappedProducts)
+        let flags = catalog.legacyFlags(result.entitlements)
         if !force, let published, published.entitlements == result.entitlements,
-            published.nextTransition == result.nextTransition, published.unmappedProducts == result.unmappedProducts
+            published.nextTransition == result.nextTransition, published.unmappedProducts == result.unmappedProducts,
+            published.flags == flags
         {
             lastEvaluation = (inputsVersion, result.nextTransition)
             return result.nextTransition
@@ -330,7 +332,7 @@ final class DaemonCore {
         // into place: the journal's pending fsync overlaps the snapshot's own write and fsync.
         var journalError: BrokerError?
         do {
-            try store.publish(snapshot) { () throws(Errno) in
+            try store.publish(snapshot, flags: flags) { () throws(Errno) in
                 do throws(BrokerError) { try settleJournal() } catch {
                     journalError = error
                     throw .ioError
@@ -341,7 +343,7 @@ final class DaemonCore {
             throw .store("\(error)")
         }
         state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot)
-        published = (result.entitlements, result.nextTransition, result.unmappedProducts)
+        published = (result.entitlements, result.nextTransition, result.unmappedProducts, flags)
         // Only a published result may be reused: a failed publish is evaluated and retried.
         lastEvaluation = (inputsVersion, result.nextTransition)
         log("published generation \(snapshot.generation): \(Self.describe(snapshot))")

@@ -172,7 +172,23 @@ extension Catalog {
             entitlements: entitlements, featureGate: FeatureGate(rules: rules), introductoryOfferPolicy: policy)
         catalog.widgetFeature = try decodeFeatureName(root, "widgetFeature", rules: rules) ?? defaultWidgetFeature
         catalog.watchFeature = try decodeFeatureName(root, "watchFeature", rules: rules) ?? defaultWatchFeature
+        catalog.legacyKeys = try decodeLegacyKeys(root, entitlements: entitlements)
         return catalog
+    }
+
+    /// `legacyKeys`: suite key -> entitlement id; a key may not be the snapshot's own.
+    private static func decodeLegacyKeys(_ root: JSONCursor, entitlements: [String: Set<String>]) throws(JSONPathError) -> [String: String] {
+        guard let cursor = try root.optional("legacyKeys") else { return [:] }
+        var keys: [String: String] = [:]
+        for (key, item) in try cursor.entries() {
+            guard !key.isEmpty, key != EntitlementSnapshot.defaultsKey else {
+                throw item.fail("'\(key)' cannot be a legacy key (the snapshot's key, or empty)")
+            }
+            let entitlement = try item.string()
+            guard entitlements[entitlement] != nil else { throw item.fail("entitlement '\(entitlement)' is not in entitlements") }
+            keys[key] = entitlement
+        }
+        return keys
     }
 
     /// The feature the optional `key` names, which `features` must define.

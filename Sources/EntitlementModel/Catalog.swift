@@ -19,6 +19,17 @@ public struct Catalog: Sendable, Hashable {
     /// default `watchApp`).
     public var watchFeature: String = Catalog.defaultWatchFeature
 
+    /// Suite key -> entitlement id (catalog key `legacyKeys`): each publish also writes, in the
+    /// same atomic replace, a boolean under the key, true exactly when the entitlement is active,
+    /// for widget code that reads a plain flag.
+    public var legacyKeys: [String: String] = [:]
+
+    /// The flags ``legacyKeys`` asks for, from the statuses of a publish: key -> whether its
+    /// entitlement is active.
+    public func legacyFlags(_ statuses: [String: EntitlementStatus]) -> [String: Bool] {
+        legacyKeys.mapValues { statuses[$0]?.active ?? false }
+    }
+
     /// The widget feature of a catalog that names none.
     public static let defaultWidgetFeature = "widgets"
     /// The watch feature of a catalog that names none.

@@ -374,4 +374,47 @@ struct AnyAppTests {
             #expect(result.standardError.contains("\(app.catalog): \(key): feature 'nope' is not in features"), "\(result.standardError)")
         }
     }
+
+    // MARK: legacyKeys
+
+    static func suite(_ app: App, group: String = "group.app.stillwater") throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: app.sharedFile(group: group)))
+        return try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    }
+
+    @Test("Each publish writes the catalog's legacyKeys as plain booleans beside the snapshot, true exactly when the entitlement is active")
+    func legacyKeysPublished() async throws {
+        try await App.with { app in
+            let daemon = try await Self.startDaemon(app, group: "group.app.stillwater")
+            let common = ["--container", app.container, "--catalog", app.catalog]
+            #expect(try Self.suite(app)["isPremium"] as? Bool == false)
+            let ingest = try await BuiltTools.run(
+                "entitlementctl", ["ingest", "--wait", Self.stories + "/upgrade-to-yearly.jsonl"] + common)
+            #expect(ingest.status == 0, "\(ingest.standardError)")
+            let suite = try Self.suite(app)
+            #expect(suite["isPremium"] as? Bool == true)
+            let snapshot = try #require(suite["entitlementSnapshot"] as? [String: Any])
+            #expect((snapshot["entitlements"] as? [String: [String: Any]])?["premium"]?["active"] as? Bool == true)
+            // A refund of the yearly plan turns the flag off at the next publish.
+            let refund = Self.transaction(id: "5000000013", purchased: "2026-11-22T08:00:00Z", expires: "2027-11-22T08:00:00Z", extra: [
+                "originalTransactionId": "5000000011", "revocationDate": Self.milliseconds("2026-11-23T08:00:00Z"),
+                "signedDate": Self.milliseconds("2026-11-23T08:00:00Z"),
+            ])
+            let refunded = try await BuiltTools.run("entitlementctl", ["ingest", "--wait", "-"] + common, input: refund + "\n")
+            #expect(refunded.status == 0, "\(refunded.standardError)")
+            #expect(try Self.suite(app)["isPremium"] as? Bool == false)
+            #expect(await daemon.stop() == 0)
+        }
+    }
+
+    @Test("A legacy key naming no entitlement, or the snapshot's own key, is refused at load", arguments: [
+        #"{"legacyKeys": {"isPlus": "plus"}}"#, #"{"legacyKeys": {"entitlementSnapshot": "premium"}}"#, #"{"legacyKeys": {"isPlus": true}}"#,
+    ])
+    func badLegacyKeys(changes: String) async throws {
+        try await App.with(try Self.json(changes)) { app in
+            let result = try await Self.evaluate(app.catalog, [])
+            #expect(result.status == 65)
+            #expect(result.standardError.contains("\(app.catalog): legacyKeys."), "\(result.standardError)")
+        }
+    }
 }
