@@ -173,6 +173,11 @@ extension Catalog {
         catalog.widgetFeature = try decodeFeatureName(root, "widgetFeature", rules: rules) ?? defaultWidgetFeature
         catalog.watchFeature = try decodeFeatureName(root, "watchFeature", rules: rules) ?? defaultWatchFeature
         catalog.legacyKeys = try decodeLegacyKeys(root, entitlements: entitlements)
+        if let cursor = try root.optional("renewalLeeway") {
+            guard let leeway = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
+            guard leeway != ISO8601Duration() else { throw cursor.fail("is zero (leave the key out for no leeway)") }
+            catalog.renewalLeeway = leeway
+        }
         return catalog
     }
 

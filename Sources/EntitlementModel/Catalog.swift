@@ -30,6 +30,12 @@ public struct Catalog: Sendable, Hashable {
         legacyKeys.mapValues { statuses[$0]?.active ?? false }
     }
 
+    /// How long an auto-renewable subscription stays active past its `expiresDate` while its
+    /// renewal has not arrived (catalog key `renewalLeeway`; `nil`, the default, for none). Only
+    /// with positive evidence: the latest renewal info says auto-renew is on, no billing problem,
+    /// no revocation.
+    public var renewalLeeway: ISO8601Duration?
+
     /// The widget feature of a catalog that names none.
     public static let defaultWidgetFeature = "widgets"
     /// The watch feature of a catalog that names none.

@@ -94,6 +94,8 @@ struct Claim {
     var position: Int
     /// Why a revoked claim was revoked.
     var revocation: Revocation? = nil
+    /// Active within the catalog's renewal leeway.
+    var renewalPending = false
 }
 
 /// Rule 4 of ``EntitlementEngine``, streamed: per entitlement the best active claim of each
@@ -154,7 +156,7 @@ struct EntitlementChoices {
         return EntitlementStatus(
             active: chosen.active, state: chosen.state, periodType: chosen.periodType, expiresAt: chosen.expiresAt,
             productId: transactions.productIds[Int(deciding)], willRenew: chosen.willRenew,
-            ownership: chosen.ownership, products: products, revocation: chosen.revocation)
+            ownership: chosen.ownership, products: products, revocation: chosen.revocation, renewalPending: chosen.renewalPending)
     }
 
     private static func isBetter(

@@ -16,7 +16,9 @@ import Foundation
 ///    the catalog's duration from `purchaseDate`. An auto-renewable subscription is `subscribed`
 ///    until `expiresDate`; after it, `inGracePeriod` (active, `expiresAt` = grace end) while the
 ///    renewal info's `gracePeriodExpiresDate` is in the future, else `inBillingRetryPeriod`
-///    (inactive) when the renewal info says so, else `expired`.
+///    (inactive) when the renewal info says so, else, with the catalog's `renewalLeeway` and the
+///    latest renewal info saying auto-renew is on, `subscribed` with `renewalPending` until
+///    `expiresDate` plus the leeway, else `expired`.
 /// 4. Per entitlement the active candidate wins: lifetime first, then not-in-grace, then within a
 ///    subscription group the highest level (lowest `groupNumber`), then the latest end, then
 ///    purchased over family-shared. With no active candidate, the one that ended last is reported.
@@ -63,7 +65,7 @@ public struct EntitlementEngine: Sendable {
                             guard product.entitlementCount > 0,
                                 let claim = Self.claim(
                                     for: transactionBase + latest, at: latest, product: product,
-                                    renewal: facts.renewal(ofSubscription: subscription), now: effectiveNow)
+                                    renewal: facts.renewal(ofSubscription: subscription), now: effectiveNow, leeway: catalog.renewalLeeway)
                             else { continue }
                             for index in product.entitlementStart..<(product.entitlementStart + product.entitlementCount) {
                                 choices.offer(claim, to: entitlementPositions[index], facts: facts)
@@ -129,7 +131,7 @@ public struct EntitlementEngine: Sendable {
     /// (rules 2 and 3). Reads the transaction in place: nothing is copied.
     private static func claim(
         for transaction: UnsafePointer<StoredTransaction>, at position: Int, product: EvaluationPlan.Product,
-        renewal: FactStore.RenewalFacts?, now: Date
+        renewal: FactStore.RenewalFacts?, now: Date, leeway: ISO8601Duration?
     ) -> Claim? {
         if transaction.pointee.flags.contains(.upgraded) { return nil }
         let kind: EvaluationPlan.Kind
@@ -195,6 +197,10 @@ public struct EntitlementEngine: Sendable {
                 set(.inGracePeriod, active: true, expiresAt: grace)
             } else if inRetry {
                 set(.inBillingRetryPeriod, active: false, ended: expires)
+            } else if renewal?.autoRenewStatus == true, let leeway, now < leeway.added(to: expires) {
+                // The renewal may not have reached the device: the latest renewal info says it renews.
+                set(.subscribed, active: true, expiresAt: leeway.added(to: expires), willRenew: true)
+                claim.renewalPending = true
             } else {
                 set(.expired, active: false, ended: expires)
             }

@@ -11,6 +11,7 @@ extension EntitlementStatus {
             "ownership": .string(ownership.rawValue),
             "products": .array(products.map(JSONValue.string)),
             "revocation": revocation.map { .string($0.rawValue) } ?? .null,
+            "renewalPending": .bool(renewalPending),
         ])
     }
 }

@@ -64,6 +64,7 @@ extension EntitlementStatus {
             case .productId: entry[field.rawValue] = productId.map { .string($0) }
             case .products: entry[field.rawValue] = .array(products.map { .string($0) })
             case .revocation: entry[field.rawValue] = revocation.map { .string($0.rawValue) }
+            case .renewalPending: entry[field.rawValue] = renewalPending ? .boolean(true) : nil
             }
         }
         return .dictionary(entry)

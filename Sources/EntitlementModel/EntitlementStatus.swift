@@ -81,15 +81,19 @@ public struct EntitlementStatus: Sendable, Hashable {
     public var products: [String]
     /// Why the entitlement is revoked (state ``EntitlementState/revoked``), `nil` otherwise.
     public var revocation: Revocation?
+    /// Whether access is the catalog's `renewalLeeway` past the subscription's `expiresDate`
+    /// (auto-renew on, the renewal not yet arrived); ``expiresAt`` is then the leeway's end.
+    public var renewalPending: Bool
 
     /// A status as the engine makes it. `products` defaults to ``defaultProducts(active:productId:)``:
     /// the deciding product alone while active.
     public init(
         active: Bool, state: EntitlementState, periodType: PeriodType = .normal, expiresAt: Date? = nil,
         productId: String? = nil, willRenew: Bool = false, ownership: Ownership = .purchased, products: [String]? = nil,
-        revocation: Revocation? = nil
+        revocation: Revocation? = nil, renewalPending: Bool = false
     ) {
         self.revocation = revocation
+        self.renewalPending = renewalPending
         self.products = products ?? Self.defaultProducts(active: active, productId: productId)
         self.active = active
         self.state = state

@@ -40,6 +40,7 @@ public struct EntitlementTable: Sendable, Hashable {
         /// Where the row's granting products are in `productLists`; -1 for the default list.
         var productList: Int = -1
         var revocation: Revocation? = nil
+        var renewalPending = false
         var active: Bool
         var hasExpiry: Bool
         var willRenew: Bool
@@ -131,7 +132,8 @@ public struct EntitlementTable: Sendable, Hashable {
         return EntitlementStatus(
             active: row.active, state: row.state, periodType: row.periodType, expiresAt: row.expiry,
             productId: productID(of: row), willRenew: row.willRenew, ownership: row.ownership,
-            products: row.productList >= 0 ? productLists[row.productList] : nil, revocation: row.revocation)
+            products: row.productList >= 0 ? productLists[row.productList] : nil, revocation: row.revocation,
+            renewalPending: row.renewalPending)
     }
 
     /// The row's granting products, the default list made when it is not stored.
@@ -179,7 +181,7 @@ public struct EntitlementTable: Sendable, Hashable {
             let one = left.rows[position], other = right.rows[position]
             guard one.active == other.active, one.state == other.state, one.periodType == other.periodType,
                 one.willRenew == other.willRenew, one.ownership == other.ownership, one.expiry == other.expiry,
-                left.sameProductID(one, as: other, of: right), one.revocation == other.revocation,
+                left.sameProductID(one, as: other, of: right), one.revocation == other.revocation, one.renewalPending == other.renewalPending,
                 one.productList < 0 && other.productList < 0 || left.products(of: one) == right.products(of: other)
             else { return false }
         }
@@ -228,6 +230,7 @@ extension EntitlementTable.Row {
             active: status.active, state: status.state, periodType: status.periodType, ownership: status.ownership,
             willRenew: status.willRenew, expiresAt: status.expiresAt?.timeIntervalSinceReferenceDate)
         revocation = status.revocation
+        renewalPending = status.renewalPending
         if var productID = status.productId {
             productID.withUTF8 { bytes in
                 productStart = appendProductID(bytes)

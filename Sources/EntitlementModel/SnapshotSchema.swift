@@ -44,10 +44,11 @@ enum SnapshotSchema {
         }
     }
 
-    /// An entitlement entry's fields; `expiresAt`, `productId`, `products` and `revocation` are
-    /// optional (without `products`, the deciding product alone while active).
+    /// An entitlement entry's fields; `expiresAt`, `productId`, `products`, `revocation` and
+    /// `renewalPending` are optional (without `products`, the deciding product alone while
+    /// active; without `renewalPending`, false).
     enum EntryField: String, SnapshotFieldName {
-        case active, state, periodType, ownership, willRenew, expiresAt, productId, products, revocation
+        case active, state, periodType, ownership, willRenew, expiresAt, productId, products, revocation, renewalPending
         static var rememberedIn: Int? { 0 }
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -61,6 +62,7 @@ enum SnapshotSchema {
             case .productId: 6
             case .products: 7
             case .revocation: 8
+            case .renewalPending: 9
             }
         }
     }
@@ -194,6 +196,10 @@ enum SnapshotSchema {
             guard source.withUTF8(ofString: productId, { builder.appendProductID($0, identity: $1, to: &row) }) != nil else {
                 throw EntryRefusal(field: .productId, problem: "is not a string")
             }
+        }
+        if let pending = fields[.renewalPending] {
+            guard let value = source.boolean(pending) else { throw EntryRefusal(field: .renewalPending, problem: "is not a boolean") }
+            row.renewalPending = value
         }
         if let revocation = fields[.revocation] {
             guard let value: Revocation = source.name(revocation) else { throw notAName(revocation, .revocation, source) }

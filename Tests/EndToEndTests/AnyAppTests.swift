@@ -417,4 +417,71 @@ struct AnyAppTests {
             #expect(result.standardError.contains("\(app.catalog): legacyKeys."), "\(result.standardError)")
         }
     }
+
+    // MARK: renewalLeeway
+
+    struct LeewayCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var renewal: [String: Int]?
+        var revoked = false
+        var now = "2026-11-21T08:00:00Z"
+        var state: String
+        var active: Bool
+        var renewalPending = false
+        var expiresAt: String?
+        var testDescription: String { name }
+    }
+
+    static let leewayCases: [LeewayCase] = [
+        LeewayCase(name: "auto-renew on: active for the leeway", renewal: ["autoRenewStatus": 1], state: "subscribed", active: true,
+                   renewalPending: true, expiresAt: "2026-11-22T08:00:00Z"),
+        LeewayCase(name: "past the leeway: expired", renewal: ["autoRenewStatus": 1], now: "2026-11-22T09:00:00Z", state: "expired", active: false),
+        LeewayCase(name: "no renewal info: expired at once", renewal: nil, state: "expired", active: false),
+        LeewayCase(name: "auto-renew off: expired at once", renewal: ["autoRenewStatus": 0], state: "expired", active: false),
+        LeewayCase(name: "billing retry: no leeway", renewal: ["autoRenewStatus": 1, "isInBillingRetryPeriod": 1],
+                   state: "inBillingRetryPeriod", active: false),
+        LeewayCase(name: "refunded: no leeway", renewal: ["autoRenewStatus": 1], revoked: true, state: "revoked", active: false),
+    ]
+
+    @Test("renewalLeeway keeps a subscription whose renewal has not arrived active, on positive evidence only", arguments: leewayCases)
+    func renewalLeeway(_ row: LeewayCase) async throws {
+        try await App.with(["renewalLeeway": "P2D"]) { app in
+            var extra: [String: Any] = [:]
+            if row.revoked { extra["revocationDate"] = Self.milliseconds("2026-11-19T08:00:00Z") }
+            var lines = [Self.transaction(
+                id: "41", product: "app.stillwater.premium.quarterly", purchased: "2026-08-20T08:00:00Z", expires: "2026-11-20T08:00:00Z",
+                extra: extra)]
+            if let renewal = row.renewal {
+                var info: [String: Any] = [
+                    "originalTransactionId": "41", "autoRenewProductId": "app.stillwater.premium.quarterly",
+                    "signedDate": Self.milliseconds("2026-11-19T08:00:00Z"), "environment": "Xcode",
+                ]
+                info.merge(renewal) { $1 }
+                lines.append(String(decoding: try JSONSerialization.data(withJSONObject: info, options: [.sortedKeys]), as: UTF8.self))
+            }
+            let result = try await Self.evaluate(app.catalog, lines, now: row.now)
+            #expect(result.status == 0, "\(result.standardError)")
+            let premium = try Self.entitlement(result.standardOutput)
+            #expect(premium["state"] as? String == row.state)
+            #expect(premium["active"] as? Bool == row.active)
+            #expect(premium["renewalPending"] as? Bool == row.renewalPending)
+            #expect(premium["expiresAt"] as? String == row.expiresAt)
+            if row.renewalPending { #expect(try Self.json(result.standardOutput)["nextTransition"] as? String == row.expiresAt) }
+        }
+    }
+
+    @Test("Without renewalLeeway a subscription ends at its expiresDate; a leeway that is not a duration is refused")
+    func noLeewayByDefault() async throws {
+        let lines = [
+            Self.transaction(id: "42", product: "app.stillwater.premium.quarterly", purchased: "2026-08-20T08:00:00Z", expires: "2026-11-20T08:00:00Z"),
+            #"{"originalTransactionId":"42","autoRenewStatus":1,"signedDate":1795600000000,"environment":"Xcode"}"#,
+        ]
+        let result = try await Self.evaluate(Self.exampleCatalog, lines, now: "2026-11-21T08:00:00Z")
+        #expect(try Self.entitlement(result.standardOutput)["state"] as? String == "expired")
+        try await App.with(["renewalLeeway": "3 days"]) { app in
+            let refused = try await Self.evaluate(app.catalog, [])
+            #expect(refused.status == 65)
+            #expect(refused.standardError.contains("\(app.catalog): renewalLeeway: "), "\(refused.standardError)")
+        }
+    }
 }
