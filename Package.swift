@@ -73,7 +73,7 @@ let package = Package(
         // thread; graceful shutdown with a deadline), signals as an AsyncSequence, child processes.
         .target(name: "ServiceRuntime", dependencies: ["SystemShims", "FileWatch"], swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
-        .target(name: "Broker", dependencies: ["EntitlementModel", "SignedData", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime"], swiftSettings: strict),
+        .target(name: "Broker", dependencies: ["EntitlementModel", "SignedData", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
         .target(name: "WidgetTimeline", dependencies: ["CivilTime", "EntitlementModel", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.
@@ -149,7 +149,7 @@ let package = Package(
         // The system-call layer itself: pipes, processes, signals, whole writes, through the seam.
         .testTarget(name: "SystemShimsTests", dependencies: ["SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
-        .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
+        .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "SystemShims", "ServiceRuntime", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(
             name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], exclude: ["Golden"],
             swiftSettings: strict),

@@ -1,3 +1,4 @@
+import CLISupport
 import SystemShims
 
 /// Why a broker operation failed. Each description is one line naming the file and the problem;
@@ -9,8 +10,8 @@ public enum BrokerError: Error, Sendable, CustomStringConvertible {
     case badInput(String)
     /// A service is missing: no daemon, no snapshot (69).
     case unavailable(String)
-    /// A system call failed on `path` (75: disk full and the like are temporary), with the
-    /// `errno` it reported.
+    /// A system call failed on `path`, with the `errno` it reported (75: disk full and the like
+    /// are temporary; 77 when permission is denied, see `ExitCode.init(failedCall:)`).
     case io(path: String, operation: String, errno: Errno)
     /// Waiting ran out of time (75).
     case timedOut(String)
@@ -32,7 +33,8 @@ public enum BrokerError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .badInput: 65
         case .unavailable: 69
-        case .busy, .io, .timedOut, .store, .lockLost: 75
+        case .io(_, _, let errno): ExitCode(failedCall: errno).rawValue
+        case .busy, .timedOut, .store, .lockLost: 75
         }
     }
 }

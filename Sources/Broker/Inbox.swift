@@ -3,8 +3,9 @@ import SystemShims
 
 /// The durable spool between `entitlementctl ingest` and the daemon.
 ///
-/// Each enqueue is one file written with ``AtomicFile/replace(directory:name:bytes:mode:durable:)``
-/// (temp file, fsync, rename, directory fsync), so a file is either absent or complete, and once
+/// Each enqueue is one file (several in order for more than ``maximumFileSize`` bytes) written
+/// with ``AtomicFile/replace(directory:name:bytes:mode:durable:)`` (temp file, fsync, rename,
+/// directory fsync), so a file is either absent or complete, and once
 /// `enqueue` returns the events survive `kill -9` of any process and a power cut. A caller that
 /// will learn from the daemon that the events are journaled may queue without the fsyncs and
 /// call ``makeDurable(_:)`` on every other outcome; until then a power cut may leave the file
@@ -13,7 +14,8 @@ import SystemShims
 /// deletes a file only after its events are in the journal. Names sort by enqueue time.
 package struct Inbox: Sendable {
     package let directory: String
-    /// Largest inbox file accepted (bytes).
+    /// Largest inbox file the daemon reads (bytes): ``enqueue(splitting:durable:)`` queues no
+    /// larger one. It holds at least one line of the largest size accepted.
     package static let maximumFileSize = 16 << 20
 
     package init(directory: String) { self.directory = directory }
@@ -27,25 +29,54 @@ package struct Inbox: Sendable {
 
     /// Queues `lines` (JSON Lines, already validated) as one file; returns its name. Durably
     /// unless `durable` is `false`: then the file is complete for readers at once, and durable
-    /// only after ``makeDurable(_:)``.
+    /// only after ``makeDurable(_:)``. For lines known to fit one file (at most
+    /// ``maximumFileSize`` bytes); more are queued as ``enqueue(splitting:durable:)`` queues
+    /// them, and only the first file's name is returned.
     package func enqueue(_ lines: [String], durable: Bool = true) throws(BrokerError) -> String {
+        try enqueue(splitting: lines, durable: durable)[0]
+    }
+
+    /// Queues `lines` (JSON Lines, already validated, each at most ``EventLine/maximumLength``
+    /// bytes) as consecutive files that each fit ``maximumFileSize``, the limit ``read(_:)``
+    /// holds the daemon to, so the daemon refuses none of them for its size; returns their
+    /// names, in inbox order (the lines' order). One file when `lines` fit one (or are none).
+    /// Each file is queued as ``enqueue(_:durable:)`` queues one; when one fails, the files
+    /// before it stay queued (each event applies once however often it is queued).
+    package func enqueue(splitting lines: [String], durable: Bool = true) throws(BrokerError) -> [String] {
         if (try? fileStatus(atPath: directory, followSymlinks: false))?.type != .directory { try prepare() }
-        let name = Self.newName()
-        // The lines joined by LF, and a final LF, appended in place: `joined(separator:)` on `[String]` is the
-        // standard library's unspecialized generic code, a measurable part of a one-shot ingest.
+        let parts = Self.fileContents(of: lines)
+        let names = Self.newNames(count: parts.count)
+        for (name, bytes) in zip(names, parts) {
+            do {
+                try AtomicFile.replace(directory: directory, name: name, bytes: bytes, mode: ContainerLayout.fileMode, durable: durable)
+            } catch {
+                throw .io(path: directory + "/" + name, operation: "write", errno: error)
+            }
+        }
+        return names
+    }
+
+    /// The bytes of the files `lines` are queued as: each line followed by LF, a new file
+    /// begun wherever the next line would take the file past ``maximumFileSize``. At least one
+    /// (empty for no lines).
+    static func fileContents(of lines: [String]) -> [[UInt8]] {
+        var files: [[UInt8]] = []
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
-        for (index, line) in lines.enumerated() {
-            if index > 0 { bytes.append(0x0A) }
+        // The lines and their LFs appended in place: `joined(separator:)` on `[String]` is the
+        // standard library's unspecialized generic code, a measurable part of a one-shot ingest.
+        bytes.reserveCapacity(min(maximumFileSize, lines.reduce(0) { $0 + $1.utf8.count + 1 }))
+        for line in lines {
+            let size = line.utf8.count + 1
+            if !bytes.isEmpty, bytes.count + size > maximumFileSize {
+                files.append(bytes)
+                bytes = []
+                bytes.reserveCapacity(maximumFileSize)
+            }
             bytes.append(contentsOf: line.utf8)
+            bytes.append(0x0A)
         }
-        bytes.append(0x0A)
-        do {
-            try AtomicFile.replace(directory: directory, name: name, bytes: bytes, mode: ContainerLayout.fileMode, durable: durable)
-        } catch {
-            throw .io(path: directory + "/" + name, operation: "write", errno: error)
-        }
-        return name
+        files.append(bytes)
+        return files
     }
 
     /// Makes a file queued with `durable: false` durable: `fsync` of the file, then of the inbox
@@ -129,9 +160,16 @@ package struct Inbox: Sendable {
 
     static let suffix = ".events"
 
-    private static func newName() -> String {
-        let digits = String(Clocks.realtimeNanoseconds)
-        let padded = String(repeating: "0", count: max(0, 20 - digits.count)) + digits
-        return "\(padded)-\(ProcessIdentity.processID)-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
+    /// `count` new names that sort in the order given: the wall clock's nanoseconds (plus the
+    /// name's position, so one call's names never tie or depend on the clock's next reading),
+    /// the process ID and a random number.
+    private static func newNames(count: Int) -> [String] {
+        let now = Clocks.realtimeNanoseconds
+        let random = UInt32.random(in: 0...UInt32.max)
+        return (0..<count).map { position in
+            let digits = String(now + UInt64(position))
+            let padded = String(repeating: "0", count: max(0, 20 - digits.count)) + digits
+            return "\(padded)-\(ProcessIdentity.processID)-\(random)\(suffix)"
+        }
     }
 }

@@ -19,18 +19,20 @@ public struct IngestClient: Sendable {
     }
 
     /// Validates all `lines` (blank lines skipped) before queueing any: one bad line refuses the
-    /// whole input with ``BrokerError/badInput(_:)`` naming `source:line`. Returns the inbox file
-    /// name once the events are durable (fsynced file and directory).
-    public func enqueue(_ lines: [String], source: String) throws(BrokerError) -> String? {
+    /// whole input with ``BrokerError/badInput(_:)`` naming `source:line`. Returns the names of
+    /// the inbox files once the events are durable (fsynced files and directory): one file, or
+    /// several in order when the events would not fit the one file the daemon reads
+    /// (``Inbox/enqueue(splitting:durable:)``); none when there are no events.
+    public func enqueue(_ lines: [String], source: String) throws(BrokerError) -> [String] {
         try queue(lines, source: source, durable: true)
     }
 
-    /// Validates `lines` and queues the events kept as one inbox file, durably unless `durable`
-    /// is `false` (see ``Inbox/enqueue(_:durable:)``); `nil` when no event is kept.
-    private func queue(_ lines: [String], source: String, durable: Bool) throws(BrokerError) -> String? {
+    /// Validates `lines` and queues the events kept as inbox files the daemon accepts, durably
+    /// unless `durable` is `false` (see ``Inbox/enqueue(_:durable:)``); none when no event is kept.
+    private func queue(_ lines: [String], source: String, durable: Bool) throws(BrokerError) -> [String] {
         let kept = try EventLine.decodeAll(lines, source: source, catalog: catalog).map(\.line)
-        guard !kept.isEmpty else { return nil }
-        return try Inbox(directory: layout.inboxDirectory).enqueue(kept, durable: durable)
+        guard !kept.isEmpty else { return [] }
+        return try Inbox(directory: layout.inboxDirectory).enqueue(splitting: kept, durable: durable)
     }
 
     /// Whether a daemon holds the container.
@@ -40,9 +42,9 @@ public struct IngestClient: Sendable {
     package enum QueuedWait: Equatable {
         /// A published generation (when one is readable) includes the events, which the
         /// daemon journaled durably before publishing.
-        case published(ticket: String, generation: Int64?)
+        case published(tickets: [String], generation: Int64?)
         /// One of the held signals arrived while waiting; the events are durably queued.
-        case interrupted(ticket: String, by: SignalNumber)
+        case interrupted(tickets: [String], by: SignalNumber)
     }
 
     /// `ingest --wait`: validates and queues `lines` as ``enqueue(_:source:)`` does, then waits
@@ -61,21 +63,22 @@ public struct IngestClient: Sendable {
     package func enqueueAndWait(
         _ lines: [String], source: String, timeout: Double, signals: borrowing HeldSignals
     ) throws(BrokerError) -> QueuedWait? {
-        guard let ticket = try queue(lines, source: source, durable: false) else { return nil }
+        let tickets = try queue(lines, source: source, durable: false)
+        guard !tickets.isEmpty else { return nil }
         let inbox = Inbox(directory: layout.inboxDirectory)
         let end: WaitEnd
         do {
-            end = try wait(for: ticket, timeout: timeout, signals: signals)
+            end = try wait(for: tickets, timeout: timeout, signals: signals)
         } catch {
             if case .badInput = error { throw error }
-            _ = try inbox.makeDurable(ticket)
+            for ticket in tickets { _ = try inbox.makeDurable(ticket) }
             throw error
         }
         switch end {
-        case .published(let generation): return .published(ticket: ticket, generation: generation)
+        case .published(let generation): return .published(tickets: tickets, generation: generation)
         case .interrupted(let signal):
-            _ = try inbox.makeDurable(ticket)
-            return .interrupted(ticket: ticket, by: signal)
+            for ticket in tickets { _ = try inbox.makeDurable(ticket) }
+            return .interrupted(tickets: tickets, by: signal)
         }
     }
 
@@ -91,7 +94,7 @@ public struct IngestClient: Sendable {
     ///   (the events stay queued) or when the inbox itself was removed with the events (the
     ///   container deleted); ``BrokerError/timedOut(_:)`` after `timeout` seconds.
     public func waitUntilPublished(_ ticket: String, timeout: Double) throws(BrokerError) -> Int64? {
-        switch try wait(for: ticket, timeout: timeout, signals: HeldSignals([])) {
+        switch try wait(for: [ticket], timeout: timeout, signals: HeldSignals([])) {
         case .published(let generation): generation
         case .interrupted: nil
         }
@@ -102,9 +105,9 @@ public struct IngestClient: Sendable {
         case interrupted(SignalNumber)
     }
 
-    /// The wait of ``waitUntilPublished(_:timeout:)``, which also ends when a signal of
-    /// `signals` arrives.
-    private func wait(for ticket: String, timeout: Double, signals: borrowing HeldSignals) throws(BrokerError) -> WaitEnd {
+    /// The wait of ``waitUntilPublished(_:timeout:)`` for every one of `tickets`, which also
+    /// ends when a signal of `signals` arrives.
+    private func wait(for tickets: [String], timeout: Double, signals: borrowing HeldSignals) throws(BrokerError) -> WaitEnd {
         let inbox = Inbox(directory: layout.inboxDirectory)
         let inboxIdentity = Self.identity(of: layout.inboxDirectory)
         let start = Clocks.monotonicNanoseconds
@@ -112,15 +115,17 @@ public struct IngestClient: Sendable {
         // Set up before the first look, so a removal after it wakes the wait. A watch that
         // cannot start (inotify limits) leaves the 200 ms looks.
         let removals = InboxRemovals(directory: layout.inboxDirectory)
+        var waiting = tickets[...]
         while true {
             if let signal = signals.takePending() { return .interrupted(signal) }
             let elapsed = Clocks.monotonicNanoseconds &- start
-            if let outcome = waitOutcome(
+            while let ticket = waiting.first, let outcome = waitOutcome(
                 ticket, inbox: inbox, inboxIdentity: inboxIdentity, pastDeadline: elapsed >= timeoutNanoseconds, timeout: timeout)
             {
                 try outcome.get()
-                break
+                waiting.removeFirst()
             }
+            if waiting.isEmpty { break }
             let left = timeoutNanoseconds - elapsed
             removals.wait(milliseconds: CInt(min(200, (left + 999_999) / 1_000_000)), orSignalsOn: signals.descriptor)
         }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ServiceRuntime
 
 /// The daemon's recurring work: drain the inbox while files may be queued, then publish what is
 /// due. A try that fails (disk full, an I/O error, a read-only remount, a vanished directory)

@@ -3,6 +3,7 @@ import EntitlementModel
 import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
+import SystemShims
 import ToolSupport
 
 /// `entitlementctl check FEATURE [--count N] [--days-ago N] [--record]`: exit 0 when unlocked, 1 when locked.
@@ -50,10 +51,12 @@ struct CheckCommand: Command {
         let gate = catalog.featureGate
         var snapshot: EntitlementSnapshot?
         var note: String?
+        var failedRead: (reason: String, errno: Errno)?
         switch SnapshotLoading.read(common.layout(for: catalog)) {
         case .snapshot(let s): snapshot = s
         case .missing(let path): note = "\(path): no snapshot published yet (container \(common.containerPath.origin))"
         case .refused(let reason): note = reason
+        case .failed(let reason, let errno): failedRead = (reason, errno)
         }
         // Never earlier than the snapshot's issue plus the boot time elapsed since (same boot).
         let clock = snapshot?.effectiveNow(wallClock: now ?? Date(), boot: .current()) ?? now ?? Date()
@@ -66,6 +69,9 @@ struct CheckCommand: Command {
                 "unknown feature '\(feature)'" + Suggestion.didYouMean(feature, among: known)
                     + " (\(common.catalogPath) defines: \(known.joined(separator: ", ")))")
         }
+        // A file that could not be read says nothing about the purchase: what would be locked
+        // without it is no answer (75, or 77 without permission), while a free feature still is.
+        if let failedRead, !decision.isUnlocked { throw ToolError(ExitCode(failedCall: failedRead.errno), failedRead.reason) }
         if let note { StandardStreams.writeError("entitlementctl check: \(note)\n") }
         let freeCount = gate.rules[feature]?.freeCount, freeDays = gate.rules[feature]?.freeDays
         // Count limits: `limit` is nil when unlimited; `remaining` needs the caller's count.

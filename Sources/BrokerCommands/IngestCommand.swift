@@ -40,10 +40,12 @@ struct IngestCommand: Command {
         let (lines, source) = try InputLines.read(file)
         let client = IngestClient(layout: common.layout(for: catalog), catalog: catalog)
         guard wait else {
-            let ticket: String?
-            do { ticket = try client.enqueue(lines, source: source) } catch { throw error.toolError }
-            guard let ticket else { return Self.noEvents(source) }
-            StandardStreams.writeOut("queued \(ticket)\n")
+            let tickets: [String]
+            do { tickets = try client.enqueue(lines, source: source) } catch { throw error.toolError }
+            guard !tickets.isEmpty else { return Self.noEvents(source) }
+            var queued = ""
+            for ticket in tickets { queued += "queued \(ticket)\n" }
+            StandardStreams.writeOut(queued)
             return
         }
         // Held from before the events are queued until the wait ends: a signal then finds them

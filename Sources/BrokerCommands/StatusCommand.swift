@@ -44,6 +44,8 @@ struct StatusCommand: Command {
             throw ToolError(.unavailable, "\(path): no snapshot published yet (container \(common.containerPath.origin); is entitlementd running?)")
         case .refused(let reason):
             throw ToolError(.dataError, reason)
+        case .failed(let reason, let errno):
+            throw ToolError(ExitCode(failedCall: errno), reason)
         case .snapshot(let snapshot):
             switch format {
             case .json: StandardStreams.writeOut(snapshot.json.serialized + "\n")

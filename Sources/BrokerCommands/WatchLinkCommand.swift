@@ -33,7 +33,7 @@ struct WatchLinkCommand: Command {
             } catch .noSuchFileOrDirectory {
                 // Already up.
             } catch {
-                throw ToolError(.temporaryFailure, "\(layout.watchLinkPath): unlink failed: \(error.message)")
+                throw ToolError(ExitCode(failedCall: error), "\(layout.watchLinkPath): unlink failed: \(error.message)")
             }
         } else {
             do {
@@ -42,7 +42,7 @@ struct WatchLinkCommand: Command {
                     directory: layout.brokerDirectory, name: "watch-link", bytes: Array("down\n".utf8),
                     mode: ContainerLayout.fileMode, durable: true)
             } catch {
-                throw ToolError(.temporaryFailure, "\(layout.watchLinkPath): cannot create: \(error)")
+                throw ToolError(ExitCode(failedCall: error), "\(layout.watchLinkPath): cannot create: \(error)")
             }
         }
         StandardStreams.writeOut("watch link \(up ? "up" : "down")\n")

@@ -1,3 +1,5 @@
+import SystemShims
+
 /// A process exit status, with the codes the public contract names (docs/contract.md, "Exit codes").
 public struct ExitCode: Error, RawRepresentable, Hashable, Sendable {
     public var rawValue: Int32
@@ -15,4 +17,14 @@ public struct ExitCode: Error, RawRepresentable, Hashable, Sendable {
     public static let unavailable = ExitCode(69)
     /// Busy or temporarily failing; trying again later may work (`EX_TEMPFAIL`).
     public static let temporaryFailure = ExitCode(75)
+    /// Permission denied; trying again will not help until someone changes the permissions
+    /// (`EX_NOPERM`).
+    public static let permissionDenied = ExitCode(77)
+
+    /// The contract's code for a system call that failed with `errno`, the one rule every tool
+    /// follows: ``permissionDenied`` (77) for `EACCES` and `EPERM`, otherwise
+    /// ``temporaryFailure`` (75: a full disk, too many open files and the like pass).
+    public init(failedCall errno: Errno) {
+        self = errno == .permissionDenied || errno == .notPermitted ? .permissionDenied : .temporaryFailure
+    }
 }

@@ -7,19 +7,23 @@ public enum StandardStreams {
     private static let lock = Mutex(())
 
     /// Writes `text` to standard output in one go and flushes it (followers are read line by line).
-    public static func writeOut(_ text: String) { write(text, to: FileDescriptor.standardOutput) }
+    /// Returns why the write failed (`EPIPE`: the reader closed the pipe), or `nil`; a command
+    /// whose job is its output ends on a failure, others carry on.
+    @discardableResult
+    public static func writeOut(_ text: String) -> Errno? { write(text, to: FileDescriptor.standardOutput) }
 
-    /// Writes `text` to standard error in one go.
-    public static func writeError(_ text: String) { write(text, to: FileDescriptor.standardError) }
+    /// Writes `text` to standard error in one go. A failure (stderr closed) is ignored: nothing
+    /// stops because its log cannot be written.
+    public static func writeError(_ text: String) { _ = write(text, to: FileDescriptor.standardError) }
 
-    private static func write(_ text: String, to descriptor: CInt) {
+    private static func write(_ text: String, to descriptor: CInt) -> Errno? {
         var text = text
-        lock.withLock { _ in
+        return lock.withLock { _ in
             text.withUTF8 { bytes in
-                FileDescriptor.withUnowned(descriptor) { (stream: borrowing FileDescriptor) in
-                    // stdout closed (EPIPE) or similar: nothing useful to do. (Not `try?`, whose
-                    // `Optional<Void>` would have its metadata built at the first write.)
-                    do { try stream.writeAll(UnsafeRawBufferPointer(bytes)) } catch {}
+                FileDescriptor.withUnowned(descriptor) { (stream: borrowing FileDescriptor) -> Errno? in
+                    // Not `try?`, whose `Optional<Void>` would have its metadata built at the first write.
+                    do throws(Errno) { try stream.writeAll(UnsafeRawBufferPointer(bytes)) } catch { return error }
+                    return nil
                 }
             }
         }

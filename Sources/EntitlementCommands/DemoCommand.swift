@@ -76,7 +76,7 @@ public struct DemoCommand: Command {
         do {
             return try FileSystem.makeTemporaryDirectory(in: base, prefix: prefix)
         } catch {
-            throw ToolError(.temporaryFailure, "\(base): cannot create a temporary directory: \(error.message)")
+            throw ToolError(ExitCode(failedCall: error), "\(base): cannot create a temporary directory: \(error.message)")
         }
     }
 }

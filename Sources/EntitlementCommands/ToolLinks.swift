@@ -16,12 +16,12 @@ package struct ToolLinks: Sendable {
         self.directory = directory
         let created: Bool
         do { created = try FileSystem.makeDirectory(path: directory, mode: 0o700) } catch {
-            throw ToolError(.temporaryFailure, "\(directory): cannot create: \(error)")
+            throw ToolError(ExitCode(failedCall: error), "\(directory): cannot create: \(error)")
         }
         guard created else { throw ToolError(.temporaryFailure, "\(directory): cannot create: it already exists") }
         for tool in tools {
             do { try FileSystem.makeSymbolicLink(at: path(tool), to: executable) } catch {
-                throw ToolError(.temporaryFailure, "\(path(tool)): cannot link to \(executable): \(error)")
+                throw ToolError(ExitCode(failedCall: error), "\(path(tool)): cannot link to \(executable): \(error)")
             }
         }
     }

@@ -10,6 +10,7 @@ extension SnapshotReadOutcome {
         case .unchanged(let snapshot): snapshot
         case .missing(let lastGood): lastGood
         case .rejected(_, let lastGood): lastGood
+        case .failed(_, _, let lastGood): lastGood
         }
     }
 }

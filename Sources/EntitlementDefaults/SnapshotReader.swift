@@ -2,6 +2,7 @@ import EntitlementModel
 import PropertyList
 import SharedDefaults
 import Synchronization
+import SystemShims
 
 /// What one ``SnapshotReader/refresh(changeReported:)`` found.
 public enum SnapshotReadOutcome: Sendable, Hashable {
@@ -14,6 +15,11 @@ public enum SnapshotReadOutcome: Sendable, Hashable {
     case rejected(reason: String, lastGood: EntitlementSnapshot?)
     /// There is no suite file, or it holds no snapshot key; the last good snapshot is kept.
     case missing(lastGood: EntitlementSnapshot?)
+    /// The file could not be read: a system call failed with `errno` (too many open files, out
+    /// of memory, an I/O error, no permission), which says nothing about the file. `reason` is
+    /// one line naming the file; the last good snapshot is kept, and may be out of date until a
+    /// later refresh reads the file (the same file is not refused unread).
+    case failed(reason: String, errno: Errno, lastGood: EntitlementSnapshot?)
 }
 
 /// Reads the entitlement snapshot the daemon publishes into the suite, failing closed.
@@ -21,8 +27,9 @@ public enum SnapshotReadOutcome: Sendable, Hashable {
 /// The reader remembers the last good snapshot and never gives it up for a worse one: a file
 /// refused by `SharedDefaults` validation, a snapshot that does not decode, an unknown
 /// `schemaVersion`, or a `generation` lower than the last good one (a replayed old file) are all
-/// reported as ``SnapshotReadOutcome/rejected(reason:lastGood:)``. Refreshing an unchanged file
-/// costs two `lstat` calls and no decoding. Safe to call from any thread.
+/// reported as ``SnapshotReadOutcome/rejected(reason:lastGood:)``; a read that failed (a system
+/// call's error) as ``SnapshotReadOutcome/failed(reason:errno:lastGood:)``, to be tried again.
+/// Refreshing an unchanged file costs two `lstat` calls and no decoding. Safe to call from any thread.
 public final class SnapshotReader: Sendable {
     private let defaults: SharedDefaults
     private let state = Mutex<EntitlementSnapshot?>(nil)
@@ -67,6 +74,7 @@ public final class SnapshotReader: Sendable {
                     }
                 }
             } catch {
+                if case .system(_, _, let errno) = error { return .failed(reason: error.description, errno: errno, lastGood: lastGood) }
                 return .rejected(reason: error.description, lastGood: lastGood)
             }
             switch result {

@@ -111,10 +111,12 @@ package struct ReadCache {
     }
 
     /// Records a refusal and returns `error`. `key` is the refused file's, when it is known,
-    /// so that the same unchanged file is refused again unread; `contents` are kept.
+    /// so that the same unchanged file is refused again unread; `contents` are kept. A failed
+    /// system call (``SharedDefaultsError/isSystemFailure``) judged no file: the same file is
+    /// read again next time.
     package mutating func refuse(_ error: SharedDefaultsError, key: Key?) -> SharedDefaultsError {
         lastError = error
-        rejected = key
+        rejected = error.isSystemFailure ? nil : key
         return error
     }
 

@@ -57,6 +57,13 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
+    /// Whether a system call failed (too many open files, out of memory, an I/O error, no
+    /// permission) rather than the file being judged: nothing is known about the file, and
+    /// reading it again may succeed, so a reader tries again rather than refusing it.
+    public var isSystemFailure: Bool {
+        if case .system = self { true } else { false }
+    }
+
     /// Whether the file exists and is safe but its contents are not a dictionary property list;
     /// a writer replaces such a file.
     public var isContentRejection: Bool {

@@ -60,7 +60,7 @@ struct StressReader {
                 summary.lastGeneration = snapshot.generation
             case .unchanged: break
             case .missing: summary.missing += 1
-            case .rejected(let reason, _):
+            case .rejected(let reason, _), .failed(let reason, _, _):
                 summary.refused += 1
                 if summary.firstRefusal == nil { summary.firstRefusal = reason }
             }

@@ -21,12 +21,15 @@ package struct SignalNumber: RawRepresentable, Hashable, Sendable, CustomStringC
     package static let brokenPipe = SignalNumber(rawValue: SIGPIPE)
     /// `SIGTERM`: stop gracefully.
     package static let terminate = SignalNumber(rawValue: SIGTERM)
+    /// `SIGXFSZ`: a write past the file-size limit (`ulimit -f`, `RLIMIT_FSIZE`).
+    package static let fileSizeLimitExceeded = SignalNumber(rawValue: SIGXFSZ)
 
     /// The symbolic name of the signals above (`SIGTERM`), or `nil`.
     package var name: String? { Self.names.first { $0.signal == self }?.name }
 
     private static let names: [(signal: SignalNumber, name: String)] = [
         (.hangup, "SIGHUP"), (.interrupt, "SIGINT"), (.quit, "SIGQUIT"), (.kill, "SIGKILL"), (.brokenPipe, "SIGPIPE"), (.terminate, "SIGTERM"),
+        (.fileSizeLimitExceeded, "SIGXFSZ"),
     ]
 
     package var description: String { name ?? "signal \(rawValue)" }

@@ -11,6 +11,9 @@ public enum ToolStart {
     nonisolated(nonsending) public static func main(_ command: any RunnableCommand.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
         // A reader that closes our stdout (`| head`) must end us with an error, not a signal.
         SignalNumber.brokenPipe.ignore()
+        // A write past the file-size limit (`ulimit -f`) must fail (EFBIG) where the writer
+        // removes its temporary file, not kill the process mid-write and leave the file behind.
+        SignalNumber.fileSizeLimitExceeded.ignore()
         await command.main(arguments)
     }
 }

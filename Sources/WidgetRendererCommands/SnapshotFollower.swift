@@ -4,10 +4,13 @@ import FoundationEssentials
 import ServiceRuntime
 import EntitlementDefaults
 import SharedDefaults
+import SystemShims
 import ToolSupport
 
 /// `widget-renderer --follow`: print on every published change and whenever a timeline's reload
-/// date arrives (so a widget locks at expiry with no process publishing), until SIGINT/SIGTERM.
+/// date arrives (so a widget locks at expiry with no process publishing), until SIGINT/SIGTERM
+/// or until its standard output is closed (a reader such as `head` that has what it wanted:
+/// exit 0; another failing write ends it with the write's error).
 ///
 /// A frame is printed when what it shows may have changed, never because time passed: once at
 /// start, when the reader accepts a newer snapshot, and when the pending reload date arrives. A
@@ -22,7 +25,10 @@ import ToolSupport
 ///
 /// The shared file's directory is watched through inotify (polled every 250 ms only if inotify
 /// fails, e.g. at the watch limit); a refused file (torn, foreign, older
-/// generation) is reported on stderr and the last good snapshot is kept.
+/// generation) is reported on stderr and the last good snapshot is kept. A read that failed (a
+/// system call's error such as `EMFILE`, which says nothing about the file) is tried again with
+/// a back-off (``RetryBackoff``) until it succeeds, and meanwhile the frame marks every entry
+/// stale: what it shows may be out of date.
 struct SnapshotFollower {
     let layout: ContainerLayout
     let rendering: TimelineRendering
@@ -43,7 +49,12 @@ struct SnapshotFollower {
         ) { _ in .fileChanged }
         let loop = ServiceLoop(name: "widget-renderer", shutdownDeadline: Self.shutdownDeadline)
         let layout = layout, rendering = rendering
-        _ = await loop.run(sources: [watch]) { FollowerService(layout: layout, rendering: rendering) }
+        let service = await loop.run(sources: [watch]) { FollowerService(layout: layout, rendering: rendering) }
+        // A closed pipe (EPIPE: the reader has what it wanted) ends the follower successfully, as
+        // it ends every filter; any other failed write is an error.
+        if let failure = service.outputFailure, failure != .brokenPipe {
+            throw ToolError(ExitCode(failedCall: failure), "<stdout>: write failed: \(failure)")
+        }
     }
 }
 
@@ -61,48 +72,81 @@ private struct FollowerService: ServiceLoopHandler {
     /// allowance at a transition the writer is due to publish).
     var reloadDue: Date?
     var printedAny = false
+    /// When to read the shared file again after a read failed; `nil` while reads succeed.
+    var retryDue: Date?
+    /// Why the last read failed, as last reported on stderr; `nil` while reads succeed.
+    var failure: String?
+    var retries = RetryBackoff()
+    /// Why writing a frame failed, which ended the loop; `nil` while output works.
+    var outputFailure: Errno?
 
     init(layout: ContainerLayout, rendering: TimelineRendering) {
         reader = SnapshotReader(suiteName: layout.group, container: layout.container)
         self.rendering = rendering
     }
 
+    /// The wait after an event: until the reload date or the retry of a failed read, whichever comes first.
+    private var next: ServiceLoopStep {
+        .wait(until: [reloadDue, retryDue].compactMap { $0 }.min())
+    }
+
     mutating func handle(_ event: ServiceLoopEvent<Source>) -> ServiceLoopStep {
         switch event {
         case .stop: return .stop
-        case .signal: return .wait(until: reloadDue)
+        case .signal: return next
         case .source(.watchFailed(let message)):
             StandardStreams.writeError("widget-renderer: \(message)\n")
-            return .wait(until: reloadDue)
+            return next
         case .start, .source(.fileChanged):
             // Render at once at start (locked if nothing is there yet: the watch arms only once
-            // the directory exists); later, only when the reader took a newer snapshot.
+            // the directory exists); later, only when what a frame shows changed.
             let watchReported: Bool = if case .start = event { false } else { true }
-            switch refresh(changeReported: watchReported) {
-            case .updated: break
-            case .rejected, .unchanged, .missing:
-                if printedAny { return .wait(until: reloadDue) }
-            }
+            if !refresh(changeReported: watchReported), printedAny { return next }
         case .deadline:
             // A publish whose watch event is still queued is rendered now, not after a frame without it.
-            _ = refresh()
+            let reloading = reloadDue.map { $0 <= Date() } ?? false
+            if !refresh(), !reloading { return next }
         }
         let snapshot = reader.lastGood
-        let (output, reloadAt) = rendering.render(snapshot, now: Date())
-        StandardStreams.writeOut(printedAny && rendering.format == .text ? "\n" + output : output)
+        let (output, reloadAt) = rendering.render(snapshot, now: Date(), stale: retryDue != nil)
+        if let failure = StandardStreams.writeOut(printedAny && rendering.format == .text ? "\n" + output : output) {
+            outputFailure = failure
+            return .stop
+        }
         printedAny = true
         reloadDue = reloadAt.map { date in
             date == snapshot?.nextTransition ? date.addingTimeInterval(SnapshotFollower.publishAllowance) : date
         }
-        return .wait(until: reloadDue)
+        return next
     }
 
-    /// Reads the shared file; a refused one is reported on stderr and the last good snapshot kept.
-    private func refresh(changeReported: Bool = false) -> SnapshotReadOutcome {
+    /// Reads the shared file and returns whether what a frame shows changed: a newer snapshot,
+    /// or a read that failed or succeeded again (the frame's staleness). A refused file is
+    /// reported on stderr and the last good snapshot kept; a failed read too, and it is tried
+    /// again after the back-off.
+    private mutating func refresh(changeReported: Bool = false) -> Bool {
         let outcome = reader.refresh(changeReported: changeReported)
-        if case .rejected(let reason, _) = outcome {
-            StandardStreams.writeError("widget-renderer: ignored \(reason); keeping generation \(reader.lastGood.map { String($0.generation) } ?? "none")\n")
+        let wasFailing = retryDue != nil
+        let kept = reader.lastGood.map { String($0.generation) } ?? "none"
+        switch outcome {
+        case .failed(let reason, _, _):
+            retryDue = Date().addingTimeInterval(retries.failed())
+            // Said once per reason, not at every retry (or every poll, without inotify).
+            if reason != failure {
+                StandardStreams.writeError("widget-renderer: \(reason); showing generation \(kept) as stale, reading again with a back-off\n")
+                failure = reason
+            }
+            return !wasFailing
+        case .rejected(let reason, _):
+            StandardStreams.writeError("widget-renderer: ignored \(reason); keeping generation \(kept)\n")
+        case .updated, .unchanged, .missing: break
         }
-        return outcome
+        if wasFailing {
+            retryDue = nil
+            failure = nil
+            StandardStreams.writeError("widget-renderer: read \(reader.path) again after \(retries.succeeded()) failed tries\n")
+        }
+        if case .updated = outcome { return true }
+        return wasFailing
     }
 }

@@ -28,11 +28,12 @@ struct TimelineRendering: Sendable {
     /// `now` (the wall clock, or `--now`) is first raised to the snapshot's
     /// ``EntitlementSnapshot/effectiveNow(wallClock:boot:)`` with this boot's clock: on the boot
     /// the snapshot was issued in, a clock (or a `--now`) set back cannot render access that has
-    /// ended.
-    func render(_ snapshot: EntitlementSnapshot?, now wallClock: Date) -> (output: String, reloadAt: Date?) {
+    /// ended. With `stale` (the follower could not read the shared file lately) every entry is
+    /// marked stale: the snapshot shown may not be the latest.
+    func render(_ snapshot: EntitlementSnapshot?, now wallClock: Date, stale: Bool = false) -> (output: String, reloadAt: Date?) {
         let now = snapshot?.effectiveNow(wallClock: wallClock, boot: .current()) ?? wallClock
         var launch: AppLaunchGate?
-        let timelines: [(family: WidgetFamily, timeline: Timeline)]
+        var timelines: [(family: WidgetFamily, timeline: Timeline)]
         if device == .watch {
             let app = WatchApp(gate: gate, feature: feature)
             let complications = app.complications(snapshot: snapshot, now: now)
@@ -42,6 +43,11 @@ struct TimelineRendering: Sendable {
             let provider = EntitlementTimelineProvider(gate: gate, feature: feature)
             timelines = families.map { family in
                 (family, provider.timeline(for: snapshot, in: TimelineProviderContext(family: family), now: now))
+            }
+        }
+        if stale {
+            for index in timelines.indices {
+                for entry in timelines[index].timeline.entries.indices { timelines[index].timeline.entries[entry].isStale = true }
             }
         }
         var output: String

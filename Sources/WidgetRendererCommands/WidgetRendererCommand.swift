@@ -17,8 +17,9 @@ public struct WidgetRendererCommand: Command {
             complication when no --family is given. Text gives times in the local zone (TZ) with their \
             UTC offset; JSON prints one object per family timeline per line, times in UTC. --follow \
             watches the shared file through inotify and prints again on every change and whenever a \
-            timeline's reload date arrives, until SIGINT or SIGTERM (exit 0). Every JSON line names the \
-            feature that gates it ("feature"); a --feature the catalog does not define is a usage error (exit 64).
+            timeline's reload date arrives, until SIGINT or SIGTERM or until its output is closed (exit 0). \
+            Every JSON line names the feature that gates it ("feature"); a --feature the catalog does not \
+            define is a usage error (exit 64).
             """,
         options: [
             .init("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)"),
@@ -97,7 +98,7 @@ public struct WidgetRendererCommand: Command {
             case .missing(let path):
                 snapshot = nil
                 StandardStreams.writeError("widget-renderer: \(path): no snapshot published yet (container \(common.containerPath.origin)); rendering locked\n")
-            case .refused(let reason):
+            case .refused(let reason), .failed(let reason, _):
                 snapshot = nil
                 StandardStreams.writeError("widget-renderer: \(reason); rendering locked\n")
             }

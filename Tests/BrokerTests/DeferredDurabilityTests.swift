@@ -102,7 +102,7 @@ struct DeferredDurabilityTests {
                 return try client.enqueueAndWait([DaemonCoreTests.line(1)], source: "test", timeout: 30, signals: signals)
             }
             let ticket = try #require(try inbox.pending().first)
-            #expect(outcome == .interrupted(ticket: ticket, by: .terminate))
+            #expect(outcome == .interrupted(tickets: [ticket], by: .terminate))
             #expect(Self.callsAfterRename(faults).filter { $0 == .fsync }.count == 2)
             #expect(faults.trace.last == .fsync)
         }

@@ -1,5 +1,6 @@
 @testable import Broker
 import Foundation
+import ServiceRuntime
 import Testing
 
 @Suite("Retry backoff and refusal records", .timeLimit(.minutes(1)))

@@ -38,7 +38,7 @@ import Testing
                         }
                         newest = snapshot.generation
                         updates.add(1, ordering: .relaxed)
-                    case .rejected(let reason, _):
+                    case .rejected(let reason, _), .failed(let reason, _, _):
                         problems.withLock { $0.append("rejected: \(reason)") }
                     case .missing:
                         problems.withLock { $0.append("file missing during replace") }

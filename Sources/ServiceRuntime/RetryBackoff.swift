@@ -1,22 +1,22 @@
-/// How long the daemon waits before trying a failed step again: ``initialDelay`` after the first
-/// failure, doubling with each further failure, never more than ``maximumDelay``. A success
-/// resets it.
-struct RetryBackoff: Sendable {
+/// How long a long-running process (the daemon, a follower) waits before trying a failed step
+/// again: ``initialDelay`` after the first failure, doubling with each further failure, never
+/// more than ``maximumDelay``. A success resets it.
+public struct RetryBackoff: Sendable {
     /// Seconds before the first retry.
-    let initialDelay: Double
+    public let initialDelay: Double
     /// Longest wait between two tries, in seconds.
-    let maximumDelay: Double
+    public let maximumDelay: Double
     /// Failed tries since the last success.
-    private(set) var failures = 0
+    public private(set) var failures = 0
 
-    init(initialDelay: Double = 0.5, maximumDelay: Double = 5) {
+    public init(initialDelay: Double = 0.5, maximumDelay: Double = 5) {
         precondition(initialDelay > 0 && maximumDelay >= initialDelay)
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
     }
 
     /// Records a failed try; returns how many seconds to wait before the next one.
-    mutating func failed() -> Double {
+    public mutating func failed() -> Double {
         failures += 1
         var delay = initialDelay
         for _ in 1..<failures where delay < maximumDelay { delay *= 2 }
@@ -24,7 +24,7 @@ struct RetryBackoff: Sendable {
     }
 
     /// Records a success; returns how many tries had failed before it (0: none, nothing to report).
-    mutating func succeeded() -> Int {
+    public mutating func succeeded() -> Int {
         defer { failures = 0 }
         return failures
     }
