@@ -12,6 +12,10 @@ final class DaemonCore {
     private(set) var catalog: Catalog
     private var engine: EntitlementEngine
     private var facts = FactStore()
+    /// Journaled event lines the catalog's signature policy does not read
+    /// (``JournalReplay/Outcome/unread``): kept, and carried into every checkpoint, until a
+    /// catalog that reads them is loaded.
+    private var unread: [String] = []
     private let journal: Journal
     private let inbox: Inbox
     private let store: SharedDefaults
@@ -23,6 +27,9 @@ final class DaemonCore {
     /// Bumped whenever `facts` or the catalog change, so ``publish(now:force:)`` can tell that
     /// an evaluation would repeat the last one.
     private var inputsVersion = 0
+    /// Whether the daemon's time was moved back since the last publish, which must then publish
+    /// (``reanchor(by:)``) even when no status changed.
+    private var reanchored = false
     /// The inputs version last evaluated and the next transition that evaluation reported.
     private var lastEvaluation: (inputsVersion: Int, nextTransition: Date?)?
     /// Lines applied in memory whose journal records are written but not yet known to be on
@@ -72,23 +79,32 @@ final class DaemonCore {
             state = BrokerState()
         }
         if let current, current.generation > state.generation { state.generation = current.generation }
-        // The clock floor as of now: the later of both records' issue plus the boot time elapsed
-        // since (same boot), paired with this boot reading, so a wall clock set back while the
-        // daemon was stopped cannot move its first evaluation (and the snapshot it publishes)
-        // back before what readers already had to assume.
+        // The history every snapshot names: state.json's, else the published snapshot's, else a
+        // new one (a fresh or recreated container, or files from before histories were named),
+        // so that readers accept its generations counting from 1 again.
+        if state.historyID == nil { state.historyID = current?.historyID ?? BrokerState.newHistoryID() }
+        // The daemon's time: the later floor of both records, each kept with the boot reading it
+        // was issued in, so a wall clock set back while the daemon was stopped cannot move its
+        // first evaluation (and the snapshot it publishes) back before what readers already had
+        // to assume, and one that ran ahead since is judged against that boot's clock.
         let boot = BootInstant.current()
-        let publishedFloor = current.map { $0.effectiveNow(wallClock: $0.issuedAt, boot: boot) } ?? .distantPast
-        let floor = max(state.evaluationFloor(boot: boot), publishedFloor)
-        state.issuedAtMilliseconds = floor == .distantPast ? 0 : floor.timeIntervalSince1970 * 1000
-        state.issuedIn = boot
+        if let current {
+            let published = TimeAnchor(instant: current.issuedAt, boot: current.issuedIn)
+            if published.floor(boot: boot) > state.anchor.floor(boot: boot) { state.anchor = published }
+        }
+        if state.issuedAtMilliseconds != 0, !TimeAnchor.isPublishable(state.anchor.instant) {
+            configuration.log("clock: \(layout.statePath) holds an issue time no reader accepts (\(state.issuedAtMilliseconds) ms since 1970); not a floor")
+            state.anchor = TimeAnchor(instant: .distantPast, boot: nil)
+        }
         let contents = try journal.open(inbox: inbox)
         if contents.cutTornTail { log("journal: cut off a torn last record; its event is still queued in the inbox") }
         if contents.format == .unframed { log("journal: rewrote \(layout.journalPath) as framed, checksummed records") }
         let outcome = try JournalReplay.replay(contents.records, format: contents.format, path: layout.journalPath, catalog: catalog)
         facts = outcome.facts
+        unread = outcome.unread
         let replayed = outcome.replayed
-        if !outcome.refused.isEmpty {
-            log("journal: skipped \(outcome.refused.count) records the current catalog refuses (first: record \(outcome.refused[0]))")
+        if !unread.isEmpty {
+            log("journal: kept \(unread.count) event lines the catalog's signature policy does not read; they count again under a catalog that reads them")
         }
         let withheld = facts.withheldOriginalTransactionIds
         if !withheld.isEmpty {
@@ -97,13 +113,17 @@ final class DaemonCore {
                     + " (original transactions \(withheld.prefix(20).joined(separator: ", "))\(withheld.count > 20 ? ", ..." : ""))"
                     + " until Apple signs a newer version")
         }
-        // The checkpoint the journal begins with (if any) ends with its summary record.
-        if let summary = contents.records.last(where: { $0.kind == .summary }) {
-            checkpointSize = summary.offset + JournalRecord.encode(.summary, summary.payload).count
+        // Where the checkpoint the journal begins with ends: after the last record its start counts.
+        if let start = contents.records.first, start.kind == .checkpointStart, let counted = JournalCheckpoint.count(start.payload),
+            let last = contents.records.last(where: { $0.index <= start.index + counted })
+        {
+            checkpointSize = last.offset + JournalRecord.encode(last.kind, last.payload).count
         }
-        // An unframed journal takes no framed appends, and text fact records are slow to read:
-        // either is replaced by a (binary) checkpoint now.
-        let outdated = contents.format == .unframed || contents.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo }
+        // An unframed journal takes no framed appends, text fact records are slow to read, and
+        // a checkpoint of version 1 does not say its length: each is replaced by a (binary)
+        // checkpoint of version 2 now.
+        let outdated = contents.format == .unframed || (contents.version == 1 && !contents.records.isEmpty)
+            || contents.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo }
         try compact(when: outdated ? .always : .grown)
         // Replay freed many small buffers (decoded lines and facts) that the heap would
         // otherwise keep resident for the daemon's life: hand them back (glibc's `malloc_trim`).
@@ -127,10 +147,12 @@ final class DaemonCore {
         if case .grown = trigger, journal.size <= max(Self.compactionFloor, checkpointSize + checkpointSize / Self.tailDivisor) { return }
         try settleJournal()
         facts.compact()
-        let records = JournalReplay.checkpoint(of: facts)
+        let records = JournalReplay.checkpoint(of: facts, carrying: unread)
         try journal.rewrite(records)
         checkpointSize = journal.size
-        log("compacted the journal: \(records.count - 1) facts kept, \(journal.size) bytes")
+        // Beside the facts: the start, the names, the summary and the lines carried.
+        let carried = unread.isEmpty ? "" : " and \(unread.count) event lines the catalog does not read"
+        log("compacted the journal: \(records.count - 3 - unread.count) facts\(carried) kept, \(journal.size) bytes")
     }
 
     static func loadCatalog(_ path: String) throws(BrokerError) -> Catalog {
@@ -144,6 +166,15 @@ final class DaemonCore {
             engine = EntitlementEngine(catalog: catalog)
             inputsVersion += 1
             log("SIGHUP: catalog reloaded from \(configuration.catalogPath)")
+            // Journaled lines the previous catalog did not read count from now on if this one
+            // reads them, as a restart would replay them.
+            let before = unread.count
+            unread.removeAll { line in
+                guard let events = try? EventDecoder.decode(line: line, signatures: catalog.signatures) else { return false }
+                facts.insert(contentsOf: events)
+                return true
+            }
+            if unread.count < before { log("journal: \(before - unread.count) kept event lines are read under this catalog") }
         } catch {
             log("SIGHUP: kept the previous catalog: \(error)")
         }
@@ -216,7 +247,9 @@ final class DaemonCore {
                     "accepted \(step.eventCount) events from \(step.done.count) inbox files"
                         + " (\(step.newEvents.count) new, \(step.eventCount - step.newEvents.count) already known)")
             }
+            let newestSigned = facts.newestSignedDate
             for event in step.newEvents { facts.insert(event) }
+            if let signed = facts.newestSignedDate, signed > newestSigned ?? .distantPast { reanchor(by: signed) }
             do { try compact(when: .grown) } catch {
                 // The journal appended to is intact; the next step tries again.
                 log("journal compaction failed, kept appending: \(error)")
@@ -233,6 +266,19 @@ final class DaemonCore {
             try settleJournal()
             for name in step.done { try inbox.remove(name) }
         }
+    }
+
+    /// Moves the daemon's time back to what a trusted `signedDate` (of an event just accepted,
+    /// newer than every one accepted before) shows, when the time ran ahead of the wall clock
+    /// (``TimeAnchor/reanchored(signedDate:wallClock:boot:)``); the next publish then carries it,
+    /// so readers follow. Every accepted event passed the catalog's signature policy: under
+    /// `signatures: required` it is Apple-signed.
+    private func reanchor(by signed: Date) {
+        let anchor = state.anchor
+        guard let moved = anchor.reanchored(signedDate: signed, wallClock: Date(), boot: BootInstant.current()) else { return }
+        log("clock: re-anchored at \(ISO8601.string(from: moved.instant)) by a newer signedDate; the time kept had run ahead to \(ISO8601.string(from: anchor.instant))")
+        state.anchor = moved
+        reanchored = true
     }
 
     /// Waits until the journal holds every applied event on disk: for the pending `fsync`, and
@@ -303,23 +349,32 @@ final class DaemonCore {
         }
     }
 
-    /// Evaluates at `now` and publishes a new generation if any status or the next transition
-    /// changed (or `force`). Returns the next transition to wake up for.
+    /// Evaluates at the instant the daemon can justify now (``TimeAnchor/justifiedNow(wallClock:boot:)``
+    /// of the wall clock `now`) and publishes a new generation if any status or the next
+    /// transition changed, the time was re-anchored, or `force`. Returns the next transition to
+    /// wake up for; ``secondsUntil(_:)`` says how far off it is.
+    /// - Throws: ``BrokerError/store(_:)`` (retried) when that instant is one no reader accepts.
     @discardableResult
     func publish(now: Date, force: Bool = false) throws(BrokerError) -> Date? {
+        // Read after `now`: the wall clock was at least `now` when the boot clock read `boot`.
+        let boot = BootInstant.current()
+        let justified = state.anchor.justifiedNow(wallClock: now, boot: boot)
         // Statuses change only when the facts or the catalog change, or when time reaches the
         // next transition; between those, an evaluation would repeat the published one.
-        if !force, published != nil, let lastEvaluation, lastEvaluation.inputsVersion == inputsVersion,
-            now < (lastEvaluation.nextTransition ?? .distantFuture)
+        if !force, !reanchored, published != nil, let lastEvaluation, lastEvaluation.inputsVersion == inputsVersion,
+            justified < (lastEvaluation.nextTransition ?? .distantFuture)
         {
             return lastEvaluation.nextTransition
         }
-        // Read after `now`: the wall clock was at least `now` when the boot clock read `boot`.
-        let boot = BootInstant.current()
-        let result = engine.evaluate(facts, now: now, floor: state.evaluationFloor(boot: boot))
+        let result = engine.evaluate(facts, now: justified)
+        guard TimeAnchor.isPublishable(result.effectiveNow) else {
+            throw .store(
+                "cannot publish at \(ISO8601.string(from: result.effectiveNow)) (the clock reads \(ISO8601.string(from: now))):"
+                    + " readers accept 2008...2300 only")
+        }
         logUnmappedProducts(result.unmappedProducts)
         let flags = catalog.legacyFlags(result.entitlements)
-        if !force, let published, published.entitlements == result.entitlements,
+        if !force, !reanchored, let published, published.entitlements == result.entitlements,
             published.nextTransition == result.nextTransition, published.unmappedProducts == result.unmappedProducts,
             published.flags == flags
         {
@@ -328,6 +383,7 @@ final class DaemonCore {
         }
         var snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
         snapshot.issuedIn = boot
+        snapshot.historyID = state.historyID
         // What the snapshot reflects is in the journal, on disk, before the snapshot is renamed
         // into place: the journal's pending fsync overlaps the snapshot's own write and fsync.
         var journalError: BrokerError?
@@ -342,8 +398,9 @@ final class DaemonCore {
             if let journalError { throw journalError }
             throw .store("\(error)")
         }
-        state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot)
+        state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot, historyID: state.historyID)
         published = (result.entitlements, result.nextTransition, result.unmappedProducts, flags)
+        reanchored = false
         // Only a published result may be reused: a failed publish is evaluated and retried.
         lastEvaluation = (inputsVersion, result.nextTransition)
         log("published generation \(snapshot.generation): \(Self.describe(snapshot))")
@@ -358,6 +415,12 @@ final class DaemonCore {
         for product in products where loggedUnmappedProducts.insert(product).inserted {
             log("unmapped product \(product): no entitlement in \(configuration.catalogPath) lists it; its purchase is kept and grants nothing until the catalog maps it")
         }
+    }
+
+    /// Seconds from now until the daemon's time (``TimeAnchor/justifiedNow(wallClock:boot:)``)
+    /// reaches `instant`: how long to wait for a transition, also while the wall clock is not believed.
+    func secondsUntil(_ instant: Date) -> Double {
+        instant.timeIntervalSince(state.anchor.justifiedNow(wallClock: Date(), boot: BootInstant.current()))
     }
 
     /// The watch link changed (up or down): deliver the latest snapshot if it is now up.

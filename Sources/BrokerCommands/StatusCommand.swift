@@ -35,7 +35,7 @@ struct StatusCommand: Command {
         let launchClock = Date()
         let catalog: Result<Catalog, any Error> = Result { try CatalogLoading.load(common.catalog) }
         let layout = common.layout(for: try? catalog.get())
-        let defaults = SharedDefaults(suiteName: layout.group, container: common.container)
+        let defaults = SharedDefaults(suiteName: layout.group, container: common.container, options: .readingTheDaemon)
         let launch = try? LaunchPreferences(defaults: defaults, gate: catalog.get().featureGate, wallClock: launchClock)
         let syncPreference = LaunchPreferences.syncPreference(in: defaults)
 
