@@ -4,8 +4,12 @@
 public struct Catalog: Sendable, Hashable {
     /// Events for any other bundle are refused (``Catalog/validate(_:)``).
     public var bundleId: String
-    /// The first environment the catalog names (catalog key `environment`, a string or a list).
-    public var environment: StoreEnvironment
+    /// The first environment the catalog names (catalog key `environment`, a string or a list);
+    /// setting it makes it the only one accepted.
+    public var environment: StoreEnvironment {
+        get { environments[0] }
+        set { environments = [newValue] }
+    }
     /// Every environment whose events are accepted, ``environment`` first; events from any other
     /// environment are refused (``Catalog/validate(_:)``). A released app names
     /// `["Production", "Sandbox"]`: App Review and TestFlight buy in the sandbox.
@@ -71,8 +75,7 @@ public struct Catalog: Sendable, Hashable {
         let environments = environments ?? [environment]
         self.signatures = signatures ?? SignaturePolicy(requirement: SignaturePolicy.defaultRequirement(for: environments))
         self.bundleId = bundleId
-        self.environment = environment
-        self.environments = environments
+        self.environments = environments.isEmpty ? [environment] : environments
         self.appGroup = appGroup
         self.storeKitPath = storeKitPath
         self.products = products
