@@ -21,7 +21,9 @@ final class DaemonCore {
     private let inbox: Inbox
     private let store: SharedDefaults
     private var state: BrokerState
-    private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?)?
+    private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?, unmappedProducts: [String], flags: [String: Bool])?
+    /// The unmapped products already named in the log (each once per run).
+    private var loggedUnmappedProducts: Set<String> = []
     private let replica: WatchReplica?
     /// Bumped whenever `facts` or the catalog change, so ``publish(now:force:)`` can tell that
     /// an evaluation would repeat the last one.
@@ -454,8 +456,11 @@ final class DaemonCore {
                 "cannot publish at \(ISO8601.string(from: result.effectiveNow)) (the clock reads \(ISO8601.string(from: now))):"
                     + " readers accept 2008...2300 only")
         }
+        logUnmappedProducts(result.unmappedProducts)
+        let flags = catalog.legacyFlags(result.entitlements)
         if !force, !reanchored, let published, published.entitlements == result.entitlements,
-            published.nextTransition == result.nextTransition
+            published.nextTransition == result.nextTransition, published.unmappedProducts == result.unmappedProducts,
+            published.flags == flags
         {
             lastEvaluation = (inputsVersion, result.nextTransition)
             return result.nextTransition
@@ -467,7 +472,7 @@ final class DaemonCore {
         // into place: the journal's pending fsync overlaps the snapshot's own write and fsync.
         var journalError: BrokerError?
         do {
-            try store.publish(snapshot) { () throws(Errno) in
+            try store.publish(snapshot, flags: flags) { () throws(Errno) in
                 do throws(BrokerError) { try settleJournal() } catch {
                     journalError = error
                     throw .ioError
@@ -478,7 +483,7 @@ final class DaemonCore {
             throw .store("\(error)")
         }
         state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot, historyID: state.historyID)
-        published = (result.entitlements, result.nextTransition)
+        published = (result.entitlements, result.nextTransition, result.unmappedProducts, flags)
         reanchored = false
         // Only a published result may be reused: a failed publish is evaluated and retried.
         lastEvaluation = (inputsVersion, result.nextTransition)
@@ -487,6 +492,13 @@ final class DaemonCore {
         try state.save(path: layout.statePath, durable: false)
         replica?.offer(snapshot, log: log)
         return result.nextTransition
+    }
+
+    /// One line for each product held purchases name that no entitlement lists, the first time it is seen.
+    private func logUnmappedProducts(_ products: [String]) {
+        for product in products where loggedUnmappedProducts.insert(product).inserted {
+            log("unmapped product \(product): no entitlement in \(configuration.catalogPath) lists it; its purchase is kept and grants nothing until the catalog maps it")
+        }
     }
 
     /// Seconds from now until the daemon's time (``TimeAnchor/justifiedNow(wallClock:boot:)``)

@@ -52,7 +52,7 @@ struct CheckCommand: Command {
         var snapshot: EntitlementSnapshot?
         var note: String?
         var failedRead: (reason: String, errno: Errno)?
-        switch SnapshotLoading.read(common.layout) {
+        switch SnapshotLoading.read(common.layout(for: catalog)) {
         case .snapshot(let s): snapshot = s
         case .missing(let path): note = "\(path): no snapshot published yet (container \(common.containerPath.origin))"
         case .refused(let reason): note = reason

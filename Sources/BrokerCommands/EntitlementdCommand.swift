@@ -37,8 +37,10 @@ public struct EntitlementdCommand: Command {
         // The daemon loads (and on SIGHUP reloads) the catalog itself; a missing one is refused
         // here first so the message says where its path came from.
         try CatalogLoading.requireExists(common.catalog)
+        // The group is fixed at start: from the catalog's appGroup unless a flag or the environment names it.
+        let layout = common.groupIsExplicit ? common.layout : common.layout(for: try? CatalogLoading.load(common.catalog))
         let configuration = DaemonConfiguration(
-            layout: common.layout, catalogPath: common.catalogPath, durable: durable, watchContainer: watchContainer,
+            layout: layout, catalogPath: common.catalogPath, durable: durable, watchContainer: watchContainer,
             log: { StandardStreams.writeError("entitlementd: \($0)\n") })
         do { try await EntitlementDaemon(configuration: configuration).run() } catch { throw error.toolError }
     }

@@ -38,7 +38,7 @@ struct IngestCommand: Command {
     nonisolated(nonsending) func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         let (lines, source) = try InputLines.read(file)
-        let client = IngestClient(layout: common.layout, catalog: catalog)
+        let client = IngestClient(layout: common.layout(for: catalog), catalog: catalog)
         guard wait else {
             let tickets: [String]
             do { tickets = try client.enqueue(lines, source: source) } catch { throw error.toolError }

@@ -13,6 +13,8 @@ struct StatusCommand: Command {
         commandName: "entitlementctl status",
         abstract: "Print the published snapshot.",
         discussion: """
+            The JSON form is the snapshot: every entitlement, and unmappedProducts (purchases no entitlement \
+            of the catalog lists: kept, granting nothing until the catalog maps them). \
             Exit 69 when nothing has been published yet, 65 when the shared file is refused (torn, foreign, symlinked, unknown schema). \
             The text form also shows this process's launch mode (the sync preference, resolved once at start from the cached \
             snapshot) and introductory-offer eligibility per subscription group, computed from the daemon's journal when the \
@@ -32,11 +34,12 @@ struct StatusCommand: Command {
         // The launch mode is resolved once, as the process starts, before anything else.
         let launchClock = Date()
         let catalog: Result<Catalog, any Error> = Result { try CatalogLoading.load(common.catalog) }
-        let defaults = SharedDefaults(suiteName: common.group, container: common.container, options: .readingTheDaemon)
+        let layout = common.layout(for: try? catalog.get())
+        let defaults = SharedDefaults(suiteName: layout.group, container: common.container, options: .readingTheDaemon)
         let launch = try? LaunchPreferences(defaults: defaults, gate: catalog.get().featureGate, wallClock: launchClock)
         let syncPreference = LaunchPreferences.syncPreference(in: defaults)
 
-        switch SnapshotLoading.read(common.layout) {
+        switch SnapshotLoading.read(layout) {
         case .missing(let path):
             throw ToolError(.unavailable, "\(path): no snapshot published yet (container \(common.containerPath.origin); is entitlementd running?)")
         case .refused(let reason):
@@ -51,7 +54,7 @@ struct StatusCommand: Command {
                 switch catalog {
                 case .success(let catalog):
                     text += Self.launchLine(launch?.mode, syncPreference: syncPreference)
-                    text += Self.introductoryOfferLines(catalog: catalog, layout: common.layout)
+                    text += Self.introductoryOfferLines(catalog: catalog, layout: layout)
                 case .failure(let error):
                     text += "launch mode: unknown (\(error))\n"
                 }
@@ -73,6 +76,9 @@ struct StatusCommand: Command {
             if status.willRenew { line += ", renews" }
             if status.ownership == .familyShared { line += ", family shared" }
             text += line + "\n"
+        }
+        if !snapshot.unmappedProducts.isEmpty {
+            text += "  unmapped products (no entitlement lists them): \(snapshot.unmappedProducts.joined(separator: ", "))\n"
         }
         return text
     }

@@ -8,10 +8,18 @@ extension SharedDefaults {
     /// every other key in the suite as it is.
     ///
     /// The caller is responsible for `generation` increasing; readers refuse a lower one.
-    /// - Parameter beforeReplacing: runs once the new file is written (and fsynced when
-    ///   durable), just before it is renamed into place; if it throws, nothing is published.
-    package func publish(_ snapshot: EntitlementSnapshot, beforeReplacing: () throws(Errno) -> Void = {}) throws(SharedDefaultsError) {
+    /// - Parameters:
+    ///   - flags: booleans written beside the snapshot in the same replace (the catalog's
+    ///     `legacyKeys`, see `Catalog.legacyFlags(_:)`).
+    ///   - beforeReplacing: runs once the new file is written (and fsynced when durable), just
+    ///     before it is renamed into place; if it throws, nothing is published.
+    package func publish(
+        _ snapshot: EntitlementSnapshot, flags: [String: Bool] = [:], beforeReplacing: () throws(Errno) -> Void = {}
+    ) throws(SharedDefaultsError) {
         let value = snapshot.propertyList
-        try update(beforeReplacing: beforeReplacing) { dictionary in dictionary[EntitlementSnapshot.defaultsKey] = value }
+        try update(beforeReplacing: beforeReplacing) { dictionary in
+            dictionary[EntitlementSnapshot.defaultsKey] = value
+            for (key, flag) in flags { dictionary[key] = .boolean(flag) }
+        }
     }
 }

@@ -47,7 +47,7 @@ extension Catalog {
         }
         do {
             self = try Self.decodeCatalog(root, storeKitPath: storeKitPath, storeKitFile: storeKitFile, products: &products)
-            signatures = try Self.decodeSignatures(root, environment: environment, catalogPath: catalogPath, files: trustedRootFiles)
+            signatures = try Self.decodeSignatures(root, environments: environments, catalogPath: catalogPath, files: trustedRootFiles)
         } catch {
             throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem)
         }
@@ -117,10 +117,15 @@ extension Catalog {
         let bundleId = try bundleCursor.string()
         guard !bundleId.isEmpty else { throw bundleCursor.fail("is empty") }
 
-        let environmentCursor = try root.required("environment")
-        let environment = StoreEnvironment(rawValue: try environmentCursor.string())
-        guard StoreEnvironment.known.contains(environment) else {
-            throw environmentCursor.fail("'\(environment.rawValue)' is not Production, Sandbox, Xcode or LocalTesting")
+        let environments = try decodeEnvironments(try root.required("environment"))
+
+        var appGroup: String?
+        if let cursor = try root.optional("appGroup") {
+            let group = try cursor.string()
+            guard isValidAppGroup(group) else {
+                throw cursor.fail("'\(group)' is not an app-group id (letters, digits, '.', '-' and '_', no leading dot)")
+            }
+            appGroup = group
         }
 
         if let durations = try root.optional("durations") {
@@ -162,15 +167,71 @@ extension Catalog {
             policy = parsed
         }
 
-        return Catalog(
-            bundleId: bundleId, environment: environment, storeKitPath: storeKitPath, products: products,
+        var catalog = Catalog(
+            bundleId: bundleId, environment: environments[0], environments: environments, appGroup: appGroup, storeKitPath: storeKitPath, products: products,
             entitlements: entitlements, featureGate: FeatureGate(rules: rules), introductoryOfferPolicy: policy)
+        catalog.widgetFeature = try decodeFeatureName(root, "widgetFeature", rules: rules) ?? defaultWidgetFeature
+        catalog.watchFeature = try decodeFeatureName(root, "watchFeature", rules: rules) ?? defaultWatchFeature
+        catalog.legacyKeys = try decodeLegacyKeys(root, entitlements: entitlements)
+        if let cursor = try root.optional("renewalLeeway") {
+            guard let leeway = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
+            guard leeway != ISO8601Duration() else { throw cursor.fail("is zero (leave the key out for no leeway)") }
+            catalog.renewalLeeway = leeway
+        }
+        return catalog
+    }
+
+    /// `legacyKeys`: suite key -> entitlement id; a key may not be the snapshot's own.
+    private static func decodeLegacyKeys(_ root: JSONCursor, entitlements: [String: Set<String>]) throws(JSONPathError) -> [String: String] {
+        guard let cursor = try root.optional("legacyKeys") else { return [:] }
+        var keys: [String: String] = [:]
+        for (key, item) in try cursor.entries() {
+            guard !key.isEmpty, key != EntitlementSnapshot.defaultsKey else {
+                throw item.fail("'\(key)' cannot be a legacy key (the snapshot's key, or empty)")
+            }
+            let entitlement = try item.string()
+            guard entitlements[entitlement] != nil else { throw item.fail("entitlement '\(entitlement)' is not in entitlements") }
+            keys[key] = entitlement
+        }
+        return keys
+    }
+
+    /// The feature the optional `key` names, which `features` must define.
+    private static func decodeFeatureName(_ root: JSONCursor, _ key: String, rules: [String: FeatureRule]) throws(JSONPathError) -> String? {
+        guard let cursor = try root.optional(key) else { return nil }
+        let name = try cursor.string()
+        guard rules[name] != nil else {
+            throw cursor.fail("feature '\(name)' is not in features (\(rules.keys.sorted().joined(separator: ", ")))")
+        }
+        return name
+    }
+
+    /// `environment`: one name, or a non-empty list of distinct names, each a known environment.
+    private static func decodeEnvironments(_ cursor: JSONCursor) throws(JSONPathError) -> [StoreEnvironment] {
+        func known(_ item: JSONCursor) throws(JSONPathError) -> StoreEnvironment {
+            let environment = StoreEnvironment(rawValue: try item.string())
+            guard StoreEnvironment.known.contains(environment) else {
+                throw item.fail("'\(environment.rawValue)' is not Production, Sandbox, Xcode or LocalTesting")
+            }
+            return environment
+        }
+        if case .string = cursor.value { return [try known(cursor)] }
+        guard case .array = cursor.value else { throw cursor.fail("not a string or a list of strings") }
+        let items = try cursor.array()
+        var environments: [StoreEnvironment] = []
+        for item in items {
+            let environment = try known(item)
+            guard !environments.contains(environment) else { throw item.fail("'\(environment.rawValue)' is named twice") }
+            environments.append(environment)
+        }
+        guard !environments.isEmpty else { throw cursor.fail("is an empty list") }
+        return environments
     }
 
     private static func decodeSignatures(
-        _ root: JSONCursor, environment: StoreEnvironment, catalogPath: String, files: [String: [UInt8]]
+        _ root: JSONCursor, environments: [StoreEnvironment], catalogPath: String, files: [String: [UInt8]]
     ) throws(JSONPathError) -> SignaturePolicy {
-        var requirement = SignaturePolicy.defaultRequirement(for: environment)
+        var requirement = SignaturePolicy.defaultRequirement(for: environments)
         if let cursor = try root.optional("signatures") {
             let raw = try cursor.string()
             guard let parsed = SignaturePolicy.Requirement(rawValue: raw) else { throw cursor.fail("'\(raw)' is not required or optional") }

@@ -1,7 +1,7 @@
 extension Catalog {
     /// Refuses an event for another app or environment than this catalog's.
     ///
-    /// A transaction must carry this catalog's `bundleId` and `environment` when it names them;
+    /// A transaction must carry this catalog's `bundleId` and one of its `environments` when it names them;
     /// renewal info has no bundle identifier, so only its environment (if present) is checked.
     /// Absent fields are accepted. Where the catalog requires signatures the values come from
     /// verified payloads, so this refuses genuine data of another app or environment; where
@@ -30,8 +30,9 @@ extension Catalog {
     }
 
     private func check(_ found: StoreEnvironment?) throws(EventDecodingError) {
-        if let found, found != environment {
-            throw .foreign(field: "environment", expected: environment.rawValue, found: found.rawValue)
+        if let found, !environments.contains(found) {
+            let expected = environments.map(\.rawValue).joined(separator: " or ")
+            throw .foreign(field: "environment", expected: expected, found: found.rawValue)
         }
     }
 }

@@ -4,8 +4,46 @@
 public struct Catalog: Sendable, Hashable {
     /// Events for any other bundle are refused (``Catalog/validate(_:)``).
     public var bundleId: String
-    /// Events from any other environment are refused (``Catalog/validate(_:)``).
-    public var environment: StoreEnvironment
+    /// The first environment the catalog names (catalog key `environment`, a string or a list);
+    /// setting it makes it the only one accepted.
+    public var environment: StoreEnvironment {
+        get { environments[0] }
+        set { environments = [newValue] }
+    }
+    /// Every environment whose events are accepted, ``environment`` first; events from any other
+    /// environment are refused (``Catalog/validate(_:)``). A released app names
+    /// `["Production", "Sandbox"]`: App Review and TestFlight buy in the sandbox.
+    public var environments: [StoreEnvironment]
+    /// The app-group id (catalog key `appGroup`), or `nil` when the catalog names none; the tools
+    /// use it when neither `--group` nor `ENTITLEMENTS_GROUP` names one.
+    public var appGroup: String?
+    /// The feature that gates the widgets (catalog key `widgetFeature`, default `widgets`).
+    public var widgetFeature: String = Catalog.defaultWidgetFeature
+    /// The feature that gates the watch app and its complications (catalog key `watchFeature`,
+    /// default `watchApp`).
+    public var watchFeature: String = Catalog.defaultWatchFeature
+
+    /// Suite key -> entitlement id (catalog key `legacyKeys`): each publish also writes, in the
+    /// same atomic replace, a boolean under the key, true exactly when the entitlement is active,
+    /// for widget code that reads a plain flag.
+    public var legacyKeys: [String: String] = [:]
+
+    /// The flags ``legacyKeys`` asks for, from the statuses of a publish: key -> whether its
+    /// entitlement is active.
+    public func legacyFlags(_ statuses: [String: EntitlementStatus]) -> [String: Bool] {
+        legacyKeys.mapValues { statuses[$0]?.active ?? false }
+    }
+
+    /// How long an auto-renewable subscription stays active past its `expiresDate` while its
+    /// renewal has not arrived (catalog key `renewalLeeway`; `nil`, the default, for none). Only
+    /// with positive evidence: the latest renewal info says auto-renew is on, no billing problem,
+    /// no revocation.
+    public var renewalLeeway: ISO8601Duration?
+
+    /// The widget feature of a catalog that names none.
+    public static let defaultWidgetFeature = "widgets"
+    /// The watch feature of a catalog that names none.
+    public static let defaultWatchFeature = "watchApp"
     /// The `.storekit` path as `Catalog.json` writes it (relative to the catalog file).
     public var storeKitPath: String
     /// Every product in the `.storekit` file, by product identifier.
@@ -26,15 +64,19 @@ public struct Catalog: Sendable, Hashable {
     public var signatures: SignaturePolicy
 
     /// A catalog from values; ``load(path:contents:)`` decodes one from `Catalog.json` and its `.storekit` file.
-    /// `signatures` defaults to ``SignaturePolicy/defaultRequirement(for:)`` of `environment`.
+    /// `environments` defaults to `[environment]`; `signatures` defaults to
+    /// `SignaturePolicy.defaultRequirement(for:)` of the environments.
     public init(
-        bundleId: String, environment: StoreEnvironment, storeKitPath: String = "", products: [String: CatalogProduct],
+        bundleId: String, environment: StoreEnvironment, environments: [StoreEnvironment]? = nil, appGroup: String? = nil,
+        storeKitPath: String = "", products: [String: CatalogProduct],
         entitlements: [String: Set<String>], featureGate: FeatureGate = FeatureGate(rules: [:]),
         introductoryOfferPolicy: IntroductoryOfferPolicy = .newSubscribersOnly, signatures: SignaturePolicy? = nil
     ) {
-        self.signatures = signatures ?? SignaturePolicy(requirement: SignaturePolicy.defaultRequirement(for: environment))
+        let environments = environments ?? [environment]
+        self.signatures = signatures ?? SignaturePolicy(requirement: SignaturePolicy.defaultRequirement(for: environments))
         self.bundleId = bundleId
-        self.environment = environment
+        self.environments = environments.isEmpty ? [environment] : environments
+        self.appGroup = appGroup
         self.storeKitPath = storeKitPath
         self.products = products
         self.entitlements = entitlements
@@ -49,6 +91,25 @@ public struct Catalog: Sendable, Hashable {
             for productId in productIds { reverse[productId, default: []].insert(entitlement) }
         }
         return reverse
+    }
+
+    /// Whether `group` may name an app group: it becomes a file name, so letters, digits, `.`,
+    /// `-` and `_` only (Unicode letters and digits included), no leading dot, 1 to 200 bytes.
+    public static func isValidAppGroup(_ group: String) -> Bool {
+        !group.isEmpty && !group.hasPrefix(".") && group.utf8.count <= 200
+            && group.unicodeScalars.allSatisfy { isLetterMarkOrNumber($0) || "._-".unicodeScalars.contains($0) }
+    }
+
+    /// Foundation's `CharacterSet.alphanumerics`: Unicode general categories L*, M* and N*.
+    private static func isLetterMarkOrNumber(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark,
+             .decimalNumber, .letterNumber, .otherNumber:
+            true
+        default:
+            false
+        }
     }
 
     /// The products of subscription group `groupId`, sorted by product identifier.

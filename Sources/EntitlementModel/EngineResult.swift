@@ -18,13 +18,17 @@ public struct EngineResult: Sendable, Hashable {
     /// Subscription group id -> whether the user may still redeem the group's introductory offer,
     /// under the catalog's ``IntroductoryOfferPolicy``. Every group of the catalog is present.
     public var introductoryOfferEligibility: [String: Bool]
+    /// The sorted product ids of held purchases that no entitlement of the catalog lists (consumables
+    /// aside): kept, granting nothing until a catalog maps them.
+    public var unmappedProducts: [String]
 
     /// A result with the given parts, as the engine would return it; `introductoryOfferEligibility`
-    /// defaults to empty (no group known).
+    /// defaults to empty (no group known), `unmappedProducts` to none.
     public init(
         entitlements: [String: EntitlementStatus], nextTransition: Date?, effectiveNow: Date,
-        introductoryOfferEligibility: [String: Bool] = [:]
+        introductoryOfferEligibility: [String: Bool] = [:], unmappedProducts: [String] = []
     ) {
+        self.unmappedProducts = unmappedProducts
         self.entitlements = entitlements
         self.nextTransition = nextTransition
         self.effectiveNow = effectiveNow
@@ -41,6 +45,6 @@ public struct EngineResult: Sendable, Hashable {
         let issued = max(issuedAt ?? effectiveNow, effectiveNow)
         return EntitlementSnapshot(
             generation: generation, issuedAt: issued, nextTransition: nextTransition.flatMap { $0 > issued ? $0 : nil },
-            entitlements: entitlements)
+            entitlements: entitlements, unmappedProducts: unmappedProducts)
     }
 }

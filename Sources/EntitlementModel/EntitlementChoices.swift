@@ -92,6 +92,10 @@ struct Claim {
     var ended: Date
     /// Position of the transaction in the store.
     var position: Int
+    /// Why a revoked claim was revoked.
+    var revocation: Revocation? = nil
+    /// Active within the catalog's renewal leeway.
+    var renewalPending = false
 }
 
 /// Rule 4 of ``EntitlementEngine``, streamed: per entitlement the best active claim of each
@@ -104,9 +108,12 @@ struct EntitlementChoices {
     /// `entitlement * groups + group`.
     private var bestInGroup: [Claim?]
     private var latestInactive: [Claim?]
+    /// Per entitlement, the distinct products (positions in the store) of every active claim.
+    private var activeProducts: [[Int32]]
 
     init(entitlements: Int, groups: Int) {
         self.groups = groups
+        activeProducts = Array(repeating: [], count: entitlements)
         bestOutsideGroups = Array(repeating: nil, count: entitlements)
         bestInGroup = Array(repeating: nil, count: entitlements * groups)
         latestInactive = Array(repeating: nil, count: entitlements)
@@ -114,6 +121,8 @@ struct EntitlementChoices {
 
     mutating func offer(_ claim: Claim, to entitlement: Int, facts transactions: FactStore) {
         if claim.active {
+            let product = transactions.storedTransactions[claim.position].product
+            if !activeProducts[entitlement].contains(product) { activeProducts[entitlement].append(product) }
             if claim.group >= 0 {
                 let slot = entitlement * groups + claim.group
                 if let current = bestInGroup[slot], !Self.isBetter(claim, than: current, compareLevels: true, transactions) { return }
@@ -138,10 +147,16 @@ struct EntitlementChoices {
             if best.map({ Self.isBetter(candidate, than: $0, compareLevels: false, transactions) }) ?? true { best = candidate }
         }
         guard let chosen = best ?? latestInactive[entitlement] else { return .notPurchased }
+        let deciding = transactions.storedTransactions[chosen.position].product
+        var products: [String]?
+        if chosen.active, activeProducts[entitlement].count > 1 {
+            let others = activeProducts[entitlement].filter { $0 != deciding }.map { transactions.productIds[Int($0)] }.sorted()
+            products = [transactions.productIds[Int(deciding)]] + others
+        }
         return EntitlementStatus(
             active: chosen.active, state: chosen.state, periodType: chosen.periodType, expiresAt: chosen.expiresAt,
-            productId: transactions.productIds[Int(transactions.storedTransactions[chosen.position].product)], willRenew: chosen.willRenew,
-            ownership: chosen.ownership)
+            productId: transactions.productIds[Int(deciding)], willRenew: chosen.willRenew,
+            ownership: chosen.ownership, products: products, revocation: chosen.revocation, renewalPending: chosen.renewalPending)
     }
 
     private static func isBetter(

@@ -12,19 +12,22 @@ import Foundation
 ///    `signedDate`, then the greater `transactionId`). A product no entitlement lists is ignored;
 ///    so is a transaction (and renewal info) of an origin the catalog does not accept
 ///    (``Catalog/counts(_:)``: another app or environment), which the store keeps all the same.
-/// 2. A `revocationDate` revokes (refund, family revoke); an `isUpgraded` transaction and a
-///    consumable grant nothing.
+/// 2. A `revocationDate` revokes (refund, family revoke: `revocation` says which); an
+///    `isUpgraded` transaction and a consumable grant nothing.
 /// 3. A non-consumable is `purchased` with no end. A non-renewing subscription is `purchased` for
 ///    the catalog's duration from `purchaseDate`. An auto-renewable subscription is `subscribed`
 ///    until `expiresDate`; after it, `inGracePeriod` (active, `expiresAt` = grace end) while the
 ///    renewal info's `gracePeriodExpiresDate` is in the future, else `inBillingRetryPeriod`
-///    (inactive) when the renewal info says so, else `expired`.
+///    (inactive) when the renewal info says so, else, with the catalog's `renewalLeeway` and the
+///    latest renewal info saying auto-renew is on, `subscribed` with `renewalPending` until
+///    `expiresDate` plus the leeway, else `expired`.
 /// 4. Per entitlement the active candidate wins: lifetime first, then not-in-grace, then within a
 ///    subscription group the highest level (lowest `groupNumber`), then the latest end, then
 ///    purchased over family-shared. With no active candidate, the one that ended last is reported.
 /// 5. `periodType`: `offerType` 1 with `FREE_TRIAL` is `trial`; with no discount type the
 ///    catalog's introductory offer decides (`paymentMode` `free`, or no offer in the catalog, is
-///    `trial`); any other offer is `intro`, no offer `normal` (`PeriodType.of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)`). `willRenew` is false for anything but an auto-renewable subscription,
+///    `trial`); any other introductory offer is `intro`, `offerType` 2, 3 and 4 are `promotional`,
+///    `offerCode` and `winBack` (an unknown offer type `intro`), no offer `normal` (`PeriodType.of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)`). `willRenew` is false for anything but an auto-renewable subscription,
 ///    for `autoRenewStatus` 0 and during billing problems. A pending downgrade
 ///    (`autoRenewProductId` different) changes nothing until the renewal transaction arrives.
 public struct EntitlementEngine: Sendable {
@@ -66,7 +69,7 @@ public struct EntitlementEngine: Sendable {
                             guard product.entitlementCount > 0, facts.counts(transactionAt: latest, verdicts, catalog: catalog),
                                 let claim = Self.claim(
                                     for: transactionBase + latest, at: latest, product: product,
-                                    renewal: facts.renewal(ofSubscription: subscription, verdicts, catalog: catalog), now: effectiveNow)
+                                    renewal: facts.renewal(ofSubscription: subscription, verdicts, catalog: catalog), now: effectiveNow, leeway: catalog.renewalLeeway)
                             else { continue }
                             for index in product.entitlementStart..<(product.entitlementStart + product.entitlementCount) {
                                 choices.offer(claim, to: entitlementPositions[index], facts: facts)
@@ -89,7 +92,20 @@ public struct EntitlementEngine: Sendable {
         }
         return EngineResult(
             entitlements: statuses, nextTransition: nextTransition, effectiveNow: effectiveNow,
-            introductoryOfferEligibility: introductoryOfferEligibility(facts))
+            introductoryOfferEligibility: introductoryOfferEligibility(facts), unmappedProducts: unmappedProducts(facts))
+    }
+
+    /// The sorted product ids of the held transactions that no catalog entitlement lists, less
+    /// the products the catalog knows as consumables (which never grant, mapped or not). Such a
+    /// purchase is kept: a catalog that maps it grants it at the next evaluation.
+    public func unmappedProducts(_ facts: FactStore) -> [String] {
+        var unmapped: [String] = []
+        for (position, productId) in facts.productIds.enumerated() where facts.productUses[position].transactions > 0 {
+            guard catalog.entitlementsByProduct[productId] == nil else { continue }
+            if case .consumable? = catalog.products[productId]?.kind { continue }
+            unmapped.append(productId)
+        }
+        return unmapped.sorted()
     }
 
     /// Subscription group id -> whether the user may still redeem that group's introductory offer
@@ -119,7 +135,7 @@ public struct EntitlementEngine: Sendable {
     /// (rules 2 and 3). Reads the transaction in place: nothing is copied.
     private static func claim(
         for transaction: UnsafePointer<StoredTransaction>, at position: Int, product: EvaluationPlan.Product,
-        renewal: FactStore.RenewalFacts?, now: Date
+        renewal: FactStore.RenewalFacts?, now: Date, leeway: ISO8601Duration?
     ) -> Claim? {
         if transaction.pointee.flags.contains(.upgraded) { return nil }
         let kind: EvaluationPlan.Kind
@@ -150,12 +166,14 @@ public struct EntitlementEngine: Sendable {
         if case .autoRenewable = kind, let offer = transaction.pointee.flags.offer {
             periodType = PeriodType.of(
                 introductoryOffer: offer.introductory, discountIsFreeTrial: offer.discountIsFreeTrial,
-                catalogIntroductoryOfferIsFreeTrial: product.introductoryOfferIsFreeTrial)
+                catalogIntroductoryOfferIsFreeTrial: product.introductoryOfferIsFreeTrial,
+                otherOffer: transaction.pointee.flags.otherOfferPeriod)
         } else {
             periodType = .normal
         }
         if let revoked = transaction.pointee.revocationDate {
             claim.periodType = periodType
+            claim.revocation = transaction.pointee.flags.contains(.familyRevoked) ? .familyRevoked : .refunded
             set(.revoked, active: false, ended: revoked)
             return claim
         }
@@ -183,6 +201,10 @@ public struct EntitlementEngine: Sendable {
                 set(.inGracePeriod, active: true, expiresAt: grace)
             } else if inRetry {
                 set(.inBillingRetryPeriod, active: false, ended: expires)
+            } else if renewal?.autoRenewStatus == true, let leeway, now < leeway.added(to: expires) {
+                // The renewal may not have reached the device: the latest renewal info says it renews.
+                set(.subscribed, active: true, expiresAt: leeway.added(to: expires), willRenew: true)
+                claim.renewalPending = true
             } else {
                 set(.expired, active: false, ended: expires)
             }

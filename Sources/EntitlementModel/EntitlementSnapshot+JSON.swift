@@ -9,12 +9,15 @@ extension EntitlementStatus {
             "productId": productId.map(JSONValue.string) ?? .null,
             "willRenew": .bool(willRenew),
             "ownership": .string(ownership.rawValue),
+            "products": .array(products.map(JSONValue.string)),
+            "revocation": revocation.map { .string($0.rawValue) } ?? .null,
+            "renewalPending": .bool(renewalPending),
         ])
     }
 }
 
 extension EntitlementSnapshot {
-    /// The contract's JSON: `generation` and `entitlements`, plus `schemaVersion`, `issuedAt`,
+    /// The contract's JSON: `generation`, `entitlements` and `unmappedProducts`, plus `schemaVersion`, `issuedAt`,
     /// `nextTransition` (ISO 8601 or `null`), the boot it was issued in, `bootId` and
     /// `bootTimeNanoseconds` (both `null` when the snapshot has none), and `historyId` (`null`
     /// when the snapshot has none).
@@ -28,6 +31,7 @@ extension EntitlementSnapshot {
             "issuedAt": .date(issuedAt),
             "nextTransition": .date(nextTransition),
             "entitlements": .object(Dictionary(uniqueKeysWithValues: entitlements.lazy.map { ($0.key, $0.value.json) })),
+            "unmappedProducts": .array(unmappedProducts.map(JSONValue.string)),
         ])
     }
 }

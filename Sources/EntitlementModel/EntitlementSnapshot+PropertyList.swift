@@ -37,6 +37,7 @@ extension EntitlementSnapshot {
                 var table = [String: PropertyListValue](minimumCapacity: entitlements.count)
                 for (id, status) in entitlements { table[id] = status.propertyList }
                 root[field.rawValue] = .dictionary(table)
+            case .unmappedProducts: root[field.rawValue] = .array(unmappedProducts.map { .string($0) })
             }
         }
         return .dictionary(root)
@@ -65,6 +66,9 @@ extension EntitlementStatus {
             case .willRenew: entry[field.rawValue] = .boolean(willRenew)
             case .expiresAt: entry[field.rawValue] = expiresAt.map { .date($0) }
             case .productId: entry[field.rawValue] = productId.map { .string($0) }
+            case .products: entry[field.rawValue] = .array(products.map { .string($0) })
+            case .revocation: entry[field.rawValue] = revocation.map { .string($0.rawValue) }
+            case .renewalPending: entry[field.rawValue] = renewalPending ? .boolean(true) : nil
             }
         }
         return .dictionary(entry)

@@ -36,22 +36,29 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     /// The boot clock when the snapshot was issued (it was at least `issuedAt` then), or `nil`
     /// when the issuer could not read one or wrote an older snapshot without it.
     public var issuedIn: BootInstant?
+    /// The sorted product ids of journaled purchases that no entitlement lists (empty when none,
+    /// and in a snapshot written without the field): what a developer checks when a user who
+    /// paid is locked.
+    public var unmappedProducts: [String]
 
     /// A snapshot as the engine makes it; readers get theirs from the shared file instead.
     public init(
         schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
-        nextTransition: Date?, entitlements: [String: EntitlementStatus], issuedIn: BootInstant? = nil, historyID: String? = nil
+        nextTransition: Date?, entitlements: [String: EntitlementStatus], issuedIn: BootInstant? = nil, historyID: String? = nil,
+        unmappedProducts: [String] = []
     ) {
         self.init(
             schemaVersion: schemaVersion, generation: generation, issuedAt: issuedAt, nextTransition: nextTransition,
-            entitlements: EntitlementTable(entitlements), issuedIn: issuedIn, historyID: historyID)
+            entitlements: EntitlementTable(entitlements), issuedIn: issuedIn, historyID: historyID, unmappedProducts: unmappedProducts)
     }
 
     /// A snapshot of the statuses in `entitlements`.
     public init(
         schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
-        nextTransition: Date?, entitlements: EntitlementTable, issuedIn: BootInstant? = nil, historyID: String? = nil
+        nextTransition: Date?, entitlements: EntitlementTable, issuedIn: BootInstant? = nil, historyID: String? = nil,
+        unmappedProducts: [String] = []
     ) {
+        self.unmappedProducts = unmappedProducts
         self.schemaVersion = schemaVersion
         self.generation = generation
         self.issuedAt = issuedAt
@@ -78,8 +85,8 @@ public struct EntitlementSnapshot: Sendable, Hashable {
 
     /// ``status(of:)``'s access period and state, without making its product id's `String`:
     /// what a feature decision reads.
-    func access(of entitlement: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState) {
-        entitlements.access(of: entitlement) ?? (EntitlementStatus.notPurchased.accessPeriod, EntitlementStatus.notPurchased.state)
+    func access(of entitlement: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState, revocation: Revocation?) {
+        entitlements.access(of: entitlement) ?? (EntitlementStatus.notPurchased.accessPeriod, EntitlementStatus.notPurchased.state, nil)
     }
 
     /// ``status(of:)``'s `active` and `expiresAt`, without making its product id's `String`:

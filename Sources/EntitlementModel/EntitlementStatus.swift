@@ -30,6 +30,20 @@ public enum PeriodType: String, Sendable, Hashable, CaseIterable, Codable {
     case intro
     /// A free trial.
     case trial
+    /// A promotional offer the app presented (`offerType` 2).
+    case promotional
+    /// An offer redeemed with an offer code (`offerType` 3).
+    case offerCode
+    /// A win-back offer to a lapsed subscriber (`offerType` 4).
+    case winBack
+}
+
+/// Why a revoked entitlement was revoked.
+public enum Revocation: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The family organiser stopped sharing (`revocationType` `FAMILY_REVOKE`).
+    case familyRevoked
+    /// Apple refunded the purchase (any other revocation, prorated refunds included).
+    case refunded
 }
 
 /// Whether the user bought the product or receives it through Family Sharing.
@@ -61,12 +75,26 @@ public struct EntitlementStatus: Sendable, Hashable {
     public var willRenew: Bool
     /// Bought by the user or shared by a family member.
     public var ownership: Ownership
+    /// Every product granting the entitlement at issue, the deciding one (``productId``) first and
+    /// the others in ascending order (a user may own a lifetime purchase and a subscription at
+    /// once); empty when access is not in force.
+    public var products: [String]
+    /// Why the entitlement is revoked (state ``EntitlementState/revoked``), `nil` otherwise.
+    public var revocation: Revocation?
+    /// Whether access is the catalog's `renewalLeeway` past the subscription's `expiresDate`
+    /// (auto-renew on, the renewal not yet arrived); ``expiresAt`` is then the leeway's end.
+    public var renewalPending: Bool
 
-    /// A status as the engine makes it.
+    /// A status as the engine makes it. `products` defaults to ``defaultProducts(active:productId:)``:
+    /// the deciding product alone while active.
     public init(
         active: Bool, state: EntitlementState, periodType: PeriodType = .normal, expiresAt: Date? = nil,
-        productId: String? = nil, willRenew: Bool = false, ownership: Ownership = .purchased
+        productId: String? = nil, willRenew: Bool = false, ownership: Ownership = .purchased, products: [String]? = nil,
+        revocation: Revocation? = nil, renewalPending: Bool = false
     ) {
+        self.revocation = revocation
+        self.renewalPending = renewalPending
+        self.products = products ?? Self.defaultProducts(active: active, productId: productId)
         self.active = active
         self.state = state
         self.periodType = periodType
@@ -74,6 +102,12 @@ public struct EntitlementStatus: Sendable, Hashable {
         self.productId = productId
         self.willRenew = willRenew
         self.ownership = ownership
+    }
+
+    /// The granting products of a status whose deciding product is the only one: `[productId]`
+    /// while active, none otherwise (what a snapshot written without `products` means).
+    public static func defaultProducts(active: Bool, productId: String?) -> [String] {
+        active ? [productId].compactMap { $0 } : []
     }
 
     /// The status of an entitlement nobody has bought.

@@ -26,6 +26,9 @@ public struct EntitlementTable: Sendable, Hashable {
     private var rows: [Row]
     /// The product ids' UTF-8 bytes, each row's at `productStart` for `productCount` bytes.
     private var productIDs: [UInt8]
+    /// The granting products of the rows whose list is not the default one (the deciding
+    /// product alone while active), each row's at `productList`.
+    private var productLists: [[String]]
 
     /// One status without its product id's `String`: plain values only, so a table of them is
     /// made and freed without a call per entry.
@@ -34,6 +37,10 @@ public struct EntitlementTable: Sendable, Hashable {
         var productStart: Int
         /// -1 when the status has no product id.
         var productCount: Int
+        /// Where the row's granting products are in `productLists`; -1 for the default list.
+        var productList: Int = -1
+        var revocation: Revocation? = nil
+        var renewalPending = false
         var active: Bool
         var hasExpiry: Bool
         var willRenew: Bool
@@ -47,6 +54,7 @@ public struct EntitlementTable: Sendable, Hashable {
         ids = []
         rows = []
         productIDs = []
+        productLists = []
     }
 
     /// The table of `statuses` (in ascending id order).
@@ -95,10 +103,10 @@ public struct EntitlementTable: Sendable, Hashable {
 
     /// When `id`'s access is in force and its state, without making the product id's `String`:
     /// what a feature decision reads. `nil` when the table does not hold `id`.
-    func access(of id: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState)? {
+    func access(of id: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState, revocation: Revocation?)? {
         guard let found = position(of: id) else { return nil }
         let row = rows[found]
-        return (EntitlementStatus.AccessPeriod(active: row.active, expiresAt: row.expiry), row.state)
+        return (EntitlementStatus.AccessPeriod(active: row.active, expiresAt: row.expiry), row.state, row.revocation)
     }
 
     // MARK: Positions
@@ -123,7 +131,14 @@ public struct EntitlementTable: Sendable, Hashable {
         let row = rows[position]
         return EntitlementStatus(
             active: row.active, state: row.state, periodType: row.periodType, expiresAt: row.expiry,
-            productId: productID(of: row), willRenew: row.willRenew, ownership: row.ownership)
+            productId: productID(of: row), willRenew: row.willRenew, ownership: row.ownership,
+            products: row.productList >= 0 ? productLists[row.productList] : nil, revocation: row.revocation,
+            renewalPending: row.renewalPending)
+    }
+
+    /// The row's granting products, the default list made when it is not stored.
+    private func products(of row: Row) -> [String] {
+        row.productList >= 0 ? productLists[row.productList] : EntitlementStatus.defaultProducts(active: row.active, productId: productID(of: row))
     }
 
     private func productID(of row: Row) -> String? {
@@ -136,10 +151,15 @@ public struct EntitlementTable: Sendable, Hashable {
 
     /// `status` as a row, its product id's bytes appended to ``productIDs``.
     private mutating func row(_ status: EntitlementStatus) -> Row {
-        Row(status) { bytes in
+        var row = Row(status) { bytes in
             defer { productIDs.append(contentsOf: bytes) }
             return productIDs.count
         }
+        if status.products != EntitlementStatus.defaultProducts(active: status.active, productId: status.productId) {
+            row.productList = productLists.count
+            productLists.append(status.products)
+        }
+        return row
     }
 
     /// Appends `id` with `status`; `id` must come after every id already in the table.
@@ -161,7 +181,8 @@ public struct EntitlementTable: Sendable, Hashable {
             let one = left.rows[position], other = right.rows[position]
             guard one.active == other.active, one.state == other.state, one.periodType == other.periodType,
                 one.willRenew == other.willRenew, one.ownership == other.ownership, one.expiry == other.expiry,
-                left.sameProductID(one, as: other, of: right)
+                left.sameProductID(one, as: other, of: right), one.revocation == other.revocation, one.renewalPending == other.renewalPending,
+                one.productList < 0 && other.productList < 0 || left.products(of: one) == right.products(of: other)
             else { return false }
         }
         return true
@@ -208,6 +229,8 @@ extension EntitlementTable.Row {
         self.init(
             active: status.active, state: status.state, periodType: status.periodType, ownership: status.ownership,
             willRenew: status.willRenew, expiresAt: status.expiresAt?.timeIntervalSinceReferenceDate)
+        revocation = status.revocation
+        renewalPending = status.renewalPending
         if var productID = status.productId {
             productID.withUTF8 { bytes in
                 productStart = appendProductID(bytes)
@@ -288,7 +311,27 @@ extension EntitlementTable {
 
         /// Adds `id` with `status`.
         mutating func append(_ id: String, status: EntitlementStatus) {
-            append(id, Row(status, appendingProductID: productIDs.append))
+            var row = Row(status, appendingProductID: productIDs.append)
+            if status.products != EntitlementStatus.defaultProducts(active: status.active, productId: status.productId) {
+                row.productList = table.productLists.count
+                table.productLists.append(status.products)
+            }
+            append(id, row)
+        }
+
+        /// Sets `products` as the granting products of `row` (whose product id is already
+        /// appended), kept only when they are not the default list.
+        mutating func setProducts(_ products: [String], of row: inout Row) {
+            let isDefault: Bool
+            if row.active, row.productCount >= 0 {
+                isDefault = products.count == 1
+                    && products[0].utf8.elementsEqual(UnsafeBufferPointer(start: productIDs.start + row.productStart, count: row.productCount))
+            } else {
+                isDefault = products.isEmpty
+            }
+            guard !isDefault else { return }
+            row.productList = table.productLists.count
+            table.productLists.append(products)
         }
 
         /// Appends `bytes` (UTF-8) as the product id of `row`, which is appended next.
@@ -326,6 +369,7 @@ extension EntitlementTable {
             let order = table.ids.indices.sorted { table.ids[$0] < table.ids[$1] }
             var sorted = EntitlementTable()
             sorted.productIDs = table.productIDs
+            sorted.productLists = table.productLists
             sorted.ids.reserveCapacity(order.count)
             sorted.rows.reserveCapacity(order.count)
             for position in order {

@@ -90,6 +90,7 @@ extension FactStore {
         private var typeFlags: [Int16] = []
         private var ownershipFlags: [Int16] = []
         private var discountFlags: [Int16] = []
+        private var revocationFlags: [Int16] = []
         private var hasNames = false
 
         /// Names' positions of a transaction's bundle id and environment (-1: absent).
@@ -118,6 +119,7 @@ extension FactStore {
             typeFlags = Array(repeating: -1, count: count)
             ownershipFlags = typeFlags
             discountFlags = typeFlags
+            revocationFlags = typeFlags
             hasNames = true
             return true
         }
@@ -166,6 +168,7 @@ extension FactStore {
                     case .type: flags.formUnion(typeFlag(name))
                     case .inAppOwnershipType: flags.formUnion(ownershipFlag(name))
                     case .offerDiscountType: flags.formUnion(discountFlag(name))
+                    case .revocationType: flags.formUnion(revocationFlag(name))
                     default: break
                     }
                     TransactionColdFields.appendNumber(UInt64(coldPosition(name, in: &facts)), to: &facts.coldBytes)
@@ -199,21 +202,28 @@ extension FactStore {
 
         private mutating func typeFlag(_ name: Int) -> StoredTransaction.Flags {
             if typeFlags[name] < 0 { typeFlags[name] = Int16(StoredTransaction.Flags(type: StoreProductType(rawValue: names[name])).rawValue) }
-            return StoredTransaction.Flags(rawValue: UInt8(typeFlags[name]))
+            return StoredTransaction.Flags(rawValue: UInt16(typeFlags[name]))
         }
 
         private mutating func ownershipFlag(_ name: Int) -> StoredTransaction.Flags {
             if ownershipFlags[name] < 0 {
                 ownershipFlags[name] = Int16(StoredTransaction.Flags(ownership: OwnershipType(rawValue: names[name])).rawValue)
             }
-            return StoredTransaction.Flags(rawValue: UInt8(ownershipFlags[name]))
+            return StoredTransaction.Flags(rawValue: UInt16(ownershipFlags[name]))
+        }
+
+        private mutating func revocationFlag(_ name: Int) -> StoredTransaction.Flags {
+            if revocationFlags[name] < 0 {
+                revocationFlags[name] = Int16(StoredTransaction.Flags(revocation: RevocationType(rawValue: names[name])).rawValue)
+            }
+            return StoredTransaction.Flags(rawValue: UInt16(revocationFlags[name]))
         }
 
         private mutating func discountFlag(_ name: Int) -> StoredTransaction.Flags {
             if discountFlags[name] < 0 {
                 discountFlags[name] = Int16(StoredTransaction.Flags(discount: OfferDiscountType(rawValue: names[name])).rawValue)
             }
-            return StoredTransaction.Flags(rawValue: UInt8(discountFlags[name]))
+            return StoredTransaction.Flags(rawValue: UInt16(discountFlags[name]))
         }
 
         /// The store's origin position of a pair of names, worked out once per pair.

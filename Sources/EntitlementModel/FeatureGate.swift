@@ -12,6 +12,8 @@ public enum PaywallReason: String, Sendable, Hashable, CaseIterable {
     case expired
     /// The purchase was refunded or revoked.
     case revoked
+    /// The family organiser stopped sharing the purchase (`revocationType` `FAMILY_REVOKE`).
+    case familyRevoked
     /// A free allowance (count or time window) is used up.
     case limitReached
     /// No valid snapshot could be read: fail closed.

@@ -12,15 +12,18 @@ enum FeatureHolding: Sendable, Hashable {
     case free
     /// No snapshot could be read.
     case noSnapshot
-    /// The snapshot's status of the feature's entitlement: when access is in force, and its state.
-    case entitlement(EntitlementStatus.AccessPeriod, EntitlementState)
+    /// The snapshot's status of the feature's entitlement: when access is in force, its state,
+    /// and whether a revocation was the family organiser's.
+    case entitlement(EntitlementStatus.AccessPeriod, EntitlementState, familyRevoked: Bool)
 
     /// Whether the user holds the feature at `instant` (the snapshot's effective now).
     @inline(__always) func standing(at instant: Date) -> FeatureStanding {
         switch self {
         case .free: return .holds
         case .noSnapshot: return .noSnapshot
-        case .entitlement(let period, let state): return period.contains(instant) ? .holds : .lapsed(state)
+        case .entitlement(let period, let state, let familyRevoked):
+            if period.contains(instant) { return .holds }
+            return familyRevoked ? .familyRevoked : .lapsed(state)
         }
     }
 }
@@ -32,6 +35,8 @@ enum FeatureStanding: Sendable, Hashable {
     case noSnapshot
     /// The entitlement is not in force; its state says why (never bought, expired, revoked…).
     case lapsed(EntitlementState)
+    /// Revoked because the family organiser stopped sharing.
+    case familyRevoked
 }
 
 /// The gate's answer before the paywall copy is attached.
@@ -48,8 +53,8 @@ extension FeatureRule {
         guard let entitlement else { return .free }
         guard let snapshot else { return .noSnapshot }
         // Without making the product id's string: a check reads only when access is in force.
-        let (period, state) = snapshot.access(of: entitlement)
-        return .entitlement(period, state)
+        let (period, state, revocation) = snapshot.access(of: entitlement)
+        return .entitlement(period, state, familyRevoked: revocation == .familyRevoked)
     }
 
     /// The rule's free allowances: what the gate's rule reads of it.
@@ -81,7 +86,8 @@ extension FeatureRule {
             }
             switch standing {
             case .noSnapshot: return .locked(.noSnapshot)
-            case .lapsed where freeCount != nil: return .locked(.limitReached)
+            case .lapsed where freeCount != nil, .familyRevoked where freeCount != nil: return .locked(.limitReached)
+            case .familyRevoked: return .locked(.familyRevoked)
             case .lapsed(.notPurchased): return .locked(.notEntitled)
             case .lapsed(.revoked): return .locked(.revoked)
             case .lapsed, .holds: return .locked(.expired)

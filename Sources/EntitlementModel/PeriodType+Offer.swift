@@ -6,19 +6,23 @@ extension PeriodType {
     /// Xcode's do not carry `offerDiscountType`: then the catalog's `.storekit` file decides
     /// (`paymentMode` `free` is a trial, `payAsYouGo` and `payUpFront` are not), and a product the
     /// catalog gives no introductory offer counts as a trial, which is what such payloads almost
-    /// always were. Promotional, offer-code and win-back offers are `intro`.
+    /// always were. Promotional (`offerType` 2), offer-code (3) and win-back (4) offers are
+    /// `promotional`, `offerCode` and `winBack`; an offer type this build does not know is `intro`.
     package static func of(
         offer: OfferType, discount: OfferDiscountType?, catalogIntroductoryOfferIsFreeTrial: Bool?
     ) -> PeriodType {
         of(
             introductoryOffer: offer == .introductory, discountIsFreeTrial: discount.map { $0 == .freeTrial },
-            catalogIntroductoryOfferIsFreeTrial: catalogIntroductoryOfferIsFreeTrial)
+            catalogIntroductoryOfferIsFreeTrial: catalogIntroductoryOfferIsFreeTrial,
+            otherOffer: StoredTransaction.Flags(offerType: offer).otherOfferPeriod)
     }
 
     /// The same rule, on what ``FactStore`` keeps of the offer: whether it is introductory, and
     /// whether its discount type is `FREE_TRIAL` (`nil` when the payload has none).
-    static func of(introductoryOffer: Bool, discountIsFreeTrial: Bool?, catalogIntroductoryOfferIsFreeTrial: Bool?) -> PeriodType {
-        guard introductoryOffer else { return .intro }
+    static func of(
+        introductoryOffer: Bool, discountIsFreeTrial: Bool?, catalogIntroductoryOfferIsFreeTrial: Bool?, otherOffer: PeriodType
+    ) -> PeriodType {
+        guard introductoryOffer else { return otherOffer }
         if let discountIsFreeTrial { return discountIsFreeTrial ? .trial : .intro }
         return catalogIntroductoryOfferIsFreeTrial ?? true ? .trial : .intro
     }

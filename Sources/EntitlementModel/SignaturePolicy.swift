@@ -45,4 +45,10 @@ public struct SignaturePolicy: Sendable, Hashable {
         default: .optional
         }
     }
+
+    /// The default for a catalog that accepts `environments`: required when any of them is
+    /// Production or Sandbox.
+    public static func defaultRequirement(for environments: [StoreEnvironment]) -> Requirement {
+        environments.contains { defaultRequirement(for: $0) == .required } ? .required : .optional
+    }
 }

@@ -143,6 +143,8 @@ struct SnapshotInPlace: SnapshotPropertyList {
 
     /// The string `object` (read once per file or for an error message).
     func string(_ object: Object) -> String? { file.string(object) }
+    /// Through the decoded value: a short list, present in few snapshots.
+    func strings(_ object: Object) -> [String]? { SnapshotTree().strings(file.value(object)) }
 
     /// An ASCII string's bytes as they stand in the file; a UTF-16 one made into a `String`
     /// first. The identity is the string object's.

@@ -29,6 +29,15 @@ struct SnapshotTree: SnapshotPropertyList {
     func real(_ object: PropertyListValue) -> Double? { if case .real(let value) = object { value } else { nil } }
     func date(_ object: PropertyListValue) -> Date? { object.dateValue }
     func string(_ object: PropertyListValue) -> String? { object.stringValue }
+    func strings(_ object: PropertyListValue) -> [String]? {
+        guard case .array(let items) = object else { return nil }
+        var strings: [String] = []
+        for item in items {
+            guard let string = item.stringValue else { return nil }
+            strings.append(string)
+        }
+        return strings
+    }
     /// The identity is where a string's storage is: one `String` shared by several values of
     /// the tree (as the binary decoder makes a shared string object) has one. A small string
     /// (at most 15 bytes) or one not stored as UTF-8 is read from a copy, with no identity.

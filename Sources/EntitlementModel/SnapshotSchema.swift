@@ -29,7 +29,7 @@ enum SnapshotSchema {
     /// `CLOCK_BOOTTIME` at issue) are both present or both absent; `historyId` (the history the
     /// generation counts in) is optional, absent from snapshots written before it existed.
     enum RootField: String, SnapshotFieldName {
-        case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements, historyId
+        case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements, historyId, unmappedProducts
         static var rememberedIn: Int? { nil }  // read once per file
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -42,13 +42,16 @@ enum SnapshotSchema {
             case .bootTimeNanoseconds: 5
             case .entitlements: 6
             case .historyId: 7
+            case .unmappedProducts: 8
             }
         }
     }
 
-    /// An entitlement entry's fields; `expiresAt` and `productId` are optional.
+    /// An entitlement entry's fields; `expiresAt`, `productId`, `products`, `revocation` and
+    /// `renewalPending` are optional (without `products`, the deciding product alone while
+    /// active; without `renewalPending`, false).
     enum EntryField: String, SnapshotFieldName {
-        case active, state, periodType, ownership, willRenew, expiresAt, productId
+        case active, state, periodType, ownership, willRenew, expiresAt, productId, products, revocation, renewalPending
         static var rememberedIn: Int? { 0 }
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -60,6 +63,9 @@ enum SnapshotSchema {
             case .willRenew: 4
             case .expiresAt: 5
             case .productId: 6
+            case .products: 7
+            case .revocation: 8
+            case .renewalPending: 9
             }
         }
     }
@@ -90,7 +96,7 @@ enum SnapshotSchema {
         }
         let schemaVersion = fields[.schemaVersion], generation = fields[.generation], issuedAt = fields[.issuedAt]
         let nextTransition = fields[.nextTransition], bootId = fields[.bootId], bootTime = fields[.bootTimeNanoseconds]
-        let table = fields[.entitlements], history = fields[.historyId]
+        let table = fields[.entitlements], history = fields[.historyId], unmapped = fields[.unmappedProducts]
         // Any integral number (1.0 included), as `PropertyListValue.integerValue` reads it.
         guard let versionObject = schemaVersion,
             let version = source.integer(versionObject) ?? source.real(versionObject).flatMap({ PropertyListValue.real($0).integerValue })
@@ -133,9 +139,17 @@ enum SnapshotSchema {
         case .success(let table): entitlements = table
         case .failure(let duplicate): throw .invalidField(path: "entitlements.\(duplicate.id)", problem: "is named twice")
         }
+        // Optional (a snapshot written before the field has none); when present, strings only.
+        var unmappedProducts: [String] = []
+        if let unmapped {
+            guard let strings = source.strings(unmapped) else {
+                throw .invalidField(path: RootField.unmappedProducts.rawValue, problem: "is not an array of strings")
+            }
+            unmappedProducts = strings
+        }
         return EntitlementSnapshot(
             schemaVersion: Int(version), generation: generation, issuedAt: issued, nextTransition: next,
-            entitlements: entitlements, issuedIn: issuedIn, historyID: historyID)
+            entitlements: entitlements, issuedIn: issuedIn, historyID: historyID, unmappedProducts: unmappedProducts)
     }
 
     /// The boot reading: `nil` when both fields are absent; refused when only one is there or
@@ -176,7 +190,7 @@ enum SnapshotSchema {
         let stateValue: EntitlementState = try enumeration(fields[.state], .state, source)
         let periodTypeValue: PeriodType = try enumeration(fields[.periodType], .periodType, source)
         let ownershipValue: Ownership = try enumeration(fields[.ownership], .ownership, source)
-        let expiresAt = fields[.expiresAt], productId = fields[.productId]
+        let expiresAt = fields[.expiresAt], productId = fields[.productId], products = fields[.products]
         guard let willRenewObject = fields[.willRenew], let willRenew = source.boolean(willRenewObject) else {
             throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean")
         }
@@ -194,6 +208,18 @@ enum SnapshotSchema {
             guard source.withUTF8(ofString: productId, { builder.appendProductID($0, identity: $1, to: &row) }) != nil else {
                 throw EntryRefusal(field: .productId, problem: "is not a string")
             }
+        }
+        if let pending = fields[.renewalPending] {
+            guard let value = source.boolean(pending) else { throw EntryRefusal(field: .renewalPending, problem: "is not a boolean") }
+            row.renewalPending = value
+        }
+        if let revocation = fields[.revocation] {
+            guard let value: Revocation = source.name(revocation) else { throw notAName(revocation, .revocation, source) }
+            row.revocation = value
+        }
+        if let products {
+            guard let strings = source.strings(products) else { throw EntryRefusal(field: .products, problem: "is not an array of strings") }
+            builder.setProducts(strings, of: &row)
         }
         return row
     }
@@ -250,12 +276,15 @@ enum SnapshotSchema {
 /// are addressed through a pointer, not a buffer of the tuple's size: the last slot of a value
 /// whose size is less than its stride ends before a buffer would count it.
 struct FieldValues<Name: SnapshotFieldName, Object> {
-    private var slots: (Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?) = (nil, nil, nil, nil, nil, nil, nil, nil)
+    private var slots: (Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?) =
+        (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 
     /// The most names a ``SnapshotFieldName`` may have (the slots above).
-    static var capacity: Int { 8 }
+    static var capacity: Int { 12 }
 
-    /// The value stored at `position` (a position of `Name`, below ``capacity``).
+    /// The value stored at `position` (a position of `Name`, below ``capacity``). Addressed
+    /// through a pointer to the first slot, not a buffer of the tuple's bytes: the last slot of
+    /// an `Object?` whose size is below its stride would lie past such a buffer's count.
     @inline(__always) subscript(position: Int) -> Object? {
         get {
             precondition(position >= 0 && position < Self.capacity)
@@ -361,6 +390,10 @@ extension Ownership: SnapshotName {
     static var rememberedIn: Int? { 3 }
     static let texts = SnapshotNameTexts<Self>()
 }
+extension Revocation: SnapshotName {
+    static var rememberedIn: Int? { nil }  // only revoked entries carry one
+    static let texts = SnapshotNameTexts<Self>()
+}
 
 /// What ``SnapshotSchema`` reads from a property list, whatever its form: a decoded
 /// ``PropertyListValue`` tree, or a binary file read in place. Every answer follows the
@@ -387,6 +420,8 @@ protocol SnapshotPropertyList {
     func real(_ object: Object) -> Double?
     func date(_ object: Object) -> Date?
     func string(_ object: Object) -> String?
+    /// The strings of the array `object`; `nil` when it is not an array or holds anything else.
+    func strings(_ object: Object) -> [String]?
     /// `body`'s answer for the UTF-8 bytes of the string `object` (valid only inside `body`) and
     /// a number that is the same wherever the same string is used (`nil` when there is none);
     /// `nil`, without calling `body`, for another kind.

@@ -28,7 +28,7 @@ struct StoredTransaction: Sendable {
 
     /// What the engine reads of the enumerations, as bits.
     struct Flags: OptionSet, Sendable {
-        let rawValue: UInt8
+        let rawValue: UInt16
         static let upgraded = Flags(rawValue: 1 << 0)
         static let familyShared = Flags(rawValue: 1 << 1)
         static let nonConsumable = Flags(rawValue: 1 << 2)
@@ -40,19 +40,38 @@ struct StoredTransaction: Sendable {
         static let freeTrialDiscount = Flags(rawValue: 1 << 5)
         /// Any other `offerDiscountType`.
         static let otherDiscount = Flags(rawValue: 1 << 6)
+        /// `revocationType` `FAMILY_REVOKE`: the family organiser stopped sharing.
+        static let familyRevoked = Flags(rawValue: 1 << 7)
+        /// `offerType` 2 (with ``otherOffer``).
+        static let promotionalOffer = Flags(rawValue: 1 << 8)
+        /// `offerType` 3 (with ``otherOffer``).
+        static let offerCode = Flags(rawValue: 1 << 9)
+        /// `offerType` 4 (with ``otherOffer``).
+        static let winBackOffer = Flags(rawValue: 1 << 10)
 
-        init(rawValue: UInt8) { self.rawValue = rawValue }
+        init(rawValue: UInt16) { self.rawValue = rawValue }
 
         init(_ transaction: StoreTransaction) {
             self = Self(type: transaction.type).union(Self(ownership: transaction.inAppOwnershipType))
                 .union(Self(offerType: transaction.offerType)).union(Self(discount: transaction.offerDiscountType))
+                .union(Self(revocation: transaction.revocationType))
             if transaction.isUpgraded { insert(.upgraded) }
         }
 
         // One field each, so that a reader of stored fields (a checkpoint) derives the same bits.
         init(type: StoreProductType) { self = type == .nonConsumable ? .nonConsumable : [] }
         init(ownership: OwnershipType) { self = ownership == .familyShared ? .familyShared : [] }
-        init(offerType: OfferType?) { self = offerType.map { $0 == .introductory ? .introductoryOffer : .otherOffer } ?? [] }
+        init(offerType: OfferType?) {
+            switch offerType {
+            case nil: self = []
+            case .introductory?: self = .introductoryOffer
+            case .promotional?: self = [.otherOffer, .promotionalOffer]
+            case .offerCode?: self = [.otherOffer, .offerCode]
+            case .winBack?: self = [.otherOffer, .winBackOffer]
+            default: self = .otherOffer
+            }
+        }
+        init(revocation: RevocationType?) { self = revocation == .familyRevoke ? .familyRevoked : [] }
         init(discount: OfferDiscountType?) { self = discount.map { $0 == .freeTrial ? .freeTrialDiscount : .otherDiscount } ?? [] }
 
         /// Whether the transaction redeemed an offer, and whether it was introductory.
@@ -60,6 +79,12 @@ struct StoredTransaction: Sendable {
             guard contains(.introductoryOffer) || contains(.otherOffer) else { return nil }
             let discount: Bool? = contains(.freeTrialDiscount) ? true : contains(.otherDiscount) ? false : nil
             return (contains(.introductoryOffer), discount)
+        }
+
+        /// The period type of a non-introductory offer: `promotional`, `offerCode` or `winBack`
+        /// for `offerType` 2, 3 or 4, `intro` for an offer type this build does not know.
+        var otherOfferPeriod: PeriodType {
+            contains(.promotionalOffer) ? .promotional : contains(.offerCode) ? .offerCode : contains(.winBackOffer) ? .winBack : .intro
         }
     }
 }

@@ -12,12 +12,27 @@ package struct CommonOptions: Sendable {
     package static let defaultGroup = "group.com.irenews.geko"
 
     package var containerPath: ResolvedPath
+    /// The group `--group` or `ENTITLEMENTS_GROUP` names, else ``defaultGroup``; a command that
+    /// loads the catalog asks ``group(for:)`` instead, which lets the catalog's `appGroup` decide.
     package var group: String
+    /// Whether `--group` or `ENTITLEMENTS_GROUP` named ``group``.
+    package var groupIsExplicit: Bool
     package var catalog: ResolvedPath
 
     package var container: String { containerPath.path }
     package var catalogPath: String { catalog.path }
+    /// The layout of ``group`` (for a command that reads no catalog).
     package var layout: ContainerLayout { ContainerLayout(container: container, group: group) }
+
+    /// The group: `--group`, else `ENTITLEMENTS_GROUP`, else the catalog's `appGroup`, else ``defaultGroup``.
+    package func group(for catalog: Catalog?) -> String {
+        groupIsExplicit ? group : catalog?.appGroup ?? Self.defaultGroup
+    }
+
+    /// The layout of ``group(for:)`` in the container.
+    package func layout(for catalog: Catalog?) -> ContainerLayout {
+        ContainerLayout(container: container, group: group(for: catalog))
+    }
 
     /// Reads the three options from `scanner`; what no flag names comes from `environment`'s
     /// variables, then from `locations` (by default the places `environment` and this
@@ -51,7 +66,9 @@ package struct CommonOptions: Sendable {
             let defaults = locations().resolve()
             (containerPath, catalog) = (explicitContainer ?? defaults.container, explicitCatalog ?? defaults.catalog)
         }
-        group = groupFlag ?? variable("ENTITLEMENTS_GROUP").flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultGroup
+        let explicitGroup = groupFlag ?? variable("ENTITLEMENTS_GROUP").flatMap { $0.isEmpty ? nil : $0 }
+        groupIsExplicit = explicitGroup != nil
+        group = explicitGroup ?? Self.defaultGroup
         guard Self.isValidGroup(group) else {
             throw UsageError("invalid group '\(group)': use letters, digits, '.', '-' and '_' only")
         }
@@ -90,29 +107,14 @@ package struct CommonOptions: Sendable {
     }
 
     /// A group id becomes a file name: no slashes, no leading dot, nothing empty.
-    package static func isValidGroup(_ group: String) -> Bool {
-        !group.isEmpty && !group.hasPrefix(".") && group.utf8.count <= 200
-            && group.unicodeScalars.allSatisfy { isLetterMarkOrNumber($0) || "._-".unicodeScalars.contains($0) }
-    }
-
-    /// Foundation's `CharacterSet.alphanumerics`: Unicode general categories L*, M* and N*.
-    private static func isLetterMarkOrNumber(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .nonspacingMark, .spacingMark, .enclosingMark,
-             .decimalNumber, .letterNumber, .otherNumber:
-            true
-        default:
-            false
-        }
-    }
+    package static func isValidGroup(_ group: String) -> Bool { Catalog.isValidAppGroup(group) }
 
     package static let containerOption = CommandConfiguration.Option(
         "--container", value: "dir",
         "App-group container (env ENTITLEMENTS_CONTAINER). Default: the container of the place the default catalog comes from (see --catalog): $XDG_STATE_HOME/entitlements/container (~/.local/state/entitlements/container), /var/lib/entitlements/container or the package's Shared/Container; with no catalog anywhere, the user's (the system's when there is no home).")
     package static let groupOption = CommandConfiguration.Option(
         "--group", value: "id",
-        "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; default \(defaultGroup)).")
+        "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; else the catalog's appGroup; default \(defaultGroup)).")
     package static let catalogOption = CommandConfiguration.Option(
         "--catalog", value: "file",
         "Catalog JSON (env ENTITLEMENTS_CATALOG). Default: the first of these that exists: $XDG_CONFIG_HOME/entitlements/Catalog.json (~/.config/entitlements/Catalog.json); /etc/entitlements/Catalog.json; for a tool run from its package's .build, the package's Shared/Catalog.json.")
@@ -132,9 +134,10 @@ package struct CommonOptions: Sendable {
     /// The three options for a command that reads no catalog (`watch-link`): `--catalog` is
     /// accepted and ignored.
     package static func options(ignoringCatalogIn command: String) -> [CommandConfiguration.Option] {
-        var catalog = catalogOption
+        var catalog = catalogOption, group = groupOption
         catalog.help = "Accepted like every tool's, unused: \(command) reads no catalog."
-        return [containerOption, groupOption, catalog]
+        group.help = "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; default \(defaultGroup))."
+        return [containerOption, group, catalog]
     }
 }
 

@@ -17,6 +17,9 @@ struct TimelineRendering: Sendable {
     var charset: TextCharset
     var timeZone: TextTimeZone
     var gate: FeatureGate
+    /// The feature that gates what is rendered: the widgets' on a phone or tablet, the watch
+    /// app's (and its complications') on the watch.
+    var feature: String
 
     /// The text to print and the earliest reload date of the rendered timelines (`nil`: none).
     /// Text is one block per family (the watch app's screen first), a blank line between blocks;
@@ -32,12 +35,12 @@ struct TimelineRendering: Sendable {
         var launch: AppLaunchGate?
         var timelines: [(family: WidgetFamily, timeline: Timeline)]
         if device == .watch {
-            let app = WatchApp(gate: gate)
+            let app = WatchApp(gate: gate, feature: feature)
             let complications = app.complications(snapshot: snapshot, now: now)
             timelines = families.compactMap { family in complications[family].map { (family, $0) } }
             if showsWatchApp { launch = app.launch(snapshot: snapshot, now: now) }
         } else {
-            let provider = EntitlementTimelineProvider(gate: gate)
+            let provider = EntitlementTimelineProvider(gate: gate, feature: feature)
             timelines = families.map { family in
                 (family, provider.timeline(for: snapshot, in: TimelineProviderContext(family: family), now: now))
             }
@@ -57,9 +60,9 @@ struct TimelineRendering: Sendable {
             output = timelines.map { renderer.render(timeline: $0.timeline, family: $0.family, now: now) }
                 .joined(by: "\n\n") + "\n"
         case .json:
-            output = launch.map { Self.launchJSON($0, snapshot: snapshot).serialized + "\n" } ?? ""
+            output = launch.map { Self.launchJSON($0, snapshot: snapshot, feature: feature).serialized + "\n" } ?? ""
             for (family, timeline) in timelines {
-                output += timelineJSON(family: family, generation: snapshot?.generation, timeline: timeline).serialized + "\n"
+                output += timelineJSON(family: family, generation: snapshot?.generation, timeline: timeline, feature: feature).serialized + "\n"
             }
         }
         let reloadAt = timelines.compactMap { (_, timeline) -> Date? in
@@ -69,8 +72,10 @@ struct TimelineRendering: Sendable {
         return (output, reloadAt)
     }
 
-    static func launchJSON(_ launch: AppLaunchGate, snapshot: EntitlementSnapshot?) -> JSONValue {
-        var object: [String: JSONValue] = ["device": "watch", "generation": snapshot.map { .int($0.generation) } ?? .null]
+    static func launchJSON(_ launch: AppLaunchGate, snapshot: EntitlementSnapshot?, feature: String) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "device": "watch", "generation": snapshot.map { .int($0.generation) } ?? .null, "feature": .string(feature),
+        ]
         switch launch {
         case .unlocked:
             object["launch"] = .object(["locked": false])

@@ -17,10 +17,13 @@ public struct WidgetRendererCommand: Command {
             complication when no --family is given. Text gives times in the local zone (TZ) with their \
             UTC offset; JSON prints one object per family timeline per line, times in UTC. --follow \
             watches the shared file through inotify and prints again on every change and whenever a \
-            timeline's reload date arrives, until SIGINT or SIGTERM or until its output is closed (exit 0).
+            timeline's reload date arrives, until SIGINT or SIGTERM or until its output is closed (exit 0). \
+            Every JSON line names the feature that gates it ("feature"); a --feature the catalog does not \
+            define is a usage error (exit 64).
             """,
         options: [
             .init("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)"),
+            .init("--feature", value: "feature", "The catalog feature that gates what is rendered (default: the catalog's widgetFeature, widgets, on a phone or tablet; its watchFeature, watchApp, on the watch, for the app and its complications)."),
             .init("--family", value: "family", repeatable: true, "A widget family to render ('\(watchAppName)' for the watch app); repeat for several (default: all of the device's)."),
             OutputFormat.option,
             .init("--now", value: "ISO8601", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time)."),
@@ -36,10 +39,13 @@ public struct WidgetRendererCommand: Command {
     var now: Date?
     var follow: Bool
     var charset: TextCharset
+    /// `--feature`, checked against the catalog when it is loaded.
+    var feature: String?
 
     public init(parsing scanner: inout ArgumentScanner) throws {
         common = try CommonOptions(parsing: &scanner)
         device = try scanner.value("--device", as: "phone, tablet or watch") { DeviceProfile(rawValue: $0) } ?? .phone
+        feature = try scanner.value("--feature")
         let device = device
         let names = try scanner.values("--family")
         let known = (device == .watch ? [Self.watchAppName] : []) + device.families.map(\.rawValue)
@@ -73,14 +79,21 @@ public struct WidgetRendererCommand: Command {
     // concurrency pool (three fewer threads at start-up); `--follow` awaits its watch from here.
     nonisolated(nonsending) public func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
+        let feature = feature ?? (device == .watch ? catalog.watchFeature : catalog.widgetFeature)
+        if self.feature != nil, catalog.featureGate.rules[feature] == nil {
+            let known = catalog.featureGate.rules.keys.sorted()
+            throw UsageError(
+                "unknown feature '\(feature)'" + Suggestion.didYouMean(feature, among: known)
+                    + " (\(common.catalogPath) defines: \(known.joined(separator: ", ")))")
+        }
         let renderer = TimelineRendering(
             device: device, families: families, showsWatchApp: showsWatchApp, format: format, charset: charset,
-            timeZone: .local, gate: catalog.featureGate)
+            timeZone: .local, gate: catalog.featureGate, feature: feature)
         if follow {
-            try await SnapshotFollower(layout: common.layout, rendering: renderer).run()
+            try await SnapshotFollower(layout: common.layout(for: catalog), rendering: renderer).run()
         } else {
             let snapshot: EntitlementSnapshot?
-            switch SnapshotLoading.read(common.layout) {
+            switch SnapshotLoading.read(common.layout(for: catalog)) {
             case .snapshot(let s): snapshot = s
             case .missing(let path):
                 snapshot = nil

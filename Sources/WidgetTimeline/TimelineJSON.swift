@@ -17,19 +17,21 @@ import Foundation
 /// `reason`, `title`, `callToAction` and `deepLink` come from the paywall and are `null` for
 /// unlocked and placeholder entries. `generation` is `null` when no snapshot could be read.
 /// Serialise with `JSONValue/serialized` for one deterministic line.
-package func timelineJSON(family: WidgetFamily, generation: Int64?, timeline: Timeline) -> JSONValue {
+package func timelineJSON(family: WidgetFamily, generation: Int64?, timeline: Timeline, feature: String? = nil) -> JSONValue {
     let policy: JSONValue
     switch timeline.policy {
     case .after(let date): policy = .object(["kind": "after", "date": .date(date)])
     case .atEnd: policy = .object(["kind": "atEnd", "date": .null])
     case .never: policy = .object(["kind": "never", "date": .null])
     }
-    return .object([
+    var object: [String: JSONValue] = [
         "family": .string(family.rawValue),
         "generation": generation.map(JSONValue.int) ?? .null,
         "policy": policy,
         "entries": .array(timeline.entries.map(entryJSON)),
-    ])
+    ]
+    if let feature { object["feature"] = .string(feature) }
+    return .object(object)
 }
 
 private func entryJSON(_ entry: EntitlementEntry) -> JSONValue {

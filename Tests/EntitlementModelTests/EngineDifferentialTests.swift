@@ -41,8 +41,9 @@ import Testing
                         type: types[random.next(in: 0...(types.count - 1))],
                         inAppOwnershipType: random.next(in: 0...3) == 0 ? .familyShared : .purchased,
                         signedDate: random.next(in: 0...5) == 0 ? nil : day(0...120),
-                        revocationDate: random.next(in: 0...6) == 0 ? day(0...90) : nil, isUpgraded: random.next(in: 0...8) == 0,
-                        offerType: random.next(in: 0...3) == 0 ? OfferType(rawValue: random.next(in: 1...3)) : nil,
+                        revocationDate: random.next(in: 0...6) == 0 ? day(0...90) : nil,
+                        revocationType: random.next(in: 0...1) == 0 ? .familyRevoke : nil, isUpgraded: random.next(in: 0...8) == 0,
+                        offerType: random.next(in: 0...3) == 0 ? OfferType(rawValue: random.next(in: 1...5)) : nil,
                         offerDiscountType: random.next(in: 0...2) == 0 ? .payUpFront : nil)))
         }
         return events

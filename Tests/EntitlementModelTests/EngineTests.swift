@@ -22,12 +22,13 @@ private let lifetime = F.transaction(id: "L1", product: F.lifetime, purchased: "
 
 private func status(
     _ state: EntitlementState, _ product: String?, expires: String? = nil, period: PeriodType = .normal, renew: Bool = false,
-    ownership: Ownership = .purchased
+    ownership: Ownership = .purchased, alsoGranting: [String] = []
 ) -> EntitlementStatus {
     let active = [.subscribed, .inGracePeriod, .purchased].contains(state)
     return EntitlementStatus(
         active: active, state: state, periodType: period, expiresAt: expires.map(F.date), productId: product, willRenew: renew,
-        ownership: ownership)
+        ownership: ownership, products: active ? [product].compactMap { $0 } + alsoGranting : [],
+        revocation: state == .revoked ? .refunded : nil)
 }
 
 let engineCases: [EngineCase] = [
@@ -95,7 +96,7 @@ let engineCases: [EngineCase] = [
                       ["inAppOwnershipType": "FAMILY_SHARED"]),
         F.transaction(id: "m2", purchased: "2025-02-20T00:00:00Z", expires: "2025-03-20T00:00:00Z"),
     ], now: "2025-02-25T00:00:00Z",
-       expected: status(.subscribed, F.annual, expires: "2025-03-01T00:00:00Z", renew: true, ownership: .familyShared),
+       expected: status(.subscribed, F.annual, expires: "2025-03-01T00:00:00Z", renew: true, ownership: .familyShared, alsoGranting: [F.monthly]),
        nextTransition: "2025-03-01T00:00:00Z"),
     EngineCase(name: "lower level takes over when the higher one lapses", lines: [
         F.transaction(id: "a1", product: F.annual, purchased: "2024-03-01T00:00:00Z", expires: "2025-03-01T00:00:00Z"),
@@ -140,7 +141,7 @@ let engineCases: [EngineCase] = [
     ], now: "2025-01-20T00:00:00Z", expected: status(.subscribed, F.monthly, expires: "2025-02-01T00:00:00Z", renew: true),
        nextTransition: "2025-02-01T00:00:00Z"),
     EngineCase(name: "non-consumable dominates a subscription", lines: [monthlyJan, lifetime], now: "2025-01-10T00:00:00Z",
-               expected: status(.purchased, F.lifetime)),
+               expected: status(.purchased, F.lifetime, alsoGranting: [F.monthly])),
     EngineCase(name: "refunded lifetime falls back to the subscription", lines: [
         monthlyJan, lifetime,
         F.transaction(id: "L1", product: F.lifetime, purchased: "2024-06-01T00:00:00Z", signed: "2025-01-09T00:00:00Z",
@@ -157,10 +158,10 @@ let engineCases: [EngineCase] = [
                       ["offerType": .int(1), "offerDiscountType": "PAY_AS_YOU_GO"]),
     ], now: "2025-01-02T00:00:00Z", expected: status(.subscribed, F.monthly, expires: "2025-02-01T00:00:00Z", period: .intro, renew: true),
        nextTransition: "2025-02-01T00:00:00Z"),
-    EngineCase(name: "promotional offer is intro", lines: [
+    EngineCase(name: "promotional offer is promotional", lines: [
         F.transaction(id: "p", purchased: "2025-01-01T00:00:00Z", expires: "2025-02-01T00:00:00Z",
                       ["offerType": .int(2), "offerIdentifier": "winter", "offerDiscountType": "PAY_UP_FRONT"]),
-    ], now: "2025-01-02T00:00:00Z", expected: status(.subscribed, F.monthly, expires: "2025-02-01T00:00:00Z", period: .intro, renew: true),
+    ], now: "2025-01-02T00:00:00Z", expected: status(.subscribed, F.monthly, expires: "2025-02-01T00:00:00Z", period: .promotional, renew: true),
        nextTransition: "2025-02-01T00:00:00Z"),
     EngineCase(name: "autoRenewStatus 0: will not renew", lines: [
         monthlyJan, F.renewal(original: "m1", signed: "2025-01-03T00:00:00Z", ["autoRenewStatus": .int(0), "expirationIntent": .int(1)]),

@@ -43,7 +43,7 @@ import Testing
         #expect(try Self.period(payAsYouGo, ["offerType": .int(1), "offerDiscountType": "FREE_TRIAL"]) == .trial)
         let free = try Self.catalog(monthlyPaymentMode: "free")
         #expect(try Self.period(free, ["offerType": .int(1), "offerDiscountType": "PAY_UP_FRONT"]) == .intro)
-        #expect(try Self.period(free, ["offerType": .int(2)]) == .intro)
+        #expect(try Self.period(free, ["offerType": .int(2)]) == .promotional)
     }
 
     @Test("A product the catalog gives no introductory offer still reads offerType 1 alone as a trial")

@@ -40,7 +40,18 @@ struct ReferenceEngine: Sendable {
         }
         return EngineResult(
             entitlements: statuses, nextTransition: nextTransition, effectiveNow: effectiveNow,
-            introductoryOfferEligibility: introductoryOfferEligibility(facts))
+            introductoryOfferEligibility: introductoryOfferEligibility(facts), unmappedProducts: unmappedProducts(facts))
+    }
+
+    /// Added with `unmappedProducts`: the products of the held transactions that no entitlement
+    /// lists, less the catalog's consumables, sorted.
+    func unmappedProducts(_ facts: FactStore) -> [String] {
+        var unmapped: Set<String> = []
+        for transaction in facts.transactionsByID().values where catalog.entitlementsByProduct[transaction.productId] == nil {
+            if case .consumable? = catalog.products[transaction.productId]?.kind { continue }
+            unmapped.insert(transaction.productId)
+        }
+        return unmapped.sorted()
     }
 
     /// Subscription group id -> whether the user may still redeem that group's introductory offer
@@ -99,7 +110,12 @@ struct ReferenceEngine: Sendable {
         }
 
         let periodType = Self.periodType(of: transaction, kind: kind, catalogOffer: catalog.products[transaction.productId]?.introductoryOffer)
-        if let revoked = transaction.revocationDate { return make(.revoked, active: false, periodType: periodType, ended: revoked) }
+        if let revoked = transaction.revocationDate {
+            // Added with `revocation`: a family revoke or a refund.
+            var candidate = make(.revoked, active: false, periodType: periodType, ended: revoked)
+            candidate.status.revocation = transaction.revocationType == .familyRevoke ? .familyRevoked : .refunded
+            return candidate
+        }
 
         switch kind {
         case .consumable:
@@ -136,7 +152,14 @@ struct ReferenceEngine: Sendable {
     /// An introductory offer without a discount type takes the catalog's `paymentMode`.
     private static func periodType(of transaction: StoreTransaction, kind: ProductKind, catalogOffer: IntroductoryOffer?) -> PeriodType {
         guard case .autoRenewable = kind, let offer = transaction.offerType else { return .normal }
-        guard offer == .introductory else { return .intro }
+        // Added with the offer period types: offerType 2, 3 and 4; an unknown one stays `intro`.
+        switch offer {
+        case .introductory: break
+        case .promotional: return .promotional
+        case .offerCode: return .offerCode
+        case .winBack: return .winBack
+        default: return .intro
+        }
         switch transaction.offerDiscountType {
         case .freeTrial?: return .trial
         case _?: return .intro
@@ -169,7 +192,12 @@ struct ReferenceEngine: Sendable {
             for candidate in bestPerBucket.values where best.map({ isBetter(candidate, than: $0, compareLevels: false) }) ?? true {
                 best = candidate
             }
-            if let best { return best.status }
+            if var status = best?.status {
+                // Added with `products`: every active candidate's product, the deciding one first, the others by id.
+                let others = Set(active.compactMap(\.status.productId)).subtracting([status.productId].compactMap { $0 })
+                status.products = [status.productId].compactMap { $0 } + others.sorted()
+                return status
+            }
         }
         var latest: Candidate?
         for candidate in candidates where latest.map({ endedLater(candidate, than: $0) }) ?? true { latest = candidate }
