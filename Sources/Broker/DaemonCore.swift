@@ -12,6 +12,10 @@ final class DaemonCore {
     private(set) var catalog: Catalog
     private var engine: EntitlementEngine
     private var facts = FactStore()
+    /// Journaled event lines the catalog's signature policy does not read
+    /// (``JournalReplay/Outcome/unread``): kept, and carried into every checkpoint, until a
+    /// catalog that reads them is loaded.
+    private var unread: [String] = []
     private let journal: Journal
     private let inbox: Inbox
     private let store: SharedDefaults
@@ -84,9 +88,10 @@ final class DaemonCore {
         if contents.format == .unframed { log("journal: rewrote \(layout.journalPath) as framed, checksummed records") }
         let outcome = try JournalReplay.replay(contents.records, format: contents.format, path: layout.journalPath, catalog: catalog)
         facts = outcome.facts
+        unread = outcome.unread
         let replayed = outcome.replayed
-        if !outcome.refused.isEmpty {
-            log("journal: skipped \(outcome.refused.count) records the current catalog refuses (first: record \(outcome.refused[0]))")
+        if !unread.isEmpty {
+            log("journal: kept \(unread.count) event lines the catalog's signature policy does not read; they count again under a catalog that reads them")
         }
         let withheld = facts.withheldOriginalTransactionIds
         if !withheld.isEmpty {
@@ -95,13 +100,17 @@ final class DaemonCore {
                     + " (original transactions \(withheld.prefix(20).joined(separator: ", "))\(withheld.count > 20 ? ", ..." : ""))"
                     + " until Apple signs a newer version")
         }
-        // The checkpoint the journal begins with (if any) ends with its summary record.
-        if let summary = contents.records.last(where: { $0.kind == .summary }) {
-            checkpointSize = summary.offset + JournalRecord.encode(.summary, summary.payload).count
+        // Where the checkpoint the journal begins with ends: after the last record its start counts.
+        if let start = contents.records.first, start.kind == .checkpointStart, let counted = JournalCheckpoint.count(start.payload),
+            let last = contents.records.last(where: { $0.index <= start.index + counted })
+        {
+            checkpointSize = last.offset + JournalRecord.encode(last.kind, last.payload).count
         }
-        // An unframed journal takes no framed appends, and text fact records are slow to read:
-        // either is replaced by a (binary) checkpoint now.
-        let outdated = contents.format == .unframed || contents.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo }
+        // An unframed journal takes no framed appends, text fact records are slow to read, and
+        // a checkpoint of version 1 does not say its length: each is replaced by a (binary)
+        // checkpoint of version 2 now.
+        let outdated = contents.format == .unframed || (contents.version == 1 && !contents.records.isEmpty)
+            || contents.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo }
         try compact(when: outdated ? .always : .grown)
         // Replay freed many small buffers (decoded lines and facts) that the heap would
         // otherwise keep resident for the daemon's life: hand them back (glibc's `malloc_trim`).
@@ -125,10 +134,12 @@ final class DaemonCore {
         if case .grown = trigger, journal.size <= max(Self.compactionFloor, checkpointSize + checkpointSize / Self.tailDivisor) { return }
         try settleJournal()
         facts.compact()
-        let records = JournalReplay.checkpoint(of: facts)
+        let records = JournalReplay.checkpoint(of: facts, carrying: unread)
         try journal.rewrite(records)
         checkpointSize = journal.size
-        log("compacted the journal: \(records.count - 1) facts kept, \(journal.size) bytes")
+        // Beside the facts: the start, the names, the summary and the lines carried.
+        let carried = unread.isEmpty ? "" : " and \(unread.count) event lines the catalog does not read"
+        log("compacted the journal: \(records.count - 3 - unread.count) facts\(carried) kept, \(journal.size) bytes")
     }
 
     static func loadCatalog(_ path: String) throws(BrokerError) -> Catalog {
@@ -142,6 +153,15 @@ final class DaemonCore {
             engine = EntitlementEngine(catalog: catalog)
             inputsVersion += 1
             log("SIGHUP: catalog reloaded from \(configuration.catalogPath)")
+            // Journaled lines the previous catalog did not read count from now on if this one
+            // reads them, as a restart would replay them.
+            let before = unread.count
+            unread.removeAll { line in
+                guard let events = try? EventDecoder.decode(line: line, signatures: catalog.signatures) else { return false }
+                facts.insert(contentsOf: events)
+                return true
+            }
+            if unread.count < before { log("journal: \(before - unread.count) kept event lines are read under this catalog") }
         } catch {
             log("SIGHUP: kept the previous catalog: \(error)")
         }

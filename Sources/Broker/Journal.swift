@@ -13,11 +13,16 @@ import SystemShims
 /// a state computed from a journal it cannot read whole. `entitlementctl journal-repair` sets
 /// the damage aside (``JournalRepair``).
 ///
-/// A journal written before records were framed (one raw JSON line per event) is read as it is;
-/// the daemon then replaces it with a framed checkpoint (``rewrite(_:)``) before appending.
+/// A journal written before records were framed (one raw JSON line per event), or framed in
+/// version 1 (whose checkpoint does not say its length), is read as it is; the daemon then
+/// replaces it with a checkpoint of version 2 (``rewrite(_:)``) before appending.
+///
+/// Every journal written begins with a checkpoint (``JournalCheckpoint``), written whole by an
+/// atomic replace: a new journal gets an empty one before its first append. So a torn record can
+/// only be an appended one, and a checkpoint with fewer records than it counts was cut short.
 ///
 /// Compaction replaces the whole file, in one atomic replace (temporary file, fsync, rename,
-/// directory fsync), with a checkpoint of the facts that still matter (``JournalReplay/checkpoint(of:)``):
+/// directory fsync), with a checkpoint of the facts that still matter (``JournalReplay/checkpoint(of:carrying:)``):
 /// a crash leaves the old journal or the new one, and appends continue on the new one.
 package final class Journal {
     package let path: String
@@ -39,6 +44,8 @@ package final class Journal {
         /// How the file is written. Nothing can be appended to an unframed journal before
         /// ``rewrite(_:)`` replaced it.
         package var format: JournalScan.Format
+        /// The framed format's version (``JournalScan/version``).
+        package var version: Int
         /// Whether a torn last record was cut off (its event is still in the inbox).
         package var cutTornTail: Bool
     }
@@ -70,20 +77,23 @@ package final class Journal {
         switch scan.format {
         case .framed:
             try openFile()
-            if scan.intactLength < bytes.count {
+            // A journal whose only record was torn is empty: it gets its header and checkpoint
+            // again with its next append, never a header alone (a journal cut short).
+            let intactLength = scan.records.isEmpty && scan.damage.isEmpty ? 0 : scan.intactLength
+            if intactLength < bytes.count {
                 try withOpenFile { file throws(BrokerError) in
-                    do throws(Errno) { try file.truncate(to: scan.intactLength) } catch {
+                    do throws(Errno) { try file.truncate(to: intactLength) } catch {
                         throw .io(path: path, operation: "truncate torn tail", errno: error)
                     }
                 }
             }
-            // An empty journal gets its header with its first append, so opening one writes
-            // nothing: a daemon started on a full disk opens it and retries its work.
-            size = scan.intactLength
+            // An empty journal gets its header and checkpoint with its first append, so opening
+            // one writes nothing: a daemon started on a full disk opens it and retries its work.
+            size = intactLength
         case .unframed:
             size = bytes.count
         }
-        return Contents(records: scan.records, format: scan.format, cutTornTail: cutTornTail)
+        return Contents(records: scan.records, format: scan.format, version: scan.version, cutTornTail: cutTornTail)
     }
 
     /// The one-line report of damage at `damage` (and `more` damaged records after it).
@@ -93,10 +103,12 @@ package final class Journal {
     }
 
     /// Appends one event record per line in one write and fsyncs (group commit). Call
-    /// ``open(inbox:)`` first.
+    /// ``open(inbox:)`` first. An empty journal is first given its header and an empty
+    /// checkpoint, atomically.
     package func append(_ lines: [String], durable: Bool = true) throws(BrokerError) {
         guard !lines.isEmpty else { return }
-        var bytes: [UInt8] = size == 0 ? JournalRecord.header : []
+        if size == 0 { try rewrite([]) }
+        var bytes: [UInt8] = []
         for line in lines { JournalRecord.append(.event, line.utf8, to: &bytes) }
         try write(bytes, durable: durable)
         size += bytes.count
@@ -192,12 +204,13 @@ package final class Journal {
         return try SecureFile.read(path: path, maximumSize: Int(Int32.max) << 16)
     }
 
-    /// Replaces the file at `path` with a framed journal of `records`, atomically and durably;
-    /// returns its length.
+    /// Replaces the file at `path` with a framed journal of `records` (of version 2: beginning
+    /// with a checkpoint start that counts the checkpoint's records among them, see
+    /// ``JournalCheckpoint/beginningWithCheckpoint(_:)``), atomically and durably; returns its length.
     @discardableResult
     static func replace(path: String, records: [JournalRecord]) throws(BrokerError) -> Int {
         var bytes = JournalRecord.header
-        for record in records { JournalRecord.append(record.kind, record.payload, to: &bytes) }
+        for record in JournalCheckpoint.beginningWithCheckpoint(records) { JournalRecord.append(record.kind, record.payload, to: &bytes) }
         do { try AtomicFile.replace(path: path, bytes: bytes, mode: ContainerLayout.fileMode, durable: true) } catch {
             throw .io(path: path, operation: "rewrite", errno: error)
         }

@@ -1,22 +1,28 @@
 /// One framed journal record, and the framing itself.
 ///
-/// A journal file is the line `entitlement-journal 1` followed by records, each one line:
+/// A journal file is the line `entitlement-journal 2` followed by records, each one line:
 ///
 /// ```
 /// <kind> <payload length in bytes, decimal> <CRC-32C of kind and payload, 8 hex digits> <payload>\n
 /// ```
 ///
-/// `kind` is `e` (an accepted event line, exactly as ingested), `N`, `T` and `R` (a compaction's
+/// `kind` is `e` (an accepted event line, exactly as ingested), `c` (the start of a checkpoint:
+/// how many records it holds, see ``JournalCheckpoint``), `N`, `T` and `R` (a compaction's
 /// checkpoint: the names its facts share, then each transaction and renewal info it kept, in
 /// binary, see ``FactStore/checkpointPayloads(_:)`` and ``JournalBinary``), `s` (the summary
-/// that ends a checkpoint, see ``JournalSummary``) or `l` (a loss marker written by the repair
-/// command, see ``JournalLoss``). `t` and `r` are the text fact records of earlier checkpoints
-/// (``JournalFactCodec``), still read. The length says where the record ends, so a damaged
-/// newline is noticed (the byte after the payload is not `\n`) without losing the next record;
-/// the checksum catches any changed byte of the payload. Payloads never contain a newline.
+/// that closes a compaction's facts, see ``JournalSummary``) or `l` (a loss marker written by the
+/// repair command, see ``JournalLoss``). `t` and `r` are the text fact records of earlier
+/// checkpoints (``JournalFactCodec``), still read. The length says where the record ends, so a
+/// damaged newline is noticed (the byte after the payload is not `\n`) without losing the next
+/// record; the checksum catches any changed byte of the payload. Payloads never contain a newline.
+///
+/// Every journal of version 2 begins with a checkpoint (``JournalCheckpoint``), so a file cut at
+/// a record boundary inside it is told from a whole one. Version 1 (`entitlement-journal 1`, no
+/// `c` record) is still read, and rewritten as version 2 by the daemon's next start.
 package struct JournalRecord: Sendable, Hashable {
     package enum Kind: UInt8, Sendable {
         case event = 0x65  // "e"
+        case checkpointStart = 0x63  // "c"
         case loss = 0x6C  // "l"
         case summary = 0x73  // "s"
         case transaction = 0x74  // "t"
@@ -44,8 +50,10 @@ package struct JournalRecord: Sendable, Hashable {
         self.offset = offset
     }
 
-    /// The first line of every framed journal.
-    package static let header = Array("entitlement-journal 1\n".utf8)
+    /// The first line of every framed journal written now (version 2).
+    package static let header = Array("entitlement-journal 2\n".utf8)
+    /// The first line of a framed journal of version 1, whose checkpoints do not say their length.
+    package static let headerVersion1 = Array("entitlement-journal 1\n".utf8)
 
     /// The bytes of one record.
     package static func encode(_ kind: Kind, _ payload: some Collection<UInt8>) -> [UInt8] {

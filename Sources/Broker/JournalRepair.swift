@@ -68,11 +68,13 @@ package enum JournalRepair {
         var recovered = 0
         for stretch in damage {
             if let payload = stretch.intactPayload {
-                kept.append(JournalRecord(kind: .event, payload: payload, index: stretch.index, offset: stretch.offset))
+                // Its kind is its first byte (the checksum that verified covers it).
+                let kind = stretch.bytes.first.flatMap(JournalRecord.Kind.init(rawValue:)) ?? .event
+                kept.append(JournalRecord(kind: kind, payload: payload, index: stretch.index, offset: stretch.offset))
                 recovered += 1
                 // The rest of the stretch, past the recovered record, is lost only if it is more
                 // than the damaged newline.
-                let rest = Array(stretch.bytes.dropFirst(JournalRecord.encode(.event, payload).count))
+                let rest = Array(stretch.bytes.dropFirst(JournalRecord.encode(kind, payload).count))
                 if rest.isEmpty { continue }
                 var remainder = stretch
                 remainder.bytes = rest
@@ -103,7 +105,8 @@ package enum JournalRepair {
             let loss = JournalLoss(
                 repairedAt: now, transactionIds: lost.flatMap(\.transactionIds), originalTransactionIds: lost.flatMap(\.originalTransactionIds),
                 unidentifiedRecords: lost.filter { $0.transactionIds.isEmpty && $0.originalTransactionIds.isEmpty }.count)
-            kept.append(JournalRecord(kind: .loss, payload: loss.payload, index: kept.count, offset: Int.max))
+            // Last, and outside any checkpoint's count.
+            kept.append(JournalRecord(kind: .loss, payload: loss.payload, index: Int.max, offset: Int.max))
         }
         try Journal.replace(path: path, records: kept)
         report.rewrote = true

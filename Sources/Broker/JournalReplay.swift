@@ -7,24 +7,29 @@ package enum JournalReplay {
         package var facts = FactStore()
         /// Facts that changed the store as they were replayed.
         package var replayed = 0
-        /// Indexes of event records the catalog now refuses (skipped).
-        package var refused: [Int] = []
+        /// Event lines whose checksum verified but that `catalog`'s signature policy does not
+        /// read (the catalog changed since they were accepted): kept as they are, to be carried
+        /// into the next checkpoint (``checkpoint(of:carrying:)``), and read again under a
+        /// catalog that reads them.
+        package var unread: [String] = []
     }
 
     /// Replays `records` (from a journal of `format` at `path`) under `catalog`.
     ///
-    /// An event record is decoded and inserted; one whose checksum verified but that the catalog
-    /// now refuses (the catalog changed) is skipped and listed. In an unframed journal, which has
-    /// no checksums, a line that does not decode may be damage and is refused like damage. A
-    /// checkpoint's fact records are read straight into the store (after its names record); one
-    /// the catalog now refuses is skipped and listed too. A summary record restores what the
-    /// compaction before it recorded; a loss record withholds what it names.
+    /// Kept means kept: every fact the journal holds is inserted, whatever `catalog` says of its
+    /// app or environment (the engine decides what it grants, ``Catalog/counts(_:)``). An event
+    /// record is decoded with `catalog`'s signature policy; one that policy does not read is
+    /// listed in ``Outcome/unread``, never dropped. In an unframed journal, which has no
+    /// checksums, a line that does not decode may be damage and is refused like damage. A
+    /// checkpoint's fact records are read straight into the store (after its names record). A
+    /// summary record restores what the compaction before it recorded; a loss record withholds
+    /// what it names.
     /// - Throws: ``BrokerError/badInput(_:)`` naming the record, for an unreadable record.
     package static func replay(_ records: [JournalRecord], format: JournalScan.Format, path: String, catalog: Catalog) throws(BrokerError) -> Outcome {
         var outcome = Outcome()
         outcome.facts.reserveCapacity(
             transactions: records.count(where: { $0.kind == .checkpointTransaction || $0.kind == .transaction || $0.kind == .event }))
-        var checkpoint = FactStore.CheckpointReader(catalog: catalog)
+        var checkpoint = FactStore.CheckpointReader()
         var scratch: [UInt8] = []
         func damaged(_ record: JournalRecord, _ problem: String) -> BrokerError {
             .badInput(Journal.damageMessage(path: path, JournalDamage(index: record.index, offset: record.offset, problem: problem, bytes: Array(record.payload)), more: 0))
@@ -32,9 +37,9 @@ package enum JournalReplay {
         for record in records {
             switch record.kind {
             case .event:
-                guard let events = try? EventLine.decode(String(decoding: record.payload, as: UTF8.self), catalog: catalog) else {
+                guard let events = try? EventDecoder.decode(line: record.payload, signatures: catalog.signatures) else {
                     guard format == .framed else { throw damaged(record, "line does not decode") }
-                    outcome.refused.append(record.index)
+                    outcome.unread.append(String(decoding: record.payload, as: UTF8.self))
                     continue
                 }
                 for event in events where outcome.facts.insert(event) { outcome.replayed += 1 }
@@ -43,12 +48,10 @@ package enum JournalReplay {
                     ? JournalFactCodec.transaction(record.payload).map(StoreEvent.transaction)
                     : JournalFactCodec.renewalInfo(record.payload).map(StoreEvent.renewalInfo)
                 guard let event = decoded else { throw damaged(record, "unreadable fact record") }
-                // Validated when first journaled; a catalog that changed since may refuse it.
-                guard (try? catalog.validate(event)) != nil else {
-                    outcome.refused.append(record.index)
-                    continue
-                }
                 if outcome.facts.insert(event) { outcome.replayed += 1 }
+            case .checkpointStart:
+                // Its count is the scan's to check (``JournalCheckpoint``).
+                continue
             case .checkpointNames:
                 let read = JournalBinary.withUnescaped(record.payload, scratch: &scratch) { checkpoint.readNames($0) }
                 guard read == true else { throw damaged(record, "unreadable names record") }
@@ -59,16 +62,11 @@ package enum JournalReplay {
                 switch insertion ?? .unreadable {
                 case .inserted: outcome.replayed += 1
                 case .unchanged: break
-                case .refused: outcome.refused.append(record.index)
                 case .unreadable: throw damaged(record, "unreadable transaction record")
                 }
             case .checkpointRenewalInfo:
                 guard let info = JournalBinary.withUnescaped(record.payload, scratch: &scratch, { checkpoint.renewalInfo($0) }) ?? nil else {
                     throw damaged(record, "unreadable renewal info record")
-                }
-                guard (try? catalog.validate(.renewalInfo(info))) != nil else {
-                    outcome.refused.append(record.index)
-                    continue
                 }
                 if outcome.facts.insert(.renewalInfo(info)) { outcome.replayed += 1 }
             case .summary:
@@ -84,9 +82,10 @@ package enum JournalReplay {
         return outcome
     }
 
-    /// The records of a checkpoint of `facts`: its names, each fact held (binary, see
-    /// ``FactStore/checkpointPayloads(_:)``), then the summary.
-    package static func checkpoint(of facts: FactStore) -> [JournalRecord] {
+    /// The records of a checkpoint of `facts`: its start (``JournalCheckpoint``), its names, each
+    /// fact held (binary, see ``FactStore/checkpointPayloads(_:)``), the summary, then the event
+    /// lines `carrying` (``Outcome/unread``) as they were.
+    package static func checkpoint(of facts: FactStore, carrying lines: [String] = []) -> [JournalRecord] {
         // Every payload escaped into one buffer; the records are slices of it.
         var escaped: [UInt8] = []
         var pieces: [(JournalRecord.Kind, Range<Int>)] = []
@@ -101,10 +100,14 @@ package enum JournalReplay {
             JournalBinary.appendEscaped(bytes, to: &escaped)
             pieces.append((kind, start..<escaped.count))
         }
+        // Positions as read back: the start first, then every record it counts.
         var records = pieces.enumerated().map { index, piece in
-            JournalRecord(kind: piece.0, payload: escaped[piece.1], index: index, offset: 0)
+            JournalRecord(kind: piece.0, payload: escaped[piece.1], index: index + 1, offset: 0)
         }
-        records.append(JournalRecord(kind: .summary, payload: JournalSummary.payload(facts.summary), index: records.count, offset: 0))
-        return records
+        records.append(JournalRecord(kind: .summary, payload: JournalSummary.payload(facts.summary), index: records.count + 1, offset: 0))
+        // After the summary, so that a catalog that reads them again counts them in the product
+        // history the summary restored.
+        for line in lines { records.append(JournalRecord(kind: .event, payload: Array(line.utf8), index: records.count + 1, offset: 0)) }
+        return [JournalRecord(kind: .checkpointStart, payload: JournalCheckpoint.payload(count: records.count), index: 0, offset: 0)] + records
     }
 }

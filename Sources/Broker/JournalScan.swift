@@ -11,6 +11,9 @@ package struct JournalScan: Sendable {
     }
 
     package var format: Format
+    /// The framed format's version (its first line): 2, whose checkpoint says its length, or 1.
+    /// An empty file is a new journal, of version 2.
+    package var version = 2
     /// Intact records, in file order.
     package var records: [JournalRecord] = []
     /// Damaged stretches, in file order.
@@ -20,13 +23,19 @@ package struct JournalScan: Sendable {
     /// Where the last intact record (or the header) ends: a torn tail is cut back to here.
     package var intactLength: Int
 
-    /// Reads `bytes`, a whole journal file.
+    /// Reads `bytes`, a whole journal file. In a journal of version 2, a checkpoint cut short
+    /// (or missing) is damage too (``JournalCheckpoint/damage(in:positions:fileLength:)``).
     package init(_ bytes: [UInt8]) {
-        if bytes.isEmpty || bytes.starts(with: JournalRecord.header) {
+        if bytes.isEmpty || bytes.starts(with: JournalRecord.header) || bytes.starts(with: JournalRecord.headerVersion1) {
             format = .framed
+            if bytes.starts(with: JournalRecord.headerVersion1) { version = 1 }
             intactLength = bytes.isEmpty ? 0 : JournalRecord.header.count
-            scanFramed(bytes)
-        } else if JournalRecord.header.starts(with: bytes) {
+            let positions = scanFramed(bytes)
+            if version == 2, !bytes.isEmpty {
+                damage += JournalCheckpoint.damage(in: self, positions: positions, fileLength: bytes.count)
+                damage.sort { ($0.offset, $0.index) < ($1.offset, $1.index) }
+            }
+        } else if JournalRecord.header.starts(with: bytes) || JournalRecord.headerVersion1.starts(with: bytes) {
             // A new journal whose header line itself was cut short.
             format = .framed
             intactLength = 0
@@ -38,11 +47,13 @@ package struct JournalScan: Sendable {
         }
     }
 
-    private mutating func scanFramed(_ array: [UInt8]) {
+    /// Scans the records after the header; returns how many places (records, damaged stretches
+    /// and a torn last record) the file holds.
+    private mutating func scanFramed(_ array: [UInt8]) -> Int {
         array.withUnsafeBufferPointer { scanFramed(array, $0) }
     }
 
-    private mutating func scanFramed(_ array: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func scanFramed(_ array: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var position = intactLength
         var index = 0
         while position < bytes.count {
@@ -53,7 +64,7 @@ package struct JournalScan: Sendable {
                 intactLength = end
             case .incomplete:
                 tornTail = (index, position, Array(bytes[position...]))
-                return
+                return index + 1
             case .damaged(let problem, let end, let intact):
                 let next = Self.resynchronise(bytes, after: position, expectedEnd: end)
                 damage.append(
@@ -62,6 +73,7 @@ package struct JournalScan: Sendable {
             }
             index += 1
         }
+        return index
     }
 
     /// Where intact records start again after damage at `start`: where the damaged record's own

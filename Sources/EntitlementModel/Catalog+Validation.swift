@@ -22,6 +22,13 @@ extension Catalog {
         try check(found)
     }
 
+    /// Whether facts of `origin` count under this catalog: the rule ``validate(bundleId:environment:)``
+    /// refuses new events by, applied to facts already kept. A fact that does not count grants
+    /// nothing and stays kept (see ``FactOrigin``).
+    public func counts(_ origin: FactOrigin) -> Bool {
+        (try? validate(bundleId: origin.bundleId, environment: origin.environment)) != nil
+    }
+
     private func check(_ found: StoreEnvironment?) throws(EventDecodingError) {
         if let found, found != environment {
             throw .foreign(field: "environment", expected: environment.rawValue, found: found.rawValue)

@@ -9,7 +9,9 @@ import Foundation
 ///
 /// Rules, in the order they apply:
 /// 1. Per `originalTransactionId` only the latest transaction by `purchaseDate` counts (ties: newest
-///    `signedDate`, then the greater `transactionId`). A product no entitlement lists is ignored.
+///    `signedDate`, then the greater `transactionId`). A product no entitlement lists is ignored;
+///    so is a transaction (and renewal info) of an origin the catalog does not accept
+///    (``Catalog/counts(_:)``: another app or environment), which the store keeps all the same.
 /// 2. A `revocationDate` revokes (refund, family revoke); an `isUpgraded` transaction and a
 ///    consumable grant nothing.
 /// 3. A non-consumable is `purchased` with no end. A non-renewing subscription is `purchased` for
@@ -50,6 +52,8 @@ public struct EntitlementEngine: Sendable {
         if let floor, floor > effectiveNow { effectiveNow = floor }
 
         let plan = EvaluationPlan(catalog: catalog, productIds: facts.productIds)
+        // Whether the facts of each origin count under this catalog: the store keeps them all.
+        let verdicts = facts.origins.map(catalog.counts)
         var choices = EntitlementChoices(entitlements: plan.entitlementIds.count, groups: plan.groupCount)
         facts.storedTransactions.withUnsafeBufferPointer { transactions in
             guard let transactionBase = transactions.baseAddress else { return }
@@ -59,10 +63,10 @@ public struct EntitlementEngine: Sendable {
                         for subscription in subscriptions.indices {
                             guard let latest = subscriptions[subscription].latest, !subscriptions[subscription].isWithheld else { continue }
                             let product = products[Int(transactions[latest].product)]
-                            guard product.entitlementCount > 0,
+                            guard product.entitlementCount > 0, facts.counts(transactionAt: latest, verdicts, catalog: catalog),
                                 let claim = Self.claim(
                                     for: transactionBase + latest, at: latest, product: product,
-                                    renewal: facts.renewal(ofSubscription: subscription), now: effectiveNow)
+                                    renewal: facts.renewal(ofSubscription: subscription, verdicts, catalog: catalog), now: effectiveNow)
                             else { continue }
                             for index in product.entitlementStart..<(product.entitlementStart + product.entitlementCount) {
                                 choices.offer(claim, to: entitlementPositions[index], facts: facts)

@@ -72,31 +72,33 @@ extension FactStore {
         case inserted
         /// The store already held this version or a newer one.
         case unchanged
-        /// `catalog` refuses the fact (bundle id or environment): it is skipped.
-        case refused
         /// The payload is not a well-formed checkpoint payload (or names a name the checkpoint's
         /// names payload did not hold).
         case unreadable
     }
 
     /// Reads a checkpoint's payloads into a store, in order. Holds the names payload and what
-    /// was worked out about each name (its position in the store, whether `catalog` accepts it).
+    /// was worked out about each name (its position in the store). Every fact is kept, whatever
+    /// a catalog says of its origin: that is decided when the store is evaluated.
     package struct CheckpointReader {
-        private let catalog: Catalog
         private var names: [String] = []
         private var coldPositions: [Int32] = []
         private var productPositions: [Int32] = []
-        /// Per name: 1 accepted, 0 refused, -1 not yet asked (as a bundle id; as an environment).
-        private var bundleVerdicts: [Int8] = []
-        private var environmentVerdicts: [Int8] = []
+        /// The store's origin position of each pair of names (bundle id, environment) met.
+        private var originPositions: [OriginNames: UInt16] = [:]
         /// Per name: the flags it gives as a type, an ownership, a discount type (-1: not yet worked out).
         private var typeFlags: [Int16] = []
         private var ownershipFlags: [Int16] = []
         private var discountFlags: [Int16] = []
         private var hasNames = false
 
-        /// A reader that validates facts against `catalog`, as ingest did.
-        package init(catalog: Catalog) { self.catalog = catalog }
+        /// Names' positions of a transaction's bundle id and environment (-1: absent).
+        private struct OriginNames: Hashable {
+            var bundle: Int
+            var environment: Int
+        }
+
+        package init() {}
 
         /// Reads the names payload; `false` when it is unreadable.
         package mutating func readNames(_ payload: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -112,8 +114,7 @@ extension FactStore {
             self.names = names
             coldPositions = Array(repeating: -1, count: count)
             productPositions = coldPositions
-            bundleVerdicts = Array(repeating: -1, count: count)
-            environmentVerdicts = bundleVerdicts
+            originPositions = [:]
             typeFlags = Array(repeating: -1, count: count)
             ownershipFlags = typeFlags
             discountFlags = typeFlags
@@ -171,14 +172,10 @@ extension FactStore {
                 }
             }
             guard reader.atEnd else { return unreadable() }
-            // Validated when first journaled; a catalog that changed since may refuse it.
-            guard accepts(bundle: bundle, environment: environment) else {
-                facts.coldBytes.removeSubrange(cold...)
-                return .refused
-            }
             let candidate = StoredTransaction(
                 purchaseDate: purchaseDate, expiresDate: expiresDate, signedDate: signedDate, revocationDate: revocationDate, cold: cold,
-                product: Int32(productPosition(productName, in: &facts)), subscription: -1, flags: flags)
+                product: Int32(productPosition(productName, in: &facts)), subscription: -1, flags: flags,
+                origin: originPosition(OriginNames(bundle: bundle ?? -1, environment: environment ?? -1), in: &facts))
             guard facts.insert(candidate, original: original) else { return .unchanged }
             facts.saw(signedDate)
             return .inserted
@@ -219,20 +216,16 @@ extension FactStore {
             return StoredTransaction.Flags(rawValue: UInt8(discountFlags[name]))
         }
 
-        /// ``Catalog/validate(bundleId:environment:)``, asked once per name.
-        private mutating func accepts(bundle: Int?, environment: Int?) -> Bool {
-            if let bundle {
-                if bundleVerdicts[bundle] < 0 { bundleVerdicts[bundle] = (try? catalog.validate(bundleId: names[bundle], environment: nil)) != nil ? 1 : 0 }
-                if bundleVerdicts[bundle] == 0 { return false }
-            }
-            if let environment {
-                if environmentVerdicts[environment] < 0 {
-                    let verdict = (try? catalog.validate(bundleId: nil, environment: StoreEnvironment(rawValue: names[environment]))) != nil
-                    environmentVerdicts[environment] = verdict ? 1 : 0
-                }
-                if environmentVerdicts[environment] == 0 { return false }
-            }
-            return true
+        /// The store's origin position of a pair of names, worked out once per pair.
+        private mutating func originPosition(_ pair: OriginNames, in facts: inout FactStore) -> UInt16 {
+            if let known = originPositions[pair] { return known }
+            let origin = FactOrigin(
+                bundleId: pair.bundle < 0 ? nil : names[pair.bundle],
+                environment: pair.environment < 0 ? nil : StoreEnvironment(rawValue: names[pair.environment]))
+            let position = facts.originPosition(origin)
+            // A full table's answer is not a position to remember for the pair.
+            if position != FactStore.unlistedOrigin { originPositions[pair] = position }
+            return position
         }
     }
 }

@@ -55,6 +55,8 @@ public struct FactStore: Sendable {
         var autoRenewStatus: Bool?
         var isInBillingRetryPeriod: Bool?
         var gracePeriodExpiresDate: Date?
+        /// Position in ``FactStore/origins`` of its environment (see ``StoredTransaction/origin``).
+        var origin: UInt16
     }
 
     /// How many current transaction versions name one product.
@@ -84,6 +86,14 @@ public struct FactStore: Sendable {
     var productIds: [String] { products.values }
     /// Parallel to ``productIds``.
     private(set) var productUses: [ProductUse] = []
+
+    /// Every origin (bundle id, environment) the facts held name, in first-seen order: the engine
+    /// asks the catalog about each once per evaluation (``Catalog/counts(_:)``), not per fact.
+    private(set) var origins: [FactOrigin] = []
+    private var originPositions: [FactOrigin: UInt16] = [:]
+    /// The origin of a fact whose origin did not fit in ``origins`` (its 65,535 places taken):
+    /// read from the fact itself when evaluated.
+    static let unlistedOrigin = UInt16.max
 
     /// The newest `signedDate` of any fact held: a lower bound for "now" (the clock floor).
     public private(set) var newestSignedDate: Date?
@@ -181,7 +191,8 @@ public struct FactStore: Sendable {
             }
             let facts = RenewalFacts(
                 autoRenewStatus: info.autoRenewStatus, isInBillingRetryPeriod: info.isInBillingRetryPeriod,
-                gracePeriodExpiresDate: info.gracePeriodExpiresDate)
+                gracePeriodExpiresDate: info.gracePeriodExpiresDate,
+                origin: originPosition(FactOrigin(bundleId: nil, environment: info.environment)))
             let renewal = subscriptions[position].renewalPosition
             if renewal < 0 {
                 subscriptions[position].renewalPosition = Int32(renewalInfos.count)
@@ -354,6 +365,38 @@ public struct FactStore: Sendable {
         }
     }
 
+    // MARK: Origins
+
+    /// The position of `origin` in ``origins``, added if new (``unlistedOrigin`` once full).
+    mutating func originPosition(_ origin: FactOrigin) -> UInt16 {
+        if let last = origins.last, last == origin { return UInt16(origins.count - 1) }
+        if let known = originPositions[origin] { return known }
+        guard origins.count < Int(Self.unlistedOrigin) else { return Self.unlistedOrigin }
+        let position = UInt16(origins.count)
+        origins.append(origin)
+        originPositions[origin] = position
+        return position
+    }
+
+    /// Whether the transaction at `position` counts, given `verdicts` (``Catalog/counts(_:)`` of
+    /// each of ``origins``, in order) and the catalog that gave them.
+    func counts(transactionAt position: Int, _ verdicts: [Bool], catalog: Catalog) -> Bool {
+        let origin = storedTransactions[position].origin
+        if origin != Self.unlistedOrigin { return verdicts[Int(origin)] }
+        let transaction = transaction(at: position)
+        return catalog.counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment))
+    }
+
+    /// What the engine reads of a subscription's renewal info, when its origin counts under
+    /// `catalog` (`verdicts` as in ``counts(transactionAt:_:catalog:)``); `nil` otherwise.
+    func renewal(ofSubscription position: Int, _ verdicts: [Bool], catalog: Catalog) -> RenewalFacts? {
+        guard let renewal = renewal(ofSubscription: position) else { return nil }
+        let counts = renewal.origin != Self.unlistedOrigin
+            ? verdicts[Int(renewal.origin)]
+            : catalog.counts(FactOrigin(bundleId: nil, environment: renewalInfo(ofSubscription: position)?.environment))
+        return counts ? renewal : nil
+    }
+
     // MARK: Index maintenance
 
     private mutating func insert(_ transaction: StoreTransaction) -> Bool {
@@ -363,7 +406,8 @@ public struct FactStore: Sendable {
         let candidate = StoredTransaction(
             purchaseDate: transaction.purchaseDate, expiresDate: transaction.expiresDate, signedDate: transaction.signedDate,
             revocationDate: transaction.revocationDate, cold: cold, product: Int32(product), subscription: -1,
-            flags: StoredTransaction.Flags(transaction))
+            flags: StoredTransaction.Flags(transaction),
+            origin: originPosition(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment)))
         return insert(candidate, original: transaction.originalTransactionId)
     }
 

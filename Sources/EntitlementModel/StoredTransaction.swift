@@ -22,6 +22,9 @@ struct StoredTransaction: Sendable {
     /// The next transaction of the same subscription, -1 after the last.
     var nextMember: Int32 = -1
     var flags: Flags
+    /// Position in ``FactStore/origins`` of its bundle id and environment; ``FactStore/unlistedOrigin``
+    /// when the table is full and the origin must be read from the cold fields.
+    var origin: UInt16 = 0
 
     /// What the engine reads of the enumerations, as bits.
     struct Flags: OptionSet, Sendable {

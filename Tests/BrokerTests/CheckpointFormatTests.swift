@@ -64,8 +64,8 @@ struct CheckpointFormatTests {
     }
 
     /// A framed journal of `records`.
-    static func framed(_ records: [JournalRecord]) -> [UInt8] {
-        var bytes = JournalRecord.header
+    static func framed(_ records: [JournalRecord], header: [UInt8] = JournalRecord.header) -> [UInt8] {
+        var bytes = header
         for record in records { JournalRecord.append(record.kind, record.payload, to: &bytes) }
         return bytes
     }
@@ -83,13 +83,14 @@ struct CheckpointFormatTests {
             var store = Self.richStore()
             if compacted { store.compact() }
             let records = JournalReplay.checkpoint(of: store)
-            #expect(records.first?.kind == .checkpointNames && records.last?.kind == .summary)
+            #expect(records.first?.kind == .checkpointStart && records.dropFirst().first?.kind == .checkpointNames && records.last?.kind == .summary)
+            #expect(records.first.flatMap { JournalCheckpoint.count($0.payload) } == records.count - 1)
             #expect(records.filter { $0.kind == .checkpointTransaction }.count == store.transactionCount)
             #expect(records.filter { $0.kind == .checkpointRenewalInfo }.count == 2)
             #expect(records.allSatisfy { !$0.payload.contains(0x0A) })
             #expect(records.contains { $0.payload.contains(JournalBinary.escape) })
             let outcome = try Self.replay(Self.framed(records), catalog: catalog)
-            #expect(outcome.refused.isEmpty)
+            #expect(outcome.unread.isEmpty)
             #expect(outcome.facts == store)
             // The same summary; products may be listed in another order (they are numbered as read).
             var summary = outcome.facts.summary
@@ -146,7 +147,7 @@ struct CheckpointFormatTests {
         var random = SplitMix(seed: seed)
         var refusals = 0
         for _ in 0..<400 {
-            let target = random.next(in: 0...(records.count - 2))  // not the summary
+            let target = random.next(in: 1...(records.count - 2))  // not the start or the summary
             var scratch: [UInt8] = []
             guard var payload = JournalBinary.withUnescaped(records[target].payload, scratch: &scratch, { Array($0) }) else {
                 Issue.record("the writer's own payload did not unescape")
@@ -171,28 +172,53 @@ struct CheckpointFormatTests {
         }
         #expect(refusals > 100)
         // Facts before any names record cannot be read.
-        #expect(throws: BrokerError.self) { try Self.replay(Self.framed(Array(records.dropFirst())), catalog: catalog) }
+        let namesDropped = JournalCheckpoint.beginningWithCheckpoint(records.filter { $0.kind != .checkpointNames })
+        #expect(throws: BrokerError.self) { try Self.replay(Self.framed(namesDropped), catalog: catalog) }
     }
 
-    @Test("A checkpoint fact the catalog now refuses is skipped and listed, as an event would be")
-    func catalogStillJudgesCheckpointFacts() throws {
+    @Test("A checkpoint fact of another app or environment is kept, and grants nothing under this catalog")
+    func checkpointFactsOfAnotherOriginAreKept() throws {
         let catalog = try Catalog.load(path: Self.catalogPath)
         var store = FactStore()
         let date = Date(timeIntervalSince1970: 1_767_225_600)
-        for (id, bundle, environment) in [("ok", Self.bundle, StoreEnvironment.xcode), ("foreign", "com.example.other", .xcode), ("sandbox", Self.bundle, .sandbox)] {
+        let origins = [("ok", Self.bundle, StoreEnvironment.xcode), ("foreign", "com.example.other", .xcode), ("sandbox", Self.bundle, .sandbox)]
+        for (days, (id, bundle, environment)) in zip([30.0, 60, 90], origins) {
             store.insert(
                 .transaction(
                     StoreTransaction(
                         transactionId: id, originalTransactionId: id, bundleId: bundle, productId: Self.monthly, purchaseDate: date,
-                        type: .autoRenewable, signedDate: date, environment: environment)))
+                        expiresDate: date.addingTimeInterval(days * 86_400), type: .autoRenewable, signedDate: date, environment: environment)))
         }
         store.insert(.renewalInfo(RenewalInfo(originalTransactionId: "ok", signedDate: date, environment: .production)))
         let records = JournalReplay.checkpoint(of: store)
         let outcome = try Self.replay(Self.framed(records), catalog: catalog)
-        #expect(outcome.facts.transactionCount == 1)
-        #expect(outcome.facts.transaction(id: "ok") != nil)
-        #expect(outcome.facts.renewalInfo(original: "ok") == nil)
-        #expect(outcome.refused.count == 3)
+        #expect(outcome.facts == store, "every fact is kept, whatever the catalog says of its origin")
+        // Only "ok" (this app, Xcode) counts under the catalog, only "sandbox" under a Sandbox one,
+        // and the renewal info (Production) under neither.
+        let underXcode = EntitlementEngine(catalog: catalog).evaluate(outcome.facts, now: date).entitlements["plus"]
+        #expect(underXcode?.expiresAt == date.addingTimeInterval(30 * 86_400) && underXcode?.willRenew == true)
+        var sandbox = catalog
+        sandbox.environment = .sandbox
+        #expect(EntitlementEngine(catalog: sandbox).evaluate(outcome.facts, now: date).entitlements["plus"]?.expiresAt == date.addingTimeInterval(90 * 86_400))
+        var production = catalog
+        production.environment = .production
+        #expect(EntitlementEngine(catalog: production).evaluate(outcome.facts, now: date).entitlements["plus"]?.active == false)
+    }
+
+    @Test("An event line the catalog's signature policy does not read is kept through a compaction, and read again under a catalog that reads it")
+    func unreadLinesAreCarried() throws {
+        let catalog = try Catalog.load(path: Self.catalogPath)
+        var strict = catalog
+        strict.signatures = .required
+        let line = #"{"transactionId":"u1","originalTransactionId":"u1","bundleId":"com.irenews.geko","productId":"com.irenews.geko.plus.lifetime","purchaseDate":1700000000000,"type":"Non-Consumable","environment":"Xcode"}"#
+        let journal = JournalCheckpoint.beginningWithCheckpoint([JournalRecord(kind: .event, payload: Array(line.utf8), index: 0, offset: 0)])
+        let strictly = try Self.replay(Self.framed(journal), catalog: strict)
+        #expect(strictly.facts.transactionCount == 0 && strictly.unread == [line])
+        // A compaction under the strict catalog carries the line as it is.
+        let compacted = JournalReplay.checkpoint(of: strictly.facts, carrying: strictly.unread)
+        #expect(try Self.replay(Self.framed(compacted), catalog: strict).unread == [line])
+        let restored = try Self.replay(Self.framed(compacted), catalog: catalog)
+        #expect(restored.unread.isEmpty && restored.facts.transaction(id: "u1") != nil)
     }
 
     @Test("A checkpoint in the text format still loads, and a daemon rewrites it in the binary one")
@@ -208,17 +234,17 @@ struct CheckpointFormatTests {
             }
         }
         text.append(JournalRecord(kind: .summary, payload: JournalSummary.payload(store.summary), index: text.count, offset: 0))
-        #expect(try Self.replay(Self.framed(text), catalog: catalog).facts == store)
+        #expect(try Self.replay(Self.framed(text, header: JournalRecord.headerVersion1), catalog: catalog).facts == store)
 
         try DaemonCoreTests.withCore { _, layout, log, makeCore in
             for directory in [layout.container, layout.container + "/Library", layout.brokerDirectory] {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o750])
             }
-            try Data(Self.framed(text)).write(to: URL(fileURLWithPath: layout.journalPath))
+            try Data(Self.framed(text, header: JournalRecord.headerVersion1)).write(to: URL(fileURLWithPath: layout.journalPath))
             _ = try makeCore()
             #expect(log.all.contains { $0.hasPrefix("compacted the journal") })
             let scan = JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: layout.journalPath))))
-            #expect(scan.records.first?.kind == .checkpointNames)
+            #expect(scan.version == 2 && scan.records.first?.kind == .checkpointStart && scan.records.dropFirst().first?.kind == .checkpointNames)
             #expect(!scan.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo })
             #expect(try Self.replay(Self.framed(scan.records), catalog: catalog).facts == store)
         }

@@ -9,13 +9,15 @@ import Testing
 struct JournalFramingTests {
     static let lines = (1...4).map { #"{"transactionId":"t\#($0)","originalTransactionId":"o\#($0)","productId":"p"}"# }
 
+    /// A journal of version 1 holding `lines`: records alone, framed as in version 2 (whose
+    /// checkpoint rules ``JournalCheckpointTests`` tests).
     static func framed(_ lines: [String] = lines) -> [UInt8] {
-        lines.reduce(JournalRecord.header) { $0 + JournalRecord.encode(.event, Array($1.utf8)) }
+        lines.reduce(JournalRecord.headerVersion1) { $0 + JournalRecord.encode(.event, Array($1.utf8)) }
     }
 
     /// Offset of record `index` in `framed()`.
     static func offset(of index: Int) -> Int {
-        JournalRecord.header.count + lines.prefix(index).map { JournalRecord.encode(.event, Array($0.utf8)).count }.reduce(0, +)
+        JournalRecord.headerVersion1.count + lines.prefix(index).map { JournalRecord.encode(.event, Array($0.utf8)).count }.reduce(0, +)
     }
 
     /// A fresh inbox beside the journal at `path` holding `lines` in one file.
@@ -156,7 +158,9 @@ struct JournalFramingTests {
             _ = try journal.open(inbox: Self.inbox(path, []))
             try journal.rewrite(contents.records)
             let rewritten = try Data(contentsOf: URL(fileURLWithPath: path))
-            #expect(Array(rewritten) == Self.framed())
+            // Version 2: an empty checkpoint first, then the events.
+            let start = JournalRecord.encode(.checkpointStart, JournalCheckpoint.payload(count: 0))
+            #expect(Array(rewritten) == JournalRecord.header + start + Self.framed().dropFirst(JournalRecord.headerVersion1.count))
         }
     }
 

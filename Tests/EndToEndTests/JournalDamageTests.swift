@@ -95,9 +95,9 @@ struct JournalDamageTests {
         return daemon
     }
 
-    /// Offsets of the journal's records (after its header line).
-    static func recordOffsets(_ path: String) throws -> [Int] {
-        JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).records.map(\.offset)
+    /// Positions and offsets of the journal's event records.
+    static func eventRecords(_ path: String) throws -> [(index: Int, offset: Int)] {
+        JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).records.filter { $0.kind == .event }.map { ($0.index, $0.offset) }
     }
 
     /// Starts the daemon expecting it to refuse the journal: exit 65 and one line naming it.
@@ -115,13 +115,13 @@ struct JournalDamageTests {
         try await Fixture.with { fixture in
             try await Self.purchaseThenRefund(fixture)
             let path = fixture.layout.journalPath
-            let offsets = try Self.recordOffsets(path)
+            let purchase = try #require(try Self.eventRecords(path).first)
             var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            bytes[offsets[0] + 40] ^= 0x04  // inside the purchase's record
+            bytes[purchase.offset + 40] ^= 0x04  // inside the purchase's record
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            try await Self.expectRefusal(fixture, naming: "record 0 at byte \(offsets[0]): checksum mismatch")
+            try await Self.expectRefusal(fixture, naming: "record \(purchase.index) at byte \(purchase.offset): checksum mismatch")
             let repair = try await fixture.run("entitlementctl", ["journal-repair"] + fixture.common)
-            #expect(repair.status == 0 && repair.standardOutput.contains("lost record 0"), "\(repair.standardOutput)\(repair.standardError)")
+            #expect(repair.status == 0 && repair.standardOutput.contains("lost record \(purchase.index)"), "\(repair.standardOutput)\(repair.standardError)")
             let daemon = try await Self.restart(fixture)
             #expect(fixture.snapshot()?.entitlements["plus"]?.active == false)
             #expect(await daemon.stop() == 0, "\(daemon.standardError)")
@@ -133,14 +133,15 @@ struct JournalDamageTests {
         try await Fixture.with { fixture in
             try await Self.purchaseThenRefund(fixture)
             let path = fixture.layout.journalPath
-            let offsets = try Self.recordOffsets(path)
+            let events = try Self.eventRecords(path)
+            #expect(events.count == 2)
             var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            bytes[offsets[1] - 1] = UInt8(ascii: " ")
+            bytes[events[1].offset - 1] = UInt8(ascii: " ")  // the newline between the purchase and the refund
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             try await Self.expectRefusal(fixture, naming: "not a newline")
             let repair = try await fixture.run("entitlementctl", ["journal-repair"] + fixture.common)
             #expect(repair.status == 0, "\(repair.standardError)")
-            #expect(repair.standardOutput.contains("2 records kept, 0 lost"), "\(repair.standardOutput)")
+            #expect(repair.standardOutput.contains("3 records kept, 0 lost"), "\(repair.standardOutput)")
             let daemon = try await Self.restart(fixture)
             #expect(fixture.snapshot()?.entitlements["plus"]?.state == .revoked)
             #expect(await daemon.stop() == 0, "\(daemon.standardError)")
@@ -166,7 +167,7 @@ struct JournalDamageTests {
             #expect(!restarted.standardError.contains("refusing"), "\(restarted.standardError)")
             #expect(await restarted.stop() == 0)
             let scan = JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: fixture.layout.journalPath))))
-            #expect(scan.damage.isEmpty && scan.tornTail == nil && scan.records.count == 1)
+            #expect(scan.damage.isEmpty && scan.tornTail == nil && scan.records.filter { $0.kind == .event }.count == 1)
         }
     }
 

@@ -231,7 +231,7 @@ let engineCases: [EngineCase] = [
 
     @Test func nonRenewingLastsTheCatalogDurationFromPurchase() throws {
         let catalog = try Catalog(
-            catalogJSON: Data(CatalogTests.catalog.replacingOccurrences(of: "Production", with: "Xcode").utf8),
+            catalogJSON: Data(CatalogTests.catalog.replacingOccurrences(of: "Production", with: "Xcode").replacingOccurrences(of: "com.example.app", with: Fixtures.bundleId).utf8),
             storeKitJSON: Data(CatalogTests.storeKit.utf8), catalogPath: "Catalog.json")
         let engine = EntitlementEngine(catalog: catalog)
         let facts = FactStore(try Fixtures.events([
