@@ -2,11 +2,15 @@ import EntitlementModel
 import FoundationEssentials
 import SystemShims
 
-/// What the daemon must remember across restarts beyond the journal: the last generation it
-/// published (so generations keep increasing even if the shared file is lost) and the last
-/// issue time (so a clock wound back never moves evaluation backwards).
+/// What the daemon must remember across restarts beyond the journal: the history its snapshots
+/// belong to and the last generation it published in it (so generations keep increasing even if
+/// the shared file is lost) and the last issue time with its boot reading (the daemon's
+/// ``TimeAnchor``).
 package struct BrokerState: Sendable, Hashable {
     package var generation: Int64
+    /// ``EntitlementSnapshot/historyID`` of every snapshot the daemon publishes; absent in files
+    /// written before histories were named (the daemon then names one, ``newHistoryID()``).
+    package var historyID: String?
     /// Milliseconds since 1970 of the last published snapshot's `issuedAt`.
     package var issuedAtMilliseconds: Double
     /// The boot clock when `issuedAt` was issued (``EntitlementSnapshot/issuedIn``); absent in
@@ -14,13 +18,23 @@ package struct BrokerState: Sendable, Hashable {
     package var bootId: String?
     package var bootTimeNanoseconds: Int64?
 
-    package init(generation: Int64 = 0, issuedAt: Date = .distantPast, issuedIn: BootInstant? = nil) {
+    package init(generation: Int64 = 0, issuedAt: Date = .distantPast, issuedIn: BootInstant? = nil, historyID: String? = nil) {
         self.generation = generation
+        self.historyID = historyID
         self.issuedAtMilliseconds = issuedAt == .distantPast ? 0 : issuedAt.timeIntervalSince1970 * 1000
         self.issuedIn = issuedIn
     }
 
     package var issuedAt: Date { Date(timeIntervalSince1970: issuedAtMilliseconds / 1000) }
+
+    /// A new history id: 128 random bits (the system's random generator) as 32 hexadecimal digits.
+    package static func newHistoryID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return [generator.next() as UInt64, generator.next() as UInt64].map { word in
+            let digits = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+    }
 
     /// The boot reading stored with `issuedAt`, or `nil` (none, or not a valid one).
     package var issuedIn: BootInstant? {
@@ -31,12 +45,16 @@ package struct BrokerState: Sendable, Hashable {
         }
     }
 
-    /// The earliest instant the daemon may evaluate at, given the boot clock `boot` now:
-    /// ``BootInstant/floor(issuedAt:issued:current:)`` of the last issue, so a wall clock set
-    /// back while the daemon was stopped (or running) never moves evaluation backwards, and on
-    /// the same boot not even to the last issue time.
-    package func evaluationFloor(boot: BootInstant?) -> Date {
-        BootInstant.floor(issuedAt: issuedAt, issued: issuedIn, current: boot)
+    /// The daemon's time (``TimeAnchor``): the last issue time with the boot reading it was
+    /// issued in. ``TimeAnchor/justifiedNow(wallClock:boot:)`` of it is the instant the daemon
+    /// evaluates and publishes at, so a wall clock set back while the daemon was stopped (or
+    /// running) never moves evaluation backwards, and one that ran ahead is not published.
+    package var anchor: TimeAnchor {
+        get { TimeAnchor(instant: issuedAt, boot: issuedIn) }
+        set {
+            issuedAtMilliseconds = newValue.instant == .distantPast ? 0 : newValue.instant.timeIntervalSince1970 * 1000
+            issuedIn = newValue.boot
+        }
     }
 
     /// Loads the state file; a missing file is the initial state, a corrupt one an error.
@@ -58,10 +76,11 @@ package struct BrokerState: Sendable, Hashable {
         }
     }
 
-    /// The file's JSON object: `generation` (an integer), `issuedAtMilliseconds`, and the boot
-    /// reading's `bootId` and `bootTimeNanoseconds` when there is one.
+    /// The file's JSON object: `generation` (an integer), `issuedAtMilliseconds`, the boot
+    /// reading's `bootId` and `bootTimeNanoseconds` when there is one, and `historyId` when named.
     var encoded: JSONValue {
         var object: [String: JSONValue] = ["generation": .int(generation), "issuedAtMilliseconds": .double(issuedAtMilliseconds)]
+        if let historyID { object["historyId"] = .string(historyID) }
         if let bootId { object["bootId"] = .string(bootId) }
         if let bootTimeNanoseconds { object["bootTimeNanoseconds"] = .int(bootTimeNanoseconds) }
         return .object(object)
@@ -69,7 +88,8 @@ package struct BrokerState: Sendable, Hashable {
 
     /// The state in `bytes`, or `nil` unless they are one JSON object with an integer
     /// `generation` ≥ 0, a finite number `issuedAtMilliseconds`, and `bootId` (a string) and
-    /// `bootTimeNanoseconds` (an integer) each absent or null. Other members are ignored.
+    /// `bootTimeNanoseconds` (an integer) each absent or null, and `historyId` absent, null or a
+    /// string ``EntitlementSnapshot/isValid(historyID:)`` accepts. Other members are ignored.
     static func decode(_ bytes: [UInt8]) -> BrokerState? {
         guard case .object(let members)? = try? JSONInput.parse(bytes),
             case .number(let generationText)? = members["generation"], let generation = Int64(generationText), generation >= 0,
@@ -80,6 +100,11 @@ package struct BrokerState: Sendable, Hashable {
         switch members["bootId"] {
         case nil, .null?: break
         case .string(let id)?: state.bootId = id
+        default: return nil
+        }
+        switch members["historyId"] {
+        case nil, .null?: break
+        case .string(let id)? where EntitlementSnapshot.isValid(historyID: id): state.historyID = id
         default: return nil
         }
         switch members["bootTimeNanoseconds"] {

@@ -25,6 +25,9 @@ final class DaemonCore {
     /// Bumped whenever `facts` or the catalog change, so ``publish(now:force:)`` can tell that
     /// an evaluation would repeat the last one.
     private var inputsVersion = 0
+    /// Whether the daemon's time was moved back since the last publish, which must then publish
+    /// (``reanchor(by:)``) even when no status changed.
+    private var reanchored = false
     /// The inputs version last evaluated and the next transition that evaluation reported.
     private var lastEvaluation: (inputsVersion: Int, nextTransition: Date?)?
     /// Lines applied in memory whose journal records are written but not yet known to be on
@@ -74,15 +77,23 @@ final class DaemonCore {
             state = BrokerState()
         }
         if let current, current.generation > state.generation { state.generation = current.generation }
-        // The clock floor as of now: the later of both records' issue plus the boot time elapsed
-        // since (same boot), paired with this boot reading, so a wall clock set back while the
-        // daemon was stopped cannot move its first evaluation (and the snapshot it publishes)
-        // back before what readers already had to assume.
+        // The history every snapshot names: state.json's, else the published snapshot's, else a
+        // new one (a fresh or recreated container, or files from before histories were named),
+        // so that readers accept its generations counting from 1 again.
+        if state.historyID == nil { state.historyID = current?.historyID ?? BrokerState.newHistoryID() }
+        // The daemon's time: the later floor of both records, each kept with the boot reading it
+        // was issued in, so a wall clock set back while the daemon was stopped cannot move its
+        // first evaluation (and the snapshot it publishes) back before what readers already had
+        // to assume, and one that ran ahead since is judged against that boot's clock.
         let boot = BootInstant.current()
-        let publishedFloor = current.map { $0.effectiveNow(wallClock: $0.issuedAt, boot: boot) } ?? .distantPast
-        let floor = max(state.evaluationFloor(boot: boot), publishedFloor)
-        state.issuedAtMilliseconds = floor == .distantPast ? 0 : floor.timeIntervalSince1970 * 1000
-        state.issuedIn = boot
+        if let current {
+            let published = TimeAnchor(instant: current.issuedAt, boot: current.issuedIn)
+            if published.floor(boot: boot) > state.anchor.floor(boot: boot) { state.anchor = published }
+        }
+        if state.issuedAtMilliseconds != 0, !TimeAnchor.isPublishable(state.anchor.instant) {
+            configuration.log("clock: \(layout.statePath) holds an issue time no reader accepts (\(state.issuedAtMilliseconds) ms since 1970); not a floor")
+            state.anchor = TimeAnchor(instant: .distantPast, boot: nil)
+        }
         let contents = try journal.open(inbox: inbox)
         if contents.cutTornTail { log("journal: cut off a torn last record; its event is still queued in the inbox") }
         if contents.format == .unframed { log("journal: rewrote \(layout.journalPath) as framed, checksummed records") }
@@ -234,7 +245,9 @@ final class DaemonCore {
                     "accepted \(step.eventCount) events from \(step.done.count) inbox files"
                         + " (\(step.newEvents.count) new, \(step.eventCount - step.newEvents.count) already known)")
             }
+            let newestSigned = facts.newestSignedDate
             for event in step.newEvents { facts.insert(event) }
+            if let signed = facts.newestSignedDate, signed > newestSigned ?? .distantPast { reanchor(by: signed) }
             do { try compact(when: .grown) } catch {
                 // The journal appended to is intact; the next step tries again.
                 log("journal compaction failed, kept appending: \(error)")
@@ -272,6 +285,19 @@ final class DaemonCore {
         } catch {
             log("paywall analytics: \(error)")
         }
+    }
+
+    /// Moves the daemon's time back to what a trusted `signedDate` (of an event just accepted,
+    /// newer than every one accepted before) shows, when the time ran ahead of the wall clock
+    /// (``TimeAnchor/reanchored(signedDate:wallClock:boot:)``); the next publish then carries it,
+    /// so readers follow. Every accepted event passed the catalog's signature policy: under
+    /// `signatures: required` it is Apple-signed.
+    private func reanchor(by signed: Date) {
+        let anchor = state.anchor
+        guard let moved = anchor.reanchored(signedDate: signed, wallClock: Date(), boot: BootInstant.current()) else { return }
+        log("clock: re-anchored at \(ISO8601.string(from: moved.instant)) by a newer signedDate; the time kept had run ahead to \(ISO8601.string(from: anchor.instant))")
+        state.anchor = moved
+        reanchored = true
     }
 
     /// Waits until the journal holds every applied event on disk: for the pending `fsync`, and
@@ -342,21 +368,30 @@ final class DaemonCore {
         }
     }
 
-    /// Evaluates at `now` and publishes a new generation if any status or the next transition
-    /// changed (or `force`). Returns the next transition to wake up for.
+    /// Evaluates at the instant the daemon can justify now (``TimeAnchor/justifiedNow(wallClock:boot:)``
+    /// of the wall clock `now`) and publishes a new generation if any status or the next
+    /// transition changed, the time was re-anchored, or `force`. Returns the next transition to
+    /// wake up for; ``secondsUntil(_:)`` says how far off it is.
+    /// - Throws: ``BrokerError/store(_:)`` (retried) when that instant is one no reader accepts.
     @discardableResult
     func publish(now: Date, force: Bool = false) throws(BrokerError) -> Date? {
+        // Read after `now`: the wall clock was at least `now` when the boot clock read `boot`.
+        let boot = BootInstant.current()
+        let justified = state.anchor.justifiedNow(wallClock: now, boot: boot)
         // Statuses change only when the facts or the catalog change, or when time reaches the
         // next transition; between those, an evaluation would repeat the published one.
-        if !force, published != nil, let lastEvaluation, lastEvaluation.inputsVersion == inputsVersion,
-            now < (lastEvaluation.nextTransition ?? .distantFuture)
+        if !force, !reanchored, published != nil, let lastEvaluation, lastEvaluation.inputsVersion == inputsVersion,
+            justified < (lastEvaluation.nextTransition ?? .distantFuture)
         {
             return lastEvaluation.nextTransition
         }
-        // Read after `now`: the wall clock was at least `now` when the boot clock read `boot`.
-        let boot = BootInstant.current()
-        let result = engine.evaluate(facts, now: now, floor: state.evaluationFloor(boot: boot))
-        if !force, let published, published.entitlements == result.entitlements,
+        let result = engine.evaluate(facts, now: justified)
+        guard TimeAnchor.isPublishable(result.effectiveNow) else {
+            throw .store(
+                "cannot publish at \(ISO8601.string(from: result.effectiveNow)) (the clock reads \(ISO8601.string(from: now))):"
+                    + " readers accept 2008...2300 only")
+        }
+        if !force, !reanchored, let published, published.entitlements == result.entitlements,
             published.nextTransition == result.nextTransition
         {
             lastEvaluation = (inputsVersion, result.nextTransition)
@@ -364,6 +399,7 @@ final class DaemonCore {
         }
         var snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
         snapshot.issuedIn = boot
+        snapshot.historyID = state.historyID
         // What the snapshot reflects is in the journal, on disk, before the snapshot is renamed
         // into place: the journal's pending fsync overlaps the snapshot's own write and fsync.
         var journalError: BrokerError?
@@ -378,8 +414,9 @@ final class DaemonCore {
             if let journalError { throw journalError }
             throw .store("\(error)")
         }
-        state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot)
+        state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot, historyID: state.historyID)
         published = (result.entitlements, result.nextTransition)
+        reanchored = false
         // Only a published result may be reused: a failed publish is evaluated and retried.
         lastEvaluation = (inputsVersion, result.nextTransition)
         log("published generation \(snapshot.generation): \(Self.describe(snapshot))")
@@ -387,6 +424,12 @@ final class DaemonCore {
         try state.save(path: layout.statePath, durable: false)
         replica?.offer(snapshot, log: log)
         return result.nextTransition
+    }
+
+    /// Seconds from now until the daemon's time (``TimeAnchor/justifiedNow(wallClock:boot:)``)
+    /// reaches `instant`: how long to wait for a transition, also while the wall clock is not believed.
+    func secondsUntil(_ instant: Date) -> Double {
+        instant.timeIntervalSince(state.anchor.justifiedNow(wallClock: Date(), boot: BootInstant.current()))
     }
 
     /// The watch link changed (up or down): deliver the latest snapshot if it is now up.

@@ -77,7 +77,7 @@ struct RetryingWork {
     /// transition; `nil` when nothing is due.
     var secondsUntilDue: Double? {
         if let retryAt { return Self.seconds(retryAt - ContinuousClock().now) }
-        return nextTransition.map { $0.timeIntervalSinceNow }
+        return nextTransition.map { core.secondsUntil($0) }
     }
 
     private static func seconds(_ duration: Duration) -> Double {

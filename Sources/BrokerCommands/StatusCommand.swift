@@ -32,7 +32,7 @@ struct StatusCommand: Command {
         // The launch mode is resolved once, as the process starts, before anything else.
         let launchClock = Date()
         let catalog: Result<Catalog, any Error> = Result { try CatalogLoading.load(common.catalog) }
-        let defaults = SharedDefaults(suiteName: common.group, container: common.container)
+        let defaults = SharedDefaults(suiteName: common.group, container: common.container, options: .readingTheDaemon)
         let launch = try? LaunchPreferences(defaults: defaults, gate: catalog.get().featureGate, wallClock: launchClock)
         let syncPreference = LaunchPreferences.syncPreference(in: defaults)
 

@@ -32,7 +32,7 @@ public struct ContainerLayout: Sendable, Hashable {
     /// The shared file readers read and the daemon replaces atomically.
     public var sharedFilePath: String { preferencesDirectory + "/" + sharedFileName }
     /// `<container>/Library/Broker`: the daemon's own files, readable by its user and group only.
-    public var brokerDirectory: String { container + "/Library/Broker" }
+    public var brokerDirectory: String { container + "/Library/" + Self.brokerDirectoryName }
     /// The lock file held by the one running daemon; removing it stops the daemon.
     public var daemonLockPath: String { brokerDirectory + "/" + Self.daemonLockName }
     /// Where `Broker`'s `IngestClient` queues events, one file per ingest, until the daemon journals them.
@@ -46,6 +46,9 @@ public struct ContainerLayout: Sendable, Hashable {
     /// Present while the link to the watch's container is down; snapshots are not copied then.
     public var watchLinkPath: String { brokerDirectory + "/" + Self.watchLinkName }
 
+    /// The name of ``brokerDirectory`` inside `<container>/Library`: its owner is the daemon's
+    /// user, whom readers trust (`SharedDefaults.Options.readingTheDaemon`).
+    public static let brokerDirectoryName = "Broker"
     /// The name of ``daemonLockPath`` inside ``brokerDirectory``; the daemon watches it.
     public static let daemonLockName = "entitlementd.lock"
     /// The name of ``watchLinkPath`` inside ``brokerDirectory``; the daemon watches it.

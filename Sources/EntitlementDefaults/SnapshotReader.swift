@@ -26,10 +26,16 @@ public enum SnapshotReadOutcome: Sendable, Hashable {
 ///
 /// The reader remembers the last good snapshot and never gives it up for a worse one: a file
 /// refused by `SharedDefaults` validation, a snapshot that does not decode, an unknown
-/// `schemaVersion`, or a `generation` lower than the last good one (a replayed old file) are all
-/// reported as ``SnapshotReadOutcome/rejected(reason:lastGood:)``; a read that failed (a system
-/// call's error) as ``SnapshotReadOutcome/failed(reason:errno:lastGood:)``, to be tried again.
-/// Refreshing an unchanged file costs two `lstat` calls and no decoding. Safe to call from any thread.
+/// `schemaVersion`, or, in the history the last good one belongs to, a `generation` lower than
+/// its (a replayed old file) are all reported as ``SnapshotReadOutcome/rejected(reason:lastGood:)``;
+/// a read that failed (a system call's error) as ``SnapshotReadOutcome/failed(reason:errno:lastGood:)``,
+/// to be tried again. A snapshot of another history (`EntitlementSnapshot/historyID`: the daemon
+/// started a new one on a fresh or recreated container, whose generations start again at 1) is
+/// accepted whatever its generation; one without a history id after one with an id is refused
+/// (it was written before the daemon named its histories, so it is older than what the reader
+/// holds). Who may write a file that claims a new history is what the file checks decide: the
+/// reader's own user and the daemon's, nobody else. Refreshing an unchanged file costs two
+/// `lstat` calls and no decoding. Safe to call from any thread.
 public final class SnapshotReader: Sendable {
     private let defaults: SharedDefaults
     private let state = Mutex<EntitlementSnapshot?>(nil)
@@ -38,9 +44,10 @@ public final class SnapshotReader: Sendable {
     public var path: String { defaults.path }
 
     /// A reader of `<container>/Library/Preferences/<suiteName>.plist`. Nothing is read until
-    /// ``refresh(changeReported:)``. See `SharedDefaults/Options/init(durable:maxFileSize:allowedOwners:)` for a
-    /// reader that runs as another user than the daemon.
-    public init(suiteName: String, container: String, options: SharedDefaults.Options = .init()) {
+    /// ``refresh(changeReported:)``. The default options trust the reader's own user and the
+    /// daemon's (`SharedDefaults.Options.readingTheDaemon`), so a reader in the daemon's group
+    /// reads what the daemon publishes as its own user.
+    public init(suiteName: String, container: String, options: SharedDefaults.Options = .readingTheDaemon) {
         defaults = SharedDefaults(suiteName: suiteName, container: container, options: options)
     }
 
@@ -87,6 +94,17 @@ public final class SnapshotReader: Sendable {
                 case .missing, nil: return .missing(lastGood: lastGood)
                 case .some(let error): return .rejected(reason: "\(path): snapshot refused: \(error.description)", lastGood: lastGood)
                 }
+            }
+            // Another history counts its generations afresh; none at all is an old file.
+            if let current = lastGood, snapshot.historyID != current.historyID {
+                guard snapshot.historyID != nil else {
+                    return .rejected(
+                        reason: "\(path): snapshot generation \(snapshot.generation) has no history id, after history "
+                            + "\(current.historyID ?? "") generation \(current.generation) (written before histories were named: replayed file?)",
+                        lastGood: current)
+                }
+                lastGood = snapshot
+                return .updated(snapshot)
             }
             // A higher generation is a new snapshot whatever it holds (equality includes the
             // generation): only a generation that is not higher is compared in full.

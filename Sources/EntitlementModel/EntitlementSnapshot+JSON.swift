@@ -15,10 +15,12 @@ extension EntitlementStatus {
 
 extension EntitlementSnapshot {
     /// The contract's JSON: `generation` and `entitlements`, plus `schemaVersion`, `issuedAt`,
-    /// `nextTransition` (ISO 8601 or `null`) and the boot it was issued in, `bootId` and
-    /// `bootTimeNanoseconds` (both `null` when the snapshot has none).
+    /// `nextTransition` (ISO 8601 or `null`), the boot it was issued in, `bootId` and
+    /// `bootTimeNanoseconds` (both `null` when the snapshot has none), and `historyId` (`null`
+    /// when the snapshot has none).
     public var json: JSONValue {
         .object([
+            Self.historyIDKey: historyID.map { .string($0) } ?? .null,
             Self.bootIDKey: issuedIn.map { .string($0.bootID) } ?? .null,
             Self.bootTimeKey: issuedIn.map { .int($0.nanosecondsSinceBoot) } ?? .null,
             "schemaVersion": .int(Int64(schemaVersion)),

@@ -16,9 +16,11 @@ extension EntitlementSnapshot {
     public static let bootIDKey = SnapshotSchema.RootField.bootId.rawValue
     /// The key of ``issuedIn``'s boot clock reading (see ``bootIDKey``).
     public static let bootTimeKey = SnapshotSchema.RootField.bootTimeNanoseconds.rawValue
+    /// The key of ``historyID`` (a string), absent when the snapshot has none.
+    public static let historyIDKey = SnapshotSchema.RootField.historyId.rawValue
 
     /// The snapshot as a property-list dictionary, with the fields `SnapshotSchema` names.
-    /// `nextTransition`, `issuedIn` and each `expiresAt` / `productId` are omitted when absent
+    /// `nextTransition`, `issuedIn`, `historyID` and each `expiresAt` / `productId` are omitted when absent
     /// (a property list has no null).
     public var propertyList: PropertyListValue {
         var root = [String: PropertyListValue](minimumCapacity: SnapshotSchema.RootField.allCases.count)
@@ -30,6 +32,7 @@ extension EntitlementSnapshot {
             case .nextTransition: root[field.rawValue] = nextTransition.map { .date($0) }
             case .bootId: root[field.rawValue] = issuedIn.map { .string($0.bootID) }
             case .bootTimeNanoseconds: root[field.rawValue] = issuedIn.map { .integer($0.nanosecondsSinceBoot) }
+            case .historyId: root[field.rawValue] = historyID.map { .string($0) }
             case .entitlements:
                 var table = [String: PropertyListValue](minimumCapacity: entitlements.count)
                 for (id, status) in entitlements { table[id] = status.propertyList }
@@ -41,8 +44,9 @@ extension EntitlementSnapshot {
 
     /// Decodes and validates a snapshot as `SnapshotSchema` describes it. Anything unexpected
     /// is an error, never a default: an unknown schema version, a missing field, an unknown
-    /// state, a negative generation, a date that is not finite, or half a boot reading (one of
-    /// ``bootIDKey`` and ``bootTimeKey`` without the other, or either out of range).
+    /// state, a negative generation, a date that is not finite, half a boot reading (one of
+    /// ``bootIDKey`` and ``bootTimeKey`` without the other, or either out of range), or a
+    /// ``historyIDKey`` that ``isValid(historyID:)`` refuses.
     public init(propertyList value: PropertyListValue) throws(SnapshotDecodingError) {
         self = try SnapshotSchema.snapshot(value, in: SnapshotTree())
     }

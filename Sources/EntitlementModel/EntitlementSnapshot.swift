@@ -9,16 +9,22 @@ import PropertyList
 ///
 /// A snapshot carries its own future: `expiresAt` on each entitlement and `nextTransition`, so a
 /// reader can lock at the right second even when no process publishes again. `generation` is
-/// strictly increasing across publishes of one container.
+/// strictly increasing across the publishes of one history (``historyID``).
 public struct EntitlementSnapshot: Sendable, Hashable {
     /// The schema this build writes, and the only one it reads.
     public static let currentSchemaVersion = 1
 
     /// The layout of the snapshot; a reader refuses any version but ``currentSchemaVersion``.
     public var schemaVersion: Int
-    /// Strictly increasing with every publish into one container; a reader refuses a snapshot
-    /// whose generation is lower than one it already accepted (a replayed old file).
+    /// Strictly increasing with every publish of one history (``historyID``); a reader refuses a
+    /// snapshot of the history it holds whose generation is lower than one it already accepted
+    /// (a replayed old file).
     public var generation: Int64
+    /// The history the snapshot belongs to: a random id the daemon draws when it starts on a
+    /// container with no history (a fresh or recreated one) and writes into every snapshot, so
+    /// that a reader tells a new history, whose generations start again at 1, from a replayed
+    /// old file of the one it holds. `nil` in snapshots written before histories were named.
+    public var historyID: String?
     /// When the daemon computed the snapshot. Readers never evaluate earlier than this (see
     /// ``effectiveNow(wallClock:)``).
     public var issuedAt: Date
@@ -34,17 +40,17 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     /// A snapshot as the engine makes it; readers get theirs from the shared file instead.
     public init(
         schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
-        nextTransition: Date?, entitlements: [String: EntitlementStatus], issuedIn: BootInstant? = nil
+        nextTransition: Date?, entitlements: [String: EntitlementStatus], issuedIn: BootInstant? = nil, historyID: String? = nil
     ) {
         self.init(
             schemaVersion: schemaVersion, generation: generation, issuedAt: issuedAt, nextTransition: nextTransition,
-            entitlements: EntitlementTable(entitlements), issuedIn: issuedIn)
+            entitlements: EntitlementTable(entitlements), issuedIn: issuedIn, historyID: historyID)
     }
 
     /// A snapshot of the statuses in `entitlements`.
     public init(
         schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
-        nextTransition: Date?, entitlements: EntitlementTable, issuedIn: BootInstant? = nil
+        nextTransition: Date?, entitlements: EntitlementTable, issuedIn: BootInstant? = nil, historyID: String? = nil
     ) {
         self.schemaVersion = schemaVersion
         self.generation = generation
@@ -52,7 +58,18 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         self.nextTransition = nextTransition
         self.entitlements = entitlements
         self.issuedIn = issuedIn
+        self.historyID = historyID
     }
+
+    /// Whether `historyID` may name a history: 1 to ``maximumHistoryIDLength`` printable ASCII
+    /// characters (no space), as a reader requires of a snapshot's.
+    public static func isValid(historyID: String) -> Bool {
+        let utf8 = historyID.utf8
+        return !utf8.isEmpty && utf8.count <= maximumHistoryIDLength && utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
+    /// The longest history id a reader accepts, in bytes.
+    public static let maximumHistoryIDLength = 64
 
     /// The status of `entitlement`, or ``EntitlementStatus/notPurchased`` when the snapshot does not name it.
     public func status(of entitlement: String) -> EntitlementStatus {

@@ -14,7 +14,8 @@ import PropertyList
 ///
 /// Anything unexpected is an error, never a default: an unknown schema version, a missing
 /// field, an unknown state, a negative generation, a date that is not finite or outside
-/// ``dateRange``, or half a boot reading. Keys other than these names are ignored.
+/// ``dateRange``, half a boot reading, or a history id that is not one. Keys other than these
+/// names are ignored.
 enum SnapshotSchema {
     /// The suite file's key for the snapshot; other keys belong to other writers.
     enum SuiteField: String, SnapshotFieldName {
@@ -25,9 +26,10 @@ enum SnapshotSchema {
     }
 
     /// The snapshot dictionary's fields. `bootId` and `bootTimeNanoseconds` (the boot id and
-    /// `CLOCK_BOOTTIME` at issue) are both present or both absent.
+    /// `CLOCK_BOOTTIME` at issue) are both present or both absent; `historyId` (the history the
+    /// generation counts in) is optional, absent from snapshots written before it existed.
     enum RootField: String, SnapshotFieldName {
-        case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements
+        case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements, historyId
         static var rememberedIn: Int? { nil }  // read once per file
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -39,6 +41,7 @@ enum SnapshotSchema {
             case .bootId: 4
             case .bootTimeNanoseconds: 5
             case .entitlements: 6
+            case .historyId: 7
             }
         }
     }
@@ -87,7 +90,7 @@ enum SnapshotSchema {
         }
         let schemaVersion = fields[.schemaVersion], generation = fields[.generation], issuedAt = fields[.issuedAt]
         let nextTransition = fields[.nextTransition], bootId = fields[.bootId], bootTime = fields[.bootTimeNanoseconds]
-        let table = fields[.entitlements]
+        let table = fields[.entitlements], history = fields[.historyId]
         // Any integral number (1.0 included), as `PropertyListValue.integerValue` reads it.
         guard let versionObject = schemaVersion,
             let version = source.integer(versionObject) ?? source.real(versionObject).flatMap({ PropertyListValue.real($0).integerValue })
@@ -102,6 +105,15 @@ enum SnapshotSchema {
         let issued = try rootDate(issuedAt, .issuedAt, source)
         let next = try nextTransition.map { object throws(SnapshotDecodingError) in try rootDate(object, .nextTransition, source) }
         let issuedIn = try bootInstant(bootID: bootId, bootTime: bootTime, source)
+        var historyID: String?
+        if let history {
+            guard let id = source.string(history), EntitlementSnapshot.isValid(historyID: id) else {
+                throw .invalidField(
+                    path: RootField.historyId.rawValue,
+                    problem: "is not 1 to \(EntitlementSnapshot.maximumHistoryIDLength) printable ASCII characters")
+            }
+            historyID = id
+        }
         guard let table, let count = source.entryCount(of: table) else {
             throw .invalidField(path: "entitlements", problem: "is missing or not a dictionary")
         }
@@ -123,7 +135,7 @@ enum SnapshotSchema {
         }
         return EntitlementSnapshot(
             schemaVersion: Int(version), generation: generation, issuedAt: issued, nextTransition: next,
-            entitlements: entitlements, issuedIn: issuedIn)
+            entitlements: entitlements, issuedIn: issuedIn, historyID: historyID)
     }
 
     /// The boot reading: `nil` when both fields are absent; refused when only one is there or
@@ -234,7 +246,9 @@ enum SnapshotSchema {
 }
 
 /// The values of one dictionary's fields, each kept at its name's ``SnapshotFieldName/position``:
-/// storing and reading a field is an indexed store and load, not a branch on the name.
+/// storing and reading a field is an indexed store and load, not a branch on the name. The slots
+/// are addressed through a pointer, not a buffer of the tuple's size: the last slot of a value
+/// whose size is less than its stride ends before a buffer would count it.
 struct FieldValues<Name: SnapshotFieldName, Object> {
     private var slots: (Object?, Object?, Object?, Object?, Object?, Object?, Object?, Object?) = (nil, nil, nil, nil, nil, nil, nil, nil)
 
@@ -245,11 +259,11 @@ struct FieldValues<Name: SnapshotFieldName, Object> {
     @inline(__always) subscript(position: Int) -> Object? {
         get {
             precondition(position >= 0 && position < Self.capacity)
-            return withUnsafeBytes(of: slots) { $0.assumingMemoryBound(to: Object?.self)[position] }
+            return withUnsafeBytes(of: slots) { $0.baseAddress!.assumingMemoryBound(to: Object?.self)[position] }
         }
         set {
             precondition(position >= 0 && position < Self.capacity)
-            withUnsafeMutableBytes(of: &slots) { $0.assumingMemoryBound(to: Object?.self)[position] = newValue }
+            withUnsafeMutableBytes(of: &slots) { $0.baseAddress!.assumingMemoryBound(to: Object?.self)[position] = newValue }
         }
     }
 

@@ -1,6 +1,6 @@
-import Dispatch
 import FoundationEssentials
 import Synchronization
+import SystemShims
 
 /// The queue between a ``ServiceLoop``'s sources (any thread or task) and its one consumer, the
 /// loop's thread, which blocks in ``take(deadline:)`` until an event is queued or its deadline
@@ -32,7 +32,8 @@ final class LoopMailbox<Source: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
-    private let wakeup = DispatchSemaphore(value: 0)
+    /// Waited for on the monotonic clock, so a wall clock set back cannot lengthen a wait.
+    private let wakeup = MonotonicWakeup()
 
     /// Longest the consumer blocks before it looks at the wall clock again, so that a clock
     /// that jumps forward brings a deadline within this long.
@@ -63,8 +64,18 @@ final class LoopMailbox<Source: Sendable>: Sendable {
 
     /// The next event, blocking the calling thread until there is one: a pending stop first,
     /// then the oldest queued event, then ``ServiceLoopEvent/deadline`` once the wall clock
-    /// reaches `deadline`.
+    /// reaches `deadline`, or once as long has passed as `deadline` was away when the wait
+    /// began (by a clock nobody sets back), so a wall clock set back meanwhile cannot hold the
+    /// deadline off.
     func take(deadline: Date?) -> ServiceLoopEvent<Source> {
+        let clock = ContinuousClock()
+        let elapsedDeadline = deadline.map { clock.now.advanced(by: .seconds(max(0, $0.timeIntervalSinceNow))) }
+        /// Seconds until the deadline comes, by whichever clock brings it first; `nil` without one.
+        func secondsLeft() -> Double? {
+            guard let deadline, let elapsedDeadline else { return nil }
+            let remaining = (elapsedDeadline - clock.now).components
+            return min(deadline.timeIntervalSinceNow, Double(remaining.seconds) + Double(remaining.attoseconds) / 1e18)
+        }
         while true {
             let next = state.withLock { state -> ServiceLoopEvent<Source>? in
                 if let stop = state.stop {
@@ -72,20 +83,20 @@ final class LoopMailbox<Source: Sendable>: Sendable {
                     return .stop(stop)
                 }
                 if !state.queue.isEmpty { return state.queue.removeFirst().event }
-                if let deadline, deadline.timeIntervalSinceNow <= 0 { return .deadline }
+                if let left = secondsLeft(), left <= 0 { return .deadline }
                 state.consumerWaiting = true
                 return nil
             }
             if let next { return next }
-            let seconds = min(Self.maximumBlock, deadline?.timeIntervalSinceNow ?? Self.maximumBlock)
-            if wakeup.wait(timeout: .now() + max(0, seconds)) == .timedOut {
+            let seconds = min(Self.maximumBlock, secondsLeft() ?? Self.maximumBlock)
+            if !wakeup.wait(timeoutSeconds: seconds) {
                 // A post that saw the consumer waiting signals once: take that signal now, so
                 // the count stays balanced and the next wait blocks.
                 let signalled = state.withLock { state -> Bool in
                     defer { state.consumerWaiting = false }
                     return !state.consumerWaiting
                 }
-                if signalled { wakeup.wait() }
+                if signalled { _ = wakeup.wait(timeoutSeconds: nil) }
             }
         }
     }

@@ -6,7 +6,8 @@ public enum ServiceLoopEvent<Source: Sendable>: Sendable {
     case start
     /// Something one of the loop's sources posted (a directory changed, a watch failed).
     case source(Source)
-    /// The instant the handler's last ``ServiceLoopStep/wait(until:)`` named has come (wall clock).
+    /// The instant the handler's last ``ServiceLoopStep/wait(until:)`` named has come: the wall
+    /// clock reached it, or as long passed as it was away (a clock set back does not hold it off).
     case deadline
     /// A signal the loop listens for that is not a stop signal (SIGHUP: reload).
     case signal(UnixSignal)
@@ -18,8 +19,8 @@ public enum ServiceLoopEvent<Source: Sendable>: Sendable {
 
 /// What the handler wants after an event.
 public enum ServiceLoopStep: Sendable, Equatable {
-    /// Wait for the next event, and deliver ``ServiceLoopEvent/deadline`` at `until` (wall clock)
-    /// if nothing else came first; `nil`: no deadline.
+    /// Wait for the next event, and deliver ``ServiceLoopEvent/deadline`` at `until` (wall clock;
+    /// earlier if the wall clock is set back meanwhile) if nothing else came first; `nil`: no deadline.
     case wait(until: Date?)
     /// End the loop now (the handler has recorded why).
     case stop

@@ -225,7 +225,7 @@ extension SharedDefaults {
     ) throws(SharedDefaultsError) -> ([String: PropertyListValue], SharedFileDescriptor) {
         let status = opened.status
         let file = opened.descriptor
-        try validate(file: status)
+        try validate(file: status, in: &state.directory!)
         let bytes: [UInt8]
         do throws(ReadAllError) {
             bytes = try file.readAll(limit: options.maxFileSize, expectedSize: Int(status.size))
@@ -239,8 +239,9 @@ extension SharedDefaults {
         return (try decode(bytes), SharedFileDescriptor(file))
     }
 
-    /// The checks on the open file's `fstat`, in the order a reader should fail them.
-    private func validate(file status: FileStatus) throws(SharedDefaultsError) {
+    /// The checks on the open file's `fstat`, in the order a reader should fail them; the owner
+    /// is judged by the validated `directory` it is in (``ValidatedDirectory/trusts(owner:options:)``).
+    private func validate(file status: FileStatus, in directory: inout ValidatedDirectory) throws(SharedDefaultsError) {
         // Matched, not compared with `==`: `FileType`'s `==` is another module's, called through
         // its `Equatable` witness on every read.
         switch status.type {
@@ -248,7 +249,7 @@ extension SharedDefaults {
         case .symlink: throw .fileIsSymlink(path: path)
         default: throw .notRegularFile(path: path, type: status.type.rawValue)
         }
-        guard options.allowsFileOwner(status.userID) else { throw .foreignOwner(path: path, owner: status.userID) }
+        guard directory.trusts(owner: status.userID, options: options) else { throw .foreignOwner(path: path, owner: status.userID) }
         guard !status.isWorldWritable else { throw .fileWorldWritable(path: path) }
         guard status.size <= Int64(options.maxFileSize) else { throw .tooLarge(path: path, size: status.size, limit: options.maxFileSize) }
     }

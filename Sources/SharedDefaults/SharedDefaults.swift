@@ -14,7 +14,8 @@ import SystemShims
 /// opened relative to the directory (`openat`, `O_NOFOLLOW|O_NONBLOCK`) and validated; see
 /// ``SharedDefaultsError`` for each refusal. The directory itself must be owned by an allowed
 /// user (``Options/allowsDirectoryOwner(_:)``: an allowed file owner, or root) and not be
-/// world-writable; the file must be owned by one of ``Options/allowedOwners``. A refused file never replaces what was read before:
+/// world-writable; the file must be owned by one of ``Options/allowedOwners``. Either may also
+/// be owned by the writer that ``Options/writerDirectory`` names. A refused file never replaces what was read before:
 /// the getters keep serving the last good dictionary and ``lastError`` says why. A missing file
 /// reads as an empty dictionary. The last good file stays open, so its inode cannot be reused by
 /// a later file that might then look unchanged (one descriptor per instance).
@@ -75,7 +76,22 @@ public final class SharedDefaults: Sendable {
             }
         }
 
-        /// Whether a suite file owned by `uid` is trusted: `uid` is in ``allowedOwners``.
+        /// The name of the writer's own directory beside the preferences directory
+        /// (`<container>/Library/<name>`, a daemon's state directory), or `nil`. Its owner is
+        /// trusted like one of ``allowedOwners``, for the suite file and for the preferences
+        /// directory, while that directory and `<container>/Library` are both directories (not
+        /// symbolic links) owned by that one user, which neither their group nor others may
+        /// write: only that user, or root, can have made them so. A reader in the writer's group
+        /// then needs no configuration to trust the writer, and still refuses every third user.
+        ///
+        /// It is looked up when the preferences directory is opened through its path, and again
+        /// before a file of an owner not trusted so far is refused. The container's own parents
+        /// are the operator's choice: one that another user may write lets that user put a
+        /// container of their own in its place, as with any path a program is told to trust.
+        public var writerDirectory: String?
+
+        /// Whether a suite file owned by `uid` is trusted: `uid` is in ``allowedOwners``. (The
+        /// writer found through ``writerDirectory`` is trusted as well, by the validated directory.)
         package func allowsFileOwner(_ uid: UInt32) -> Bool { owners.contains(uid) }
 
         /// Whether a preferences directory owned by `uid` is trusted: an allowed file owner
@@ -99,10 +115,15 @@ public final class SharedDefaults: Sendable {
         ///   - maxFileSize: the largest file read or written, in bytes (``maxFileSize``).
         ///   - allowedOwners: who may own the suite file (``allowedOwners``); `nil`, the
         ///     default, is ``effectiveUserOnly``.
-        public init(durable: Bool = true, maxFileSize: Int = 1 << 20, allowedOwners: Set<UInt32>? = nil) {
+        ///   - writerDirectory: the writer's own directory in `<container>/Library`, whose
+        ///     owner is trusted too (``writerDirectory``); `nil`, the default, trusts no one else.
+        public init(
+            durable: Bool = true, maxFileSize: Int = 1 << 20, allowedOwners: Set<UInt32>? = nil, writerDirectory: String? = nil
+        ) {
             self.durable = durable
             self.maxFileSize = maxFileSize
             self.owners = allowedOwners.map(Owners.init) ?? .one(ProcessIdentity.effectiveUserID)
+            self.writerDirectory = writerDirectory
         }
     }
 

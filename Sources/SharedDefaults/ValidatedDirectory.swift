@@ -6,7 +6,8 @@ import SystemShims
 /// ``open(_:options:at:)``, which opens the path without following a symlink and checks the
 /// open directory's `fstat`:
 /// - it is a directory (a symlink is refused, never followed);
-/// - it is owned by an allowed user (``SharedDefaults/Options/allowsDirectoryOwner(_:)``);
+/// - it is owned by an allowed user (``SharedDefaults/Options/allowsDirectoryOwner(_:)``) or by
+///   the writer (``SharedDefaults/Options/writerDirectory``, see ``trusts(owner:options:)``);
 /// - it is not world-writable.
 ///
 /// What protects the suite file is this directory *object*: only a writer of it can replace the
@@ -34,6 +35,11 @@ package struct ValidatedDirectory {
     package private(set) var status: FileStatus
     /// `CLOCK_MONOTONIC_COARSE` nanoseconds when the path was opened and checked.
     package let openedAt: UInt64
+    /// ``SharedDefaults/Options/writerDirectory``: the name, in ``parent``, of the directory
+    /// whose owner is the writer.
+    private let writerDirectory: String?
+    /// The writer's user ID as last found through ``writerDirectory`` (``trusts(owner:options:)``), or `nil`.
+    private var writer: UInt32?
 
     /// The open directory's descriptor, for `openat`/`fstatat` relative to it.
     package var descriptor: FileDescriptor {
@@ -66,10 +72,54 @@ package struct ValidatedDirectory {
         let status: FileStatus
         do throws(Errno) { status = try directory.fstat() } catch { throw .system(path: path, operation: "fstat", errno: error) }
         guard case .directory = status.type else { throw .notADirectory(path: path, type: status.type.rawValue) }
-        guard options.allowsDirectoryOwner(status.userID) else { throw .foreignOwner(path: path, owner: status.userID) }
+        var validated = ValidatedDirectory(
+            shared: SharedFileDescriptor(directory), parent: SharedFileDescriptor(parent), name: name, status: status, openedAt: now,
+            writerDirectory: options.writerDirectory)
+        guard options.allowsDirectoryOwner(status.userID) || validated.isWriter(status.userID) else {
+            throw .foreignOwner(path: path, owner: status.userID)
+        }
         guard !status.isWorldWritable else { throw .directoryWorldWritable(path: path) }
-        return ValidatedDirectory(
-            shared: SharedFileDescriptor(directory), parent: SharedFileDescriptor(parent), name: name, status: status, openedAt: now)
+        return validated
+    }
+
+    private init(
+        shared: SharedFileDescriptor, parent: SharedFileDescriptor, name: String, status: FileStatus, openedAt: UInt64,
+        writerDirectory: String?
+    ) {
+        self.shared = shared
+        self.parent = parent
+        self.name = name
+        self.status = status
+        self.openedAt = openedAt
+        self.writerDirectory = writerDirectory
+    }
+
+    /// Whether a suite file owned by `uid` is trusted here: an allowed owner (`options`, the
+    /// options this directory was opened with) or the writer. A user other than the writer last
+    /// found looks the writer up again first (``isWriter(_:)``), so a writer that made its
+    /// directory after this one was opened is trusted at once.
+    package mutating func trusts(owner uid: UInt32, options: SharedDefaults.Options) -> Bool {
+        options.allowsFileOwner(uid) || isWriter(uid)
+    }
+
+    /// Whether `uid` owns the writer's directory as ``SharedDefaults/Options/writerDirectory``
+    /// requires: `<name>` in this directory's parent and that parent itself are directories of
+    /// `uid` that neither their group nor others may write. Two `fstat`s, unless `uid` is the
+    /// writer found last time.
+    private mutating func isWriter(_ uid: UInt32) -> Bool {
+        if let writer, writer == uid { return true }
+        guard let writerDirectory else { return false }
+        writer = nil
+        guard let holder = try? parent.descriptor.fstat(), let own = try? parent.descriptor.status(ofEntry: writerDirectory) else {
+            return false
+        }
+        func isOwnersAlone(_ status: FileStatus) -> Bool {
+            guard case .directory = status.type else { return false }
+            return status.userID == own.userID && status.mode & 0o022 == 0
+        }
+        guard isOwnersAlone(holder), isOwnersAlone(own) else { return false }
+        writer = own.userID
+        return own.userID == uid
     }
 
     /// What a failed open on the way to `path` means: `nil` when nothing is there, else why the

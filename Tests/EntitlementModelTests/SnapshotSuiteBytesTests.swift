@@ -224,6 +224,17 @@ import Testing
         check(SnapshotSchema.EntryField.self)
     }
 
+    /// Every slot holds its value, up to the last, also for a value whose size is less than its
+    /// stride (the in-place reader's objects): the slots are not counted from the bytes' size.
+    @Test func everySlotHoldsAValueShorterThanItsStride() {
+        typealias Object = (Int, Bool)
+        #expect(MemoryLayout<Object?>.size < MemoryLayout<Object?>.stride)
+        let capacity = FieldValues<SnapshotSchema.RootField, Object>.capacity
+        var values = FieldValues<SnapshotSchema.RootField, Object>()
+        for position in 0..<capacity { values[position] = (100 + position, true) }
+        for position in 0..<capacity { #expect(values[position]?.0 == 100 + position) }
+    }
+
     /// The in-place reader finds a name's case by its bytes through a table of slots: exactly
     /// the case whose text the bytes are (as `init(rawValue:)` finds it), for every case of
     /// every name, and none for texts that are not names (empty, a case's text one byte

@@ -70,6 +70,57 @@ import Testing
         }
     }
 
+    @Test("The owner of the container's Library/Broker is trusted while it and Library are that user's alone; nobody else is",
+          .enabled(if: isRoot, "needs root to chown to other uids"))
+    func daemonDirectoryOwnerTrusted() throws {
+        try withTemporaryDirectory { base in
+            let container = base + "/container"
+            let writer = SharedDefaults(suiteName: Fixture.suite, container: container)
+            try writer.publish(Fixture.snapshot(generation: 5))
+            let library = container + "/Library", broker = library + "/Broker"
+            #expect(mkdir(broker, 0o750) == 0)
+            // The daemon's user owns its directories and the file, as a daemon started as that user leaves them.
+            for path in [library, broker, writer.directoryPath, writer.path] { Self.chown(path, to: Self.daemonUser) }
+            #expect(chmod(library, 0o750) == 0)
+            let trusted = SnapshotReader(suiteName: Fixture.suite, container: container)
+            #expect(trusted.refresh() == .updated(Fixture.snapshot(generation: 5)))
+
+            // Each way of not being the daemon's alone leaves a fresh reader trusting no one but itself.
+            let refusedDirectory = SnapshotReadOutcome.rejected(
+                reason: SharedDefaultsError.foreignOwner(path: writer.directoryPath, owner: Self.daemonUser).description, lastGood: nil)
+            let spoilers: [(String, () -> Void, () -> Void)] = [
+                ("Broker group-writable", { _ = chmod(broker, 0o770) }, { _ = chmod(broker, 0o750) }),
+                ("Library group-writable", { _ = chmod(library, 0o770) }, { _ = chmod(library, 0o750) }),
+                ("Library another user's", { Self.chown(library, to: Self.thirdUser) }, { Self.chown(library, to: Self.daemonUser) }),
+                ("Broker another user's", { Self.chown(broker, to: Self.thirdUser) }, { Self.chown(broker, to: Self.daemonUser) }),
+                ("Broker a symbolic link", {
+                    _ = rename(broker, library + "/Real")
+                    _ = symlink("Real", broker)
+                }, {
+                    _ = unlink(broker)
+                    _ = rename(library + "/Real", broker)
+                }),
+                ("no Broker", { _ = rename(broker, library + "/Real") }, { _ = rename(library + "/Real", broker) }),
+            ]
+            for (name, spoil, mend) in spoilers {
+                spoil()
+                #expect(SnapshotReader(suiteName: Fixture.suite, container: container).refresh() == refusedDirectory, "\(name)")
+                mend()
+                #expect(SnapshotReader(suiteName: Fixture.suite, container: container).refresh() == .updated(Fixture.snapshot(generation: 5)),
+                        "\(name) mended")
+            }
+
+            // A file of a third user in the daemon's directory is refused, and the last good kept.
+            Self.chown(writer.path, to: Self.thirdUser)
+            let expected = SharedDefaultsError.foreignOwner(path: writer.path, owner: Self.thirdUser).description
+            #expect(trusted.refresh() == .rejected(reason: expected, lastGood: Fixture.snapshot(generation: 5)))
+            // Without the daemon's directory named, the daemon's files are another user's.
+            Self.chown(writer.path, to: Self.daemonUser)
+            let plain = SnapshotReader(suiteName: Fixture.suite, container: container, options: .init())
+            #expect(plain.refresh() == refusedDirectory)
+        }
+    }
+
     @Test("The directory rule: the allowed file owners and root")
     func rule() {
         let options = SharedDefaults.Options(allowedOwners: [1000])
