@@ -88,6 +88,6 @@ struct PaywallCommand: Command {
 
     /// 77 when the log's directory or file may not be read or written, else 75.
     static func exitCode(_ error: PaywallAnalyticsError) -> ExitCode {
-        error.problem.contains("ermission denied") || error.problem.contains("not permitted") ? .permissionDenied : .temporaryFailure
+        error.errno.map(ExitCode.init(failedCall:)) ?? .temporaryFailure
     }
 }

@@ -70,7 +70,7 @@ public struct PaywallAnalyticsLog: Sendable {
                 try FileSystem.changeMode(directoryPath, Self.directoryMode)
             }
         } catch {
-            throw PaywallAnalyticsError(path: directoryPath, problem: "create directory: \(error)")
+            throw PaywallAnalyticsError(path: directoryPath, problem: "create directory: \(error)", errno: error)
         }
     }
 
@@ -158,7 +158,7 @@ public struct PaywallAnalyticsLog: Sendable {
             }
         } catch {
             if error == .noSuchFileOrDirectory { return [] }
-            throw PaywallAnalyticsError(path: file, problem: error == .invalidArgument ? "not a regular file" : "read: \(error)")
+            throw PaywallAnalyticsError(path: file, problem: error == .invalidArgument ? "not a regular file" : "read: \(error)", errno: error)
         }
     }
 
@@ -170,7 +170,7 @@ public struct PaywallAnalyticsLog: Sendable {
             lock = try FileLock(path: lockPath, permissions: Self.fileMode)
             try lock.lock()
         } catch {
-            throw PaywallAnalyticsError(path: lockPath, problem: "lock: \(error)")
+            throw PaywallAnalyticsError(path: lockPath, problem: "lock: \(error)", errno: error)
         }
         defer { try? lock.unlock() }
         return try body()
@@ -186,7 +186,7 @@ public struct PaywallAnalyticsLog: Sendable {
             // Only lock holders rotate; a writer that opened the old file still appends to it
             // (now the rotated one), so no record is lost.
             do throws(Errno) { try FileSystem.rename(path, to: rotatedPath) } catch {
-                throw PaywallAnalyticsError(path: path, problem: "rotate: \(error)")
+                throw PaywallAnalyticsError(path: path, problem: "rotate: \(error)", errno: error)
             }
             descriptor = try open()
         }
@@ -197,7 +197,7 @@ public struct PaywallAnalyticsLog: Sendable {
                 guard written == line.count else { throw .noSpace }
             }
         } catch {
-            throw PaywallAnalyticsError(path: path, problem: error == .invalidArgument ? "not a regular file" : "append: \(error)")
+            throw PaywallAnalyticsError(path: path, problem: error == .invalidArgument ? "not a regular file" : "append: \(error)", errno: error)
         }
     }
 
@@ -217,7 +217,7 @@ public struct PaywallAnalyticsLog: Sendable {
             try created.changeMode(Self.fileMode)
             return created
         } catch {
-            throw PaywallAnalyticsError(path: path, problem: "open: \(error)")
+            throw PaywallAnalyticsError(path: path, problem: "open: \(error)", errno: error)
         }
     }
 }
