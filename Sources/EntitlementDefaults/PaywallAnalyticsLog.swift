@@ -8,7 +8,7 @@ import SharedDefaults
 import SystemShims
 
 /// Paywall analytics as JSON Lines in the app-group container:
-/// `<container>/Library/Analytics/paywall.jsonl`, one ``PaywallEvent`` per line.
+/// `<container>/Library/Analytics/paywall.jsonl`, one `PaywallEvent` per line.
 ///
 /// Written by the app's processes (`check --record`, `paywall dismissed`, a widget) and the
 /// daemon (`upgradedFromPaywall`) at once. Each record is one `write(2)` of the whole line on an
@@ -91,7 +91,7 @@ public struct PaywallAnalyticsLog: Sendable {
 
     /// Records that the paywall for a locked check was shown, unless one was recorded for the
     /// same feature within `cooldown` before `event.time` (the feature's `paywall.cooldown`,
-    /// ``FeatureRule/cooldown``); the read, the decision and the append are one step under the
+    /// `FeatureRule.cooldown`); the read, the decision and the append are one step under the
     /// lock, so concurrent checks present the paywall once.
     ///
     /// ```swift

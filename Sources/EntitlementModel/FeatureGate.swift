@@ -59,7 +59,7 @@ public enum GateDecision: Sendable, Hashable {
 }
 
 /// The feature gate: features, the entitlements that unlock them and the free allowances.
-/// Pure. ``check(_:snapshot:wallClock:currentCount:daysAgo:)`` gives the full decision with its
+/// Pure. ``check(_:snapshot:wallClock:currentCount:daysAgo:adding:)`` gives the full decision with its
 /// paywall (two dictionary lookups); for repeated yes/no checks (a widget, a list of items) use
 /// ``prepared(for:)`` once per snapshot and ``handle(_:)`` once per feature, which makes a check
 /// an array index and a Date comparison.
@@ -114,7 +114,7 @@ public struct FeatureGate: Sendable, Hashable {
         return check(feature, rule: rule, snapshot: snapshot, wallClock: wallClock, currentCount: currentCount, daysAgo: daysAgo, adding: adding)
     }
 
-    /// ``check(_:snapshot:wallClock:currentCount:daysAgo:)`` of a feature this gate defines, with
+    /// ``check(_:snapshot:wallClock:currentCount:daysAgo:adding:)`` of a feature this gate defines, with
     /// its rule already looked up (`rule` must be `rules[feature]`): for a caller that decides one
     /// feature at several instants (a widget timeline), so that the name is hashed once.
     package func check(

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a snapshot says about one feature's entitlement, resolved before the clock is read:
-/// the input of the gate's rule that ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``
+/// the input of the gate's rule that ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:adding:)``
 /// computes per call and ``FeatureAccess`` once per snapshot.
 enum FeatureHolding: Sendable, Hashable {
     /// The feature is free for everyone.

@@ -75,6 +75,7 @@ extension Catalog {
     ///
     /// - Parameters:
     ///   - feature: keep only the products that unlock this feature (`nil`: every product).
+    ///   - locale: the localization to use (`nil`: each product's first).
     ///   - snapshot: the last good snapshot (`nil`: nothing owned, no offer promised).
     ///   - wallClock: the reader's clock, for whether an owned product is still in force.
     public func paywallProducts(feature: String? = nil, locale: String? = nil, snapshot: EntitlementSnapshot?, wallClock: Date) -> [PaywallProduct] {
