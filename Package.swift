@@ -58,8 +58,12 @@ let package = Package(
         // Pure values and the engine: catalog, transactions, snapshot, feature gate. Time is passed in.
         .target(name: "EntitlementModel", dependencies: ["CivilTime", "PropertyList", "SignedData"], swiftSettings: strict),
         // What is believed only once verified: SHA-2, P-256 / P-384 ECDSA verification, the
-        // signature encodings under JWS and X.509, and JWS chains to pinned roots. Pure values, no I/O.
+        // signature encodings under JWS and X.509, and JWS chains to pinned roots; and the
+        // companion link's HMAC-SHA256, HKDF-SHA256 and ChaCha20-Poly1305. Pure values, no I/O.
         .target(name: "SignedData", dependencies: ["CivilTime"], swiftSettings: strict),
+        // The companion link's pure parts: frames on the wire, the handshake that proves the
+        // pairing key, and the sealed session with its per-direction counters. No I/O.
+        .target(name: "CompanionLink", dependencies: ["SignedData"], swiftSettings: strict),
         // Typed wrappers over Glibc: descriptors, errno, locks, atomic replace. Package-internal API.
         .target(name: "SystemShims", swiftSettings: mockableSyscalls),
         // The App Group UserDefaults stand-in: one property-list file per suite.
@@ -155,6 +159,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
+        .testTarget(name: "CompanionLinkTests", dependencies: ["CompanionLink", "SignedData", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ServiceRuntimeTests", dependencies: ["ServiceRuntime", "SystemShims", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         // Every command's declared options against what its parser reads, and the defaults.

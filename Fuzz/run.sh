@@ -5,7 +5,8 @@
 #
 # TARGET: snapshot (shared-file plist -> snapshot), events (transaction / renewal / notification
 # JSON and JWS -> engine), catalog (Catalog.json), storekit (.storekit), jws (a line under
-# signatures: required, and the same bytes as a certificate and a JWS). SECONDS defaults to 60.
+# signatures: required, and the same bytes as a certificate and a JWS), link (a peer's byte stream
+# on the companion link: frames, handshake, sealed session). SECONDS defaults to 60.
 # The EntitlementModel sources and those of the package modules it uses are compiled into one module with the target
 # (swiftc -sanitize=fuzzer,address). The run is seeded from a scratch copy of Tests/Corpus, so
 # the repository is never modified; new inputs and crash artifacts land in .build/fuzz/TARGET/.
@@ -14,7 +15,7 @@
 # (it leaked a CFError per malformed XML input), so a leak report is the package's own.
 # Exit status: 0 when no crash was found, libFuzzer's non-zero status otherwise.
 set -eu
-target=${1:?usage: Fuzz/run.sh snapshot|events|catalog|storekit|jws [SECONDS] [libFuzzer flags...]}
+target=${1:?usage: Fuzz/run.sh snapshot|events|catalog|storekit|jws|link [SECONDS] [libFuzzer flags...]}
 seconds=${2:-60}
 [ $# -ge 2 ] && shift 2 || shift $#
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,13 +28,14 @@ case $target in
   catalog)  seeds="$root/Tests/Corpus/catalogs $root/Shared/Catalog.json"; max_len=16384 ;;
   storekit) seeds="$root/Tests/Corpus/catalogs/storekit $root/Shared/Geko.storekit"; max_len=32768 ;;
   jws)      seeds="$root/Tests/JWSVerificationTests/Vectors/apple $root/Tests/JWSVerificationTests/Vectors/tampered $root/Tests/JWSVerificationTests/Vectors/catalogs/xcode-storekit-testing.cer"; max_len=65536 ;;
-  *) echo "run.sh: unknown target '$target' (snapshot, events, catalog, storekit, jws)" >&2; exit 64 ;;
+  link)     seeds=""; max_len=4096 ;; # no seeds: the comparisons guide libFuzzer to the header
+  *) echo "run.sh: unknown target '$target' (snapshot, events, catalog, storekit, jws, link)" >&2; exit 64 ;;
 esac
 
-# One module of EntitlementModel and every package module it depends on (keep this list the
-# closure of its dependencies in Package.swift): their imports of each other are dropped so that
-# `package` and internal symbols resolve.
-modules="CivilTime PropertyList SignedData EntitlementModel"
+# One module of EntitlementModel and CompanionLink and every package module they depend on (keep
+# this list the closure of their dependencies in Package.swift): their imports of each other are
+# dropped so that `package` and internal symbols resolve.
+modules="CivilTime PropertyList SignedData EntitlementModel CompanionLink"
 sources=$work/sources
 rm -rf "$sources" && mkdir -p "$sources"
 drop_imports=

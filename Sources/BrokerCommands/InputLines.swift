@@ -10,8 +10,9 @@ enum InputLines {
     static let maximumInput = 64 << 20
 
     /// The lines of `path` (`nil` or `-` = standard input) and the name to use in messages.
-    /// A file that cannot be opened is a ``UsageError``; unreadable or malformed input a
-    /// ``ToolError`` (exit 65).
+    /// A file that is not there is a ``UsageError``; one that cannot be opened otherwise a
+    /// ``ToolError`` with the status of the failed call (``ExitCode/init(failedCall:)``: 77
+    /// without permission); unreadable or malformed input a ``ToolError`` (exit 65).
     static func read(_ path: String?) throws -> (lines: [String], source: String) {
         let bytes: [UInt8]
         let source: String
@@ -24,7 +25,10 @@ enum InputLines {
             source = path!
             let descriptor: FileDescriptor
             do { descriptor = try FileDescriptor.open(source, .readOnly) } catch {
-                throw UsageError("\(source): cannot open for reading: \(error)")
+                // A path that names no file is a mistake in the command; any other failure is
+                // the system's, with the contract's status for it (77 without permission).
+                if error == .noSuchFileOrDirectory { throw UsageError("\(source): cannot open for reading: \(error)") }
+                throw ToolError(ExitCode(failedCall: error), "\(source): cannot open for reading: \(error)")
             }
             bytes = try readAll(descriptor, source: source)
         }

@@ -19,17 +19,21 @@ public enum SHA256 {
         /// The state after the longest whole-block prefix of `prefix` (fewer than 64 of its
         /// bytes are left out).
         init(prefix: some Collection<UInt8>) {
-            var state = SHA256.initialState
             let whole = prefix.count / 64 * 64
-            let blocks = Array(prefix.prefix(whole))
-            blocks.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < whole {
-                    compress(&state, UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 64]))
-                    offset += 64
-                }
+            self = Array(prefix.prefix(whole)).withUnsafeBytes { Midstate(blocks: $0) }
+        }
+
+        /// The state after `blocks`, whose count is a multiple of 64, read in place (HMAC's
+        /// padded key is one block that no copy should hold).
+        init(blocks: UnsafeRawBufferPointer) {
+            precondition(blocks.count % 64 == 0)
+            var state = SHA256.initialState
+            var offset = 0
+            while offset < blocks.count {
+                compress(&state, UnsafeRawBufferPointer(rebasing: blocks[offset..<offset + 64]))
+                offset += 64
             }
-            self.init(state: state, byteCount: whole)
+            self.init(state: state, byteCount: blocks.count)
         }
 
         init(state: State, byteCount: Int) {

@@ -49,7 +49,10 @@ struct SnapshotFollower {
         ) { _ in .fileChanged }
         let loop = ServiceLoop(name: "widget-renderer", shutdownDeadline: Self.shutdownDeadline)
         let layout = layout, rendering = rendering
-        let service = await loop.run(sources: [watch]) { FollowerService(layout: layout, rendering: rendering) }
+        // A reader that leaves (`| head -1`) ends the follower at once, not at a next frame that
+        // may never come (a lifetime purchase's timeline never reloads).
+        let readerGone = ServiceLoopSource<FollowerService.Source>.readerOfStandardOutputGone(.outputClosed)
+        let service = await loop.run(sources: [watch, readerGone]) { FollowerService(layout: layout, rendering: rendering) }
         // A closed pipe (EPIPE: the reader has what it wanted) ends the follower successfully, as
         // it ends every filter; any other failed write is an error.
         if let failure = service.outputFailure, failure != .brokenPipe {
@@ -64,6 +67,8 @@ private struct FollowerService: ServiceLoopHandler {
     enum Source: Sendable {
         case fileChanged
         case watchFailed(String)
+        /// Standard output is a pipe whose reader has left.
+        case outputClosed
     }
 
     let reader: SnapshotReader
@@ -94,6 +99,9 @@ private struct FollowerService: ServiceLoopHandler {
         switch event {
         case .stop: return .stop
         case .signal: return next
+        case .source(.outputClosed):
+            outputFailure = .brokenPipe
+            return .stop
         case .source(.watchFailed(let message)):
             StandardStreams.writeError("widget-renderer: \(message)\n")
             return next

@@ -50,6 +50,27 @@ struct ClientExitTests {
         }
     }
 
+    @Test("An input file the user may not read is 77, a missing one 64, each with one line naming it",
+          .enabled(if: isRoot && setpriv != nil, "needs root and setpriv to run a tool as another user"))
+    func unreadableInputIs77() async throws {
+        try await Fixture.with { fixture in
+            #expect(chmod(fixture.root, 0o755) == 0)
+            let purchase = Fixture.transaction(id: "1301", product: "com.irenews.geko.plus.lifetime", purchased: Date(), expires: nil)
+            let input = fixture.root + "/purchase.jsonl"
+            try (purchase + "\n").write(toFile: input, atomically: false, encoding: .utf8)
+            #expect(chmod(input, 0o600) == 0)
+
+            let unreadable = try await Self.runAsOtherUser("entitlementctl", ["ingest", input] + fixture.common)
+            #expect(unreadable.status == 77, "ingest: \(unreadable.status) \(unreadable.standardError)")
+            #expect(unreadable.standardError.split(separator: "\n").count == 1, "ingest: \(unreadable.standardError)")
+            #expect(unreadable.standardError.contains(input) && unreadable.standardError.contains("EACCES"), "ingest: \(unreadable.standardError)")
+
+            let missing = try await BuiltTools.run(executable: BuiltTools.path("entitlementctl"), ["ingest", input + ".missing"] + fixture.common)
+            #expect(missing.status == 64, "ingest: \(missing.status) \(missing.standardError)")
+            #expect(missing.standardError.contains(input + ".missing"), "ingest: \(missing.standardError)")
+        }
+    }
+
     @Test("An ingest stopped by the file-size limit (ulimit -f) fails with one line and leaves no temporary file in the inbox")
     func fileSizeLimitLeavesNoTemporaryFile() async throws {
         try await Fixture.with { fixture in

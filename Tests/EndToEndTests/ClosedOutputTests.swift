@@ -44,6 +44,28 @@ struct ClosedOutputTests {
         }
     }
 
+    @Test("widget-renderer --follow | head -1 ends, exit 0, when head leaves, with nothing published since")
+    func followerEndsWhenItsReaderLeavesWithoutAnotherFrame() async throws {
+        try await Fixture.with { fixture in
+            // A lifetime purchase: its timeline never reloads, so no frame follows the first.
+            let daemon = try await fixture.startDaemon()
+            defer { daemon.send(SIGKILL) }
+            let purchase = Fixture.transaction(id: "8201", product: "com.irenews.geko.plus.lifetime", purchased: Date(), expires: nil)
+            let ingest = try await fixture.run("entitlementctl", ["ingest", "--wait", "-"] + fixture.common, input: purchase + "\n")
+            #expect(ingest.status == 0, "ingest: \(ingest.standardError)")
+            let follower = Self.quote([BuiltTools.path("widget-renderer")] + fixture.common + ["--follow", "--format", "json", "--family", "systemSmall"])
+            let pipeline = try Self.bash("( echo \"pid $BASHPID\" >&2; exec \(follower) ) | head -1")
+            defer {
+                if pipeline.isRunning, let pid = Self.reportedPID(pipeline) { kill(pid, SIGKILL) }
+                pipeline.send(SIGKILL)
+            }
+            #expect(await ChildProcess.wait(timeout: .seconds(10)) { pipeline.standardOutput.contains("\"family\"") })
+            let status = await pipeline.waitForExit(timeout: .seconds(10))
+            #expect(status == 0, "pipeline: \(status.map(String.init) ?? "still running") \(pipeline.standardError)")
+            #expect(await daemon.stop() == 0)
+        }
+    }
+
     @Test("A daemon whose stderr reader left keeps applying purchases, and stops cleanly on SIGTERM")
     func daemonOutlivesItsLogReader() async throws {
         try await Fixture.with { fixture in
