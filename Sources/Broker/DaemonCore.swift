@@ -351,6 +351,7 @@ final class DaemonCore {
             // before it deletes their files. When nothing is unpublished this returns at once.
             try publish(now: Date())
             try settleJournal()
+            attributeToPaywalls(step.newEvents)
             for name in step.done { try inbox.remove(name) }
         }
     }
@@ -368,6 +369,26 @@ final class DaemonCore {
         log("inbox: refused \(name): \(reason)")
         try inbox.quarantine(name, into: layout.rejectedDirectory, reason: reason, durable: configuration.durable)
         return true
+    }
+
+    /// Appends `upgradedFromPaywall` for the journaled purchases that follow a paywall
+    /// (``PaywallAttribution``). Analytics never stop a drain: a failure is one log line.
+    private func attributeToPaywalls(_ events: [StoreEvent]) {
+        let transactions = events.compactMap { event -> StoreTransaction? in
+            if case .transaction(let transaction) = event { transaction } else { nil }
+        }
+        guard !transactions.isEmpty else { return }
+        let analytics = PaywallAnalyticsLog(container: layout.container)
+        do {
+            let upgrades = PaywallAttribution.upgrades(
+                for: transactions, catalog: catalog, events: try analytics.events(), journaledAt: Date())
+            for upgrade in upgrades {
+                try analytics.append(upgrade)
+                log("paywall: \(upgrade.feature) upgraded from its paywall")
+            }
+        } catch {
+            log("paywall analytics: \(error)")
+        }
     }
 
     /// Moves the daemon's time back to what a trusted `signedDate` (of an event just accepted,

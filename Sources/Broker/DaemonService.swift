@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import FileWatch
 import FoundationEssentials
 import ServiceRuntime
@@ -37,6 +38,10 @@ struct DaemonService: ServiceLoopHandler {
         self.configuration = configuration
         let layout = configuration.layout
         try ContainerDirectories.prepare(layout)
+        // The analytics directory is the daemon's group's (2770), so the app's processes append too.
+        do { try PaywallAnalyticsLog(container: layout.container).prepareDirectory() } catch {
+            configuration.log("paywall analytics: \(error)")
+        }
         lock = try DaemonLock.acquire(path: layout.daemonLockPath, container: layout.container)
         do {
             core = try DaemonCore(configuration: configuration)

@@ -11,7 +11,8 @@ public struct EntitlementctlCommand: CommandGroup {
         subcommands: subcommandRows)
 
     public static let subcommands: [any Command.Type] = [
-        IngestCommand.self, StatusCommand.self, EvaluateCommand.self, CheckCommand.self, WatchLinkCommand.self, JournalRepairCommand.self,
+        IngestCommand.self, StatusCommand.self, EvaluateCommand.self, CheckCommand.self, FeaturesCommand.self, ProductsCommand.self,
+        PaywallCommand.self, WatchLinkCommand.self, JournalRepairCommand.self,
     ]
 
     public let subcommand: any Command

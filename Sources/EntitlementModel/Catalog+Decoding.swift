@@ -42,11 +42,13 @@ extension Catalog {
         let storeKitFile = Self.resolve(storeKitPath, relativeTo: catalogPath)
         let storeKitRoot = try Self.parse(storeKitJSON, file: storeKitFile)
         var products: [String: CatalogProduct]
-        do { products = try StoreKitConfiguration.products(from: storeKitRoot) } catch {
+        var fileOrder: [String]
+        do { (products, fileOrder) = try StoreKitConfiguration.productsInOrder(from: storeKitRoot) } catch {
             throw CatalogError(file: storeKitFile, keyPath: error.path, problem: error.problem)
         }
         do {
             self = try Self.decodeCatalog(root, storeKitPath: storeKitPath, storeKitFile: storeKitFile, products: &products)
+            try decodePaywallKeys(root, fileOrder: fileOrder)
             signatures = try Self.decodeSignatures(root, environments: environments, catalogPath: catalogPath, files: trustedRootFiles)
         } catch {
             throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem)
@@ -228,6 +230,47 @@ extension Catalog {
         return environments
     }
 
+    /// The paywall's keys that read the whole catalog: the products' order (first appearance
+    /// in `entitlements`, then the rest in `fileOrder`), `attributionWindow`, `paywallCooldown`
+    /// (each rule without a cooldown of its own takes it) and the subscription groups whose
+    /// introductory offers each feature's products carry.
+    private mutating func decodePaywallKeys(_ root: JSONCursor, fileOrder: [String]) throws(JSONPathError) {
+        var order: [String] = []
+        var listed: Set<String> = []
+        for (_, cursor) in try root.required("entitlements").entriesInDocumentOrder() {
+            for item in try cursor.required("products").array() {
+                let id = try item.string()
+                if listed.insert(id).inserted { order.append(id) }
+            }
+        }
+        paywallProductOrder = order + fileOrder.filter { !listed.contains($0) }
+        if let cursor = try root.optional("attributionWindow") {
+            guard let window = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
+            attributionWindow = window
+        }
+        var defaultCooldown: ISO8601Duration?
+        if let cursor = try root.optional("paywallCooldown") {
+            guard let cooldown = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
+            defaultCooldown = cooldown
+        }
+        var groups: [String: String] = [:]
+        for product in products.values {
+            if case .autoRenewable(let group, _) = product.kind { groups[product.id] = group }
+        }
+        var gate = featureGate
+        gate.subscriptionGroups = groups
+        gate.introductoryOfferPolicy = introductoryOfferPolicy
+        for (feature, rule) in gate.rules {
+            var rule = rule
+            if rule.cooldown == nil { rule.cooldown = defaultCooldown }
+            let unlocking = rule.entitlement.flatMap { entitlements[$0] } ?? []
+            rule.introOfferGroups = Set(
+                unlocking.compactMap { id in products[id].flatMap { $0.introductoryOffer != nil ? groups[id] : nil } })
+            gate.rules[feature] = rule
+        }
+        featureGate = gate
+    }
+
     private static func decodeSignatures(
         _ root: JSONCursor, environments: [StoreEnvironment], catalogPath: String, files: [String: [UInt8]]
     ) throws(JSONPathError) -> SignaturePolicy {
@@ -271,12 +314,30 @@ extension Catalog {
             }
         }
         var copy = FeatureGate.fallbackCopy
+        var byReason: [String: PaywallCopyOverride] = [:]
+        var cooldown: ISO8601Duration?
         if let paywall = try cursor.optional("paywall") {
             copy = PaywallCopy(
                 title: try paywall.required("title").string(),
                 message: try paywall.required("message").string(),
                 callToAction: try paywall.optionalString("callToAction") ?? FeatureGate.fallbackCopy.callToAction)
+            if let overrides = try paywall.optional("byReason") {
+                for (reason, override) in try overrides.entries() {
+                    guard reason == FeatureRule.introOfferCopyKey || PaywallCopyOverride.reasons.contains(reason) else {
+                        throw override.fail("unknown reason (one of \(([FeatureRule.introOfferCopyKey] + PaywallCopyOverride.reasons).joined(separator: ", ")))")
+                    }
+                    _ = try override.object()
+                    byReason[reason] = PaywallCopyOverride(
+                        title: try override.optionalString("title"), message: try override.optionalString("message"),
+                        callToAction: try override.optionalString("callToAction"))
+                }
+            }
+            if let cooldownCursor = try paywall.optional("cooldown") {
+                guard let parsed = ISO8601Duration(try cooldownCursor.string()) else { throw cooldownCursor.fail("not an ISO 8601 duration") }
+                cooldown = parsed
+            }
         }
-        return FeatureRule(entitlement: entitlement, freeCount: freeCount, freeDays: freeDays, paywall: copy)
+        return FeatureRule(
+            entitlement: entitlement, freeCount: freeCount, freeDays: freeDays, paywall: copy, copyByReason: byReason, cooldown: cooldown)
     }
 }

@@ -62,6 +62,13 @@ public struct Catalog: Sendable, Hashable {
     public var introductoryOfferPolicy: IntroductoryOfferPolicy
     /// Whether data must be signed, and by which roots (catalog keys `signatures`, `trustedRoots`).
     public var signatures: SignaturePolicy
+    /// How long after a `paywallShown` for a feature a purchase unlocking it counts as
+    /// `upgradedFromPaywall` (catalog key `attributionWindow`, default one hour).
+    public var attributionWindow = ISO8601Duration(hours: 1)
+    /// The order a paywall lists products in: first appearance in the catalog's `entitlements`,
+    /// then the `.storekit` file's other products in its order (empty for a catalog made in code,
+    /// which lists by product id).
+    public var paywallProductOrder: [String] = []
 
     /// A catalog from values; ``load(path:contents:)`` decodes one from `Catalog.json` and its `.storekit` file.
     /// `environments` defaults to `[environment]`; `signatures` defaults to

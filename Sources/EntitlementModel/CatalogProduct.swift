@@ -17,12 +17,17 @@ public struct CatalogProduct: Sendable, Hashable {
     /// The price as the `.storekit` file writes it (`displayPrice`, e.g. `4.99`), for paywall
     /// copy; `nil` when absent.
     public var displayPrice: String?
+    /// The product's display name and description per locale (`localizations`), in the file's
+    /// order; empty when the file has none.
+    public var localizations: [ProductLocalization]
 
     /// A product with the given facts; the optional ones default to absent and not shareable.
     public init(
         id: String, kind: ProductKind, familyShareable: Bool = false, subscriptionPeriod: ISO8601Duration? = nil,
-        introductoryOffer: IntroductoryOffer? = nil, referenceName: String? = nil, displayPrice: String? = nil
+        introductoryOffer: IntroductoryOffer? = nil, referenceName: String? = nil, displayPrice: String? = nil,
+        localizations: [ProductLocalization] = []
     ) {
+        self.localizations = localizations
         self.id = id
         self.kind = kind
         self.familyShareable = familyShareable
@@ -69,4 +74,21 @@ public struct IntroductoryOffer: Sendable, Hashable {
 
     /// Whether the offer is a free trial.
     public var isFreeTrial: Bool { paymentMode == "free" }
+}
+
+/// A product's texts in one locale, as the `.storekit` file's `localizations` give them.
+public struct ProductLocalization: Sendable, Hashable {
+    /// The locale as the file writes it (`en_US`).
+    public var locale: String
+    /// The product's name in that locale (`displayName`).
+    public var displayName: String
+    /// The product's description in that locale (`description`).
+    public var description: String
+
+    /// Texts for `locale`.
+    public init(locale: String, displayName: String, description: String) {
+        self.locale = locale
+        self.displayName = displayName
+        self.description = description
+    }
 }

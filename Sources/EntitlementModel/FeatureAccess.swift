@@ -7,10 +7,10 @@ import Foundation
 /// Every feature of a ``FeatureGate`` resolved against one snapshot: per feature, its free
 /// allowances and what the snapshot says about its entitlement (`FeatureRule.holding(in:)`).
 /// Build it once per snapshot with ``FeatureGate/prepared(for:)``; a check is then an array
-/// index, a Date comparison and the gate's rule (`FeatureRule.Allowances.verdict(_:currentCount:daysAgo:)`,
+/// index, a Date comparison and the gate's rule (`FeatureRule.Allowances.verdict(_:currentCount:daysAgo:adding:)`,
 /// the one `check` applies), and never copies a String.
 ///
-/// So it answers what ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``'s
+/// So it answers what ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:adding:)``'s
 /// `isUnlocked` answers for the same snapshot, feature, clock, count and days: evaluation at the
 /// snapshot's effective now (`max(wallClock, issuedAt)`, so winding the clock back never extends
 /// access; a reader with a boot clock passes ``EntitlementSnapshot/effectiveNow(wallClock:boot:)``
@@ -57,7 +57,7 @@ public struct FeatureAccess: Sendable {
         return isUnlocked(position: position, at: wallClock, currentCount: currentCount, daysAgo: daysAgo)
     }
 
-    /// The gate's rule (``FeatureRule/verdict(_:currentCount:daysAgo:)``) on the prepared entry.
+    /// The gate's rule (`FeatureRule.Allowances.verdict(_:currentCount:daysAgo:adding:)`) on the prepared entry.
     private func isUnlocked(position: Int, at wallClock: Date, currentCount: Int?, daysAgo: Int?) -> Bool {
         let entry = entries[position]
         let standing = entry.holding.standing(at: max(wallClock, floor))
@@ -70,7 +70,7 @@ extension FeatureGate {
     ///
     /// - Parameter snapshot: the last good snapshot, or `nil` when none could be read (every paid
     ///   feature locked except through its free allowance).
-    /// - Returns: a value that answers like ``check(_:snapshot:wallClock:currentCount:daysAgo:)``;
+    /// - Returns: a value that answers like ``check(_:snapshot:wallClock:currentCount:daysAgo:adding:)``;
     ///   prepare again when the snapshot changes (not when the clock moves: expiry is in the table).
     public func prepared(for snapshot: EntitlementSnapshot?) -> FeatureAccess {
         let sortedRules = rules.sorted { $0.key < $1.key }

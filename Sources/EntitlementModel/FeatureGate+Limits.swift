@@ -7,7 +7,7 @@ import Foundation
 /// Count limits (collections, groups, cards): how many items a user may
 /// have, how many are left, and whether adding some would go past the limit.
 ///
-/// Every answer follows ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``: an
+/// Every answer follows ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:adding:)``: an
 /// active entitlement (read at the snapshot's effective now) means no limit, no snapshot means
 /// free user, and an unknown feature allows nothing.
 extension FeatureGate {
@@ -48,7 +48,7 @@ extension FeatureGate {
     ///
     /// - Throws: ``FeatureLimitError`` with the current count, the limit, what remains and the
     ///   paywall (reason ``PaywallReason/limitReached`` for a free allowance used up, otherwise
-    ///   the reason ``check(_:snapshot:wallClock:currentCount:daysAgo:)`` gives).
+    ///   the reason ``check(_:snapshot:wallClock:currentCount:daysAgo:adding:)`` gives).
     public func ensureCanAdd(
         _ feature: String, adding: Int = 1, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int
     ) throws(FeatureLimitError) {

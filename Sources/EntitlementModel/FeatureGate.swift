@@ -28,14 +28,19 @@ public struct Paywall: Sendable, Hashable {
     public var feature: String
     /// Why it is locked.
     public var reason: PaywallReason
-    /// The catalog's title, message and button text for this feature's paywall.
+    /// The catalog's title, message and button text for this feature's paywall, for this
+    /// reason (see ``FeatureRule/copy(for:introOfferEligible:)``).
     public var copy: PaywallCopy
+    /// Whether the user may take the introductory offer of a product that unlocks the feature
+    /// (then ``copy`` is the `introOffer` copy for `notEntitled` and `expired`).
+    public var introOfferEligible: Bool
 
     /// A paywall as the gate makes it.
-    public init(feature: String, reason: PaywallReason, copy: PaywallCopy) {
+    public init(feature: String, reason: PaywallReason, copy: PaywallCopy, introOfferEligible: Bool = false) {
         self.feature = feature
         self.reason = reason
         self.copy = copy
+        self.introOfferEligible = introOfferEligible
     }
 
     /// Where a tap on the locked surface leads: `app://paywall?feature=<feature>&reason=<reason>`.
@@ -56,7 +61,7 @@ public enum GateDecision: Sendable, Hashable {
 }
 
 /// The feature gate: features, the entitlements that unlock them and the free allowances.
-/// Pure. ``check(_:snapshot:wallClock:currentCount:daysAgo:)`` gives the full decision with its
+/// Pure. ``check(_:snapshot:wallClock:currentCount:daysAgo:adding:)`` gives the full decision with its
 /// paywall (two dictionary lookups); for repeated yes/no checks (a widget, a list of items) use
 /// ``prepared(for:)`` once per snapshot and ``handle(_:)`` once per feature, which makes a check
 /// an array index and a Date comparison.
@@ -64,9 +69,21 @@ public struct FeatureGate: Sendable, Hashable {
     /// Every feature the catalog defines, by name (for example `widgets`). A name not in here is
     /// locked with ``PaywallReason/unknownFeature``.
     public var rules: [String: FeatureRule]
+    /// Product id -> subscription group id, for every auto-renewable product of the catalog
+    /// (what introductory-offer eligibility reads the snapshot's products against).
+    public var subscriptionGroups: [String: String]
+    /// Who may still redeem a subscription group's introductory offer.
+    public var introductoryOfferPolicy: IntroductoryOfferPolicy
 
     /// A gate over `rules`; apps usually take ``Catalog/featureGate`` from a loaded catalog instead.
-    public init(rules: [String: FeatureRule]) { self.rules = rules }
+    public init(
+        rules: [String: FeatureRule], subscriptionGroups: [String: String] = [:],
+        introductoryOfferPolicy: IntroductoryOfferPolicy = .newSubscribersOnly
+    ) {
+        self.rules = rules
+        self.subscriptionGroups = subscriptionGroups
+        self.introductoryOfferPolicy = introductoryOfferPolicy
+    }
 
     /// Copy used when a feature is unknown or has no copy of its own.
     public static let fallbackCopy = PaywallCopy(
@@ -87,24 +104,32 @@ public struct FeatureGate: Sendable, Hashable {
     ///   - daysAgo: for time-window features (history), how many whole days back the item lies;
     ///     unlocked for a free user while `daysAgo <= freeDays`, locked with
     ///     ``PaywallReason/limitReached`` beyond. `nil` asks about the whole feature.
+    ///   - adding: with `currentCount`, how many items the user wants to add: unlocked for a free
+    ///     user while `currentCount + adding <= freeCount` (`check F --count N --adding K`).
     public func check(
-        _ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil, daysAgo: Int? = nil
+        _ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil, daysAgo: Int? = nil,
+        adding: Int = 1
     ) -> GateDecision {
         guard let rule = rules[feature] else {
             return .locked(Paywall(feature: feature, reason: .unknownFeature, copy: Self.fallbackCopy))
         }
-        return check(feature, rule: rule, snapshot: snapshot, wallClock: wallClock, currentCount: currentCount, daysAgo: daysAgo)
+        return check(feature, rule: rule, snapshot: snapshot, wallClock: wallClock, currentCount: currentCount, daysAgo: daysAgo, adding: adding)
     }
 
-    /// ``check(_:snapshot:wallClock:currentCount:daysAgo:)`` of a feature this gate defines, with
+    /// ``check(_:snapshot:wallClock:currentCount:daysAgo:adding:)`` of a feature this gate defines, with
     /// its rule already looked up (`rule` must be `rules[feature]`): for a caller that decides one
     /// feature at several instants (a widget timeline), so that the name is hashed once.
     package func check(
-        _ feature: String, rule: FeatureRule, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil, daysAgo: Int? = nil
+        _ feature: String, rule: FeatureRule, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil, daysAgo: Int? = nil,
+        adding: Int = 1
     ) -> GateDecision {
-        switch rule.allowances.verdict(Self.standing(rule, snapshot: snapshot, wallClock: wallClock), currentCount: currentCount, daysAgo: daysAgo) {
+        let standing = Self.standing(rule, snapshot: snapshot, wallClock: wallClock)
+        switch rule.allowances.verdict(standing, currentCount: currentCount, daysAgo: daysAgo, adding: adding) {
         case .unlocked(let remaining): return .unlocked(remaining: remaining)
-        case .locked(let reason): return .locked(Paywall(feature: feature, reason: reason, copy: rule.paywall))
+        case .locked(let reason):
+            let eligible = introOfferEligible(rule, snapshot: snapshot)
+            return .locked(
+                Paywall(feature: feature, reason: reason, copy: rule.copy(for: reason, introOfferEligible: eligible), introOfferEligible: eligible))
         }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a snapshot says about one feature's entitlement, resolved before the clock is read:
-/// the input of the gate's rule that ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``
+/// the input of the gate's rule that ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:adding:)``
 /// computes per call and ``FeatureAccess`` once per snapshot.
 enum FeatureHolding: Sendable, Hashable {
     /// The feature is free for everyone.
@@ -73,13 +73,16 @@ extension FeatureRule {
         }
 
         /// The gate's one rule. A user who holds the feature may use it; otherwise a free count
-        /// allowance unlocks while one more item fits (`currentCount < freeCount`, a negative count,
-        /// which is a caller's bug, counting as none), a free time window unlocks items up to
+        /// allowance unlocks while `adding` more items fit (`currentCount + adding <= freeCount`,
+        /// one by default; a negative count or addition, which is a caller's bug, counting as
+        /// none), a free time window unlocks items up to
         /// `freeDays` back and locks older ones with ``PaywallReason/limitReached``, and anything
         /// else is locked with the reason the standing gives.
-        @inline(__always) func verdict(_ standing: FeatureStanding, currentCount: Int?, daysAgo: Int?) -> FeatureVerdict {
+        @inline(__always) func verdict(_ standing: FeatureStanding, currentCount: Int?, daysAgo: Int?, adding: Int = 1) -> FeatureVerdict {
             guard let limit = itemLimit(standing) else { return .unlocked(remaining: nil) }
-            if let count = currentCount.map({ max(0, $0) }), count < limit { return .unlocked(remaining: limit - count) }
+            if let count = currentCount.map({ max(0, $0) }), count < limit, max(0, adding) <= limit - count {
+                return .unlocked(remaining: limit - count)
+            }
             if let window = freeDays, let daysAgo {
                 if daysAgo <= window { return .unlocked(remaining: nil) }
                 return .locked(standing == .noSnapshot ? .noSnapshot : .limitReached)

@@ -14,15 +14,30 @@ public struct FeatureRule: Sendable, Hashable {
     public var freeCount: Int?
     /// Free users may look this many days back (history); `nil` when there is no window.
     public var freeDays: Int?
-    /// The copy shown when the feature is locked.
+    /// The copy shown when the feature is locked (for a reason ``copyByReason`` does not override).
     public var paywall: PaywallCopy
+    /// Copy per reason (`paywall.byReason`): keys are `check`'s reasons and
+    /// ``introOfferCopyKey``; see ``copy(for:introOfferEligible:)``.
+    public var copyByReason: [String: PaywallCopyOverride]
+    /// How long after a recorded `paywallShown` the paywall is not presented again (the
+    /// feature's `paywall.cooldown`, else the catalog's `paywallCooldown`); `nil`: every time.
+    public var cooldown: ISO8601Duration?
+    /// The subscription groups of the products that unlock the feature and have an
+    /// introductory offer (from the catalog and its `.storekit` file).
+    public var introOfferGroups: Set<String>
 
     /// A rule; catalogs build theirs from `Catalog.json`.
-    public init(entitlement: String?, freeCount: Int? = nil, freeDays: Int? = nil, paywall: PaywallCopy) {
+    public init(
+        entitlement: String?, freeCount: Int? = nil, freeDays: Int? = nil, paywall: PaywallCopy,
+        copyByReason: [String: PaywallCopyOverride] = [:], cooldown: ISO8601Duration? = nil, introOfferGroups: Set<String> = []
+    ) {
         self.entitlement = entitlement
         self.freeCount = freeCount
         self.freeDays = freeDays
         self.paywall = paywall
+        self.copyByReason = copyByReason
+        self.cooldown = cooldown
+        self.introOfferGroups = introOfferGroups
     }
 }
 

@@ -84,6 +84,13 @@ struct JSONCursor: Sendable {
         return Entries(members: members, order: keys.indices.sorted { keys[$0] < keys[$1] }, parent: self)
     }
 
+    /// Each member of an object in the order the document writes them (where order means
+    /// something, such as the catalog's entitlements that order a paywall's products).
+    func entriesInDocumentOrder() throws(JSONPathError) -> Entries {
+        let members = try object()
+        return Entries(members: members, order: Array(members.keys.indices), parent: self)
+    }
+
     /// The items of an array, each with its key path, made as they are iterated. A concrete
     /// sequence rather than an array of cursors, whose generic metadata every tool would build
     /// at start-up when it reads its catalog.

@@ -4,11 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One paywall analytics event (`paywallShown` / `paywallDismissed` /
-/// `upgradedFromPaywall`), stored as one JSON Lines record:
+/// One paywall analytics event (`paywallShown` / `paywallDismissed` / `upgradedFromPaywall` /
+/// `featureUsed`), stored as one JSON Lines record:
 ///
 /// ```json
 /// {"event":"paywallShown","feature":"groups","reason":"limitReached","time":"2026-11-22T10:00:00Z"}
+/// {"event":"featureUsed","feature":"groups","tier":"free","time":"2026-11-22T10:01:00Z"}
 /// ```
 ///
 /// Pure value; the writer that appends it to `<container>/Library/Analytics/paywall.jsonl` lives in
@@ -20,25 +21,49 @@ public struct PaywallEvent: Sendable, Hashable {
         case paywallShown
         /// The user closed the paywall without buying.
         case paywallDismissed
-        /// The user bought from the paywall.
+        /// The user bought from the paywall: a purchase unlocking the feature within the
+        /// catalog's `attributionWindow` after a `paywallShown` for it (the daemon records it).
         case upgradedFromPaywall
+        /// An unlocked check: the user used the feature (see ``tier``).
+        case featureUsed
+    }
+
+    /// Who used a feature: a user holding the entitlement that unlocks it, or anyone else (a
+    /// free allowance, or a feature free for everyone).
+    public enum Tier: String, Sendable, Hashable, CaseIterable {
+        /// The feature's entitlement is in force.
+        case premium
+        /// A free allowance, or a feature free for everyone.
+        case free
     }
 
     /// What happened: shown, dismissed, or bought from it.
     public var kind: Kind
     /// The feature whose check showed the paywall.
     public var feature: String
-    /// Why it was locked.
-    public var reason: PaywallReason
+    /// Why it was locked; `nil` for `featureUsed` (and a dismissal of a paywall no longer locked).
+    public var reason: PaywallReason?
+    /// For `featureUsed`, who used it; `nil` otherwise.
+    public var tier: Tier?
     /// When it happened (millisecond precision in the record).
     public var time: Date
 
     /// A record of `kind` for `feature`, locked for `reason`, at `time` (stored to the millisecond).
-    public init(_ kind: Kind, feature: String, reason: PaywallReason, time: Date) {
+    public init(_ kind: Kind, feature: String, reason: PaywallReason?, tier: Tier? = nil, time: Date) {
         self.kind = kind
         self.feature = feature
         self.reason = reason
+        self.tier = tier
         self.time = time
+    }
+
+    /// A `featureUsed` record of `feature` by a user of `tier`.
+    ///
+    /// ```swift
+    /// try log.append(.used("cards", tier: .free, time: .now))
+    /// ```
+    public static func used(_ feature: String, tier: Tier, time: Date) -> PaywallEvent {
+        PaywallEvent(.featureUsed, feature: feature, reason: nil, tier: tier, time: time)
     }
 
     /// The `paywallShown` event for a locked decision; `nil` for an unlocked one.
@@ -48,10 +73,10 @@ public struct PaywallEvent: Sendable, Hashable {
 
     /// The record: compact JSON, keys sorted, no newline.
     public var jsonLine: String {
-        JSONValue.object([
-            "event": .string(kind.rawValue), "feature": .string(feature), "reason": .string(reason.rawValue),
-            "time": .date(time),
-        ]).serialized
+        var object: [String: JSONValue] = ["event": .string(kind.rawValue), "feature": .string(feature), "time": .date(time)]
+        if let reason { object["reason"] = .string(reason.rawValue) }
+        if let tier { object["tier"] = .string(tier.rawValue) }
+        return JSONValue.object(object).serialized
     }
 
     /// Decodes one record as ``jsonLine`` writes it.
@@ -65,12 +90,20 @@ public struct PaywallEvent: Sendable, Hashable {
         }
         do throws(JSONPathError) {
             let kindCursor = try root.required("event")
-            let reasonCursor = try root.required("reason")
             let timeCursor = try root.required("time")
             guard let kind = Kind(rawValue: try kindCursor.string()) else { throw kindCursor.fail("unknown event") }
-            guard let reason = PaywallReason(rawValue: try reasonCursor.string()) else { throw reasonCursor.fail("unknown reason") }
+            var reason: PaywallReason?
+            if let reasonCursor = try root.optional("reason") {
+                guard let known = PaywallReason(rawValue: try reasonCursor.string()) else { throw reasonCursor.fail("unknown reason") }
+                reason = known
+            }
+            var tier: Tier?
+            if let tierCursor = try root.optional("tier") {
+                guard let known = Tier(rawValue: try tierCursor.string()) else { throw tierCursor.fail("unknown tier") }
+                tier = known
+            }
             guard let time = ISO8601.date(from: try timeCursor.string()) else { throw timeCursor.fail("not an ISO 8601 date") }
-            self.init(kind, feature: try root.required("feature").string(), reason: reason, time: time)
+            self.init(kind, feature: try root.required("feature").string(), reason: reason, tier: tier, time: time)
         } catch {
             throw PaywallEventDecodingError(message: error.message)
         }

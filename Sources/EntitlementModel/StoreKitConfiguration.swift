@@ -5,45 +5,83 @@
 /// `nonRenewingSubscriptions[]` (same keys), and `subscriptionGroups[]` (`id`, `name`,
 /// `subscriptions[]` with `productID`, `groupNumber`, `recurringSubscriptionPeriod`,
 /// `introductoryOffer` {`paymentMode`, `subscriptionPeriod`, `numberOfPeriods`, `displayPrice`},
-/// `familyShareable`, `subscriptionGroupID`). Every other key (`settings`, `version`, offers,
-/// localizations, internal IDs) is ignored, and each section may be absent.
+/// `familyShareable`, `subscriptionGroupID`) and every product's `localizations[]` (`locale`,
+/// `displayName`, `description`). Every other key (`settings`, `version`, offers, internal IDs)
+/// is ignored, and each section may be absent.
 enum StoreKitConfiguration {
     static func products(from root: JSONCursor) throws(JSONPathError) -> [String: CatalogProduct] {
+        try productsInOrder(from: root).products
+    }
+
+    /// The products, and their ids in the order the file writes them (its sections in document
+    /// order, each section's items in order).
+    static func productsInOrder(from root: JSONCursor) throws(JSONPathError) -> (products: [String: CatalogProduct], order: [String]) {
         var products: [String: CatalogProduct] = [:]
+        var order: [String] = []
         func add(_ product: CatalogProduct, at cursor: JSONCursor) throws(JSONPathError) {
             guard !products.keys.contains(product.id) else { throw cursor.fail("duplicate productID '\(product.id)'") }
+            var product = product
+            product.localizations = try localizations(cursor)
             products[product.id] = product
+            order.append(product.id)
         }
 
-        for section in ["products", "nonRenewingSubscriptions"] {
-            guard let list = try root.optional(section) else { continue }
-            for item in try list.array() {
-                let id = try productId(item)
-                // The type's cursor, else the item's, names the place of an unknown type.
-                let type: String, location: JSONCursor
-                if let typeCursor = try item.optional("type") {
-                    type = try typeCursor.string()
-                    location = typeCursor
-                } else {
-                    type = section == "products" ? "NonConsumable" : "NonRenewingSubscription"
-                    location = item
-                }
-                let kind: ProductKind
-                switch type {
-                case "Consumable": kind = .consumable
-                case "NonConsumable": kind = .nonConsumable
-                case "NonRenewingSubscription", "NonRenewable": kind = .nonRenewing(duration: nil)
-                default:
-                    throw location.fail("unknown product type '\(type)'")
-                }
-                try add(
-                    CatalogProduct(
-                        id: id, kind: kind, familyShareable: try item.optionalBool("familyShareable") ?? false,
-                        referenceName: try item.optionalString("referenceName"), displayPrice: try item.optionalString("displayPrice")),
-                    at: item)
+        for (section, _) in try root.entriesInDocumentOrder() {
+            switch section {
+            case "products", "nonRenewingSubscriptions": try plainProducts(root, section, add)
+            case "subscriptionGroups": try subscriptions(root, add)
+            default: continue
             }
         }
+        return (products, order)
+    }
 
+    private static func localizations(_ item: JSONCursor) throws(JSONPathError) -> [ProductLocalization] {
+        guard let list = try item.optional("localizations") else { return [] }
+        var result: [ProductLocalization] = []
+        for entry in try list.array() {
+            result.append(
+                ProductLocalization(
+                    locale: try entry.optionalString("locale") ?? "", displayName: try entry.optionalString("displayName") ?? "",
+                    description: try entry.optionalString("description") ?? ""))
+        }
+        return result
+    }
+
+    private static func plainProducts(
+        _ root: JSONCursor, _ section: String, _ add: (CatalogProduct, JSONCursor) throws(JSONPathError) -> Void
+    ) throws(JSONPathError) {
+        guard let list = try root.optional(section) else { return }
+        for item in try list.array() {
+            let id = try productId(item)
+            // The type's cursor, else the item's, names the place of an unknown type.
+            let type: String, location: JSONCursor
+            if let typeCursor = try item.optional("type") {
+                type = try typeCursor.string()
+                location = typeCursor
+            } else {
+                type = section == "products" ? "NonConsumable" : "NonRenewingSubscription"
+                location = item
+            }
+            let kind: ProductKind
+            switch type {
+            case "Consumable": kind = .consumable
+            case "NonConsumable": kind = .nonConsumable
+            case "NonRenewingSubscription", "NonRenewable": kind = .nonRenewing(duration: nil)
+            default:
+                throw location.fail("unknown product type '\(type)'")
+            }
+            try add(
+                CatalogProduct(
+                    id: id, kind: kind, familyShareable: try item.optionalBool("familyShareable") ?? false,
+                    referenceName: try item.optionalString("referenceName"), displayPrice: try item.optionalString("displayPrice")),
+                item)
+        }
+    }
+
+    private static func subscriptions(
+        _ root: JSONCursor, _ add: (CatalogProduct, JSONCursor) throws(JSONPathError) -> Void
+    ) throws(JSONPathError) {
         if let groups = try root.optional("subscriptionGroups") {
             for group in try groups.array() {
                 let idValue = try group.optionalIdentifier("id")
@@ -81,11 +119,10 @@ enum StoreKitConfiguration {
                             familyShareable: try item.optionalBool("familyShareable") ?? false, subscriptionPeriod: period,
                             introductoryOffer: offer, referenceName: try item.optionalString("referenceName"),
                             displayPrice: try item.optionalString("displayPrice")),
-                        at: item)
+                        item)
                 }
             }
         }
-        return products
     }
 
     private static func productId(_ item: JSONCursor) throws(JSONPathError) -> String {

@@ -54,7 +54,8 @@ extension FileDescriptor {
     /// Blocks in `poll(2)` until `first` or, when given, `second` is readable (or in an error
     /// state, which counts as ready so the following read reports it), for at most
     /// `timeoutMilliseconds` (-1: no timeout), without allocating. A negative descriptor is
-    /// skipped. `EINTR` is retried, restarting the full timeout.
+    /// skipped. `EINTR` is retried, restarting the full timeout; a descriptor limit below two is
+    /// waited out (``pollEntries(_:timeoutMilliseconds:)``).
     ///
     /// - Returns: whether each is ready (`second` is `false` when not given); both `false` when the
     ///   timeout elapsed.
@@ -64,16 +65,11 @@ extension FileDescriptor {
         )
         // `poll` ignores an entry whose descriptor is negative (its `revents` stays 0).
         try withUnsafeMutableBytes(of: &requests) { bytes throws(Errno) in
-            try poll(bytes.bindMemory(to: pollfd.self), timeoutMilliseconds: timeoutMilliseconds)
+            try pollEntries(bytes.bindMemory(to: pollfd.self), timeoutMilliseconds: timeoutMilliseconds)
         }
         return (requests.0.revents != 0, requests.1.revents != 0)
     }
 
-    /// `poll(2)` on `requests`, `EINTR` retried with the full timeout.
-    private static func poll(_ requests: UnsafeMutableBufferPointer<pollfd>, timeoutMilliseconds: CInt) throws(Errno) {
-        let count = nfds_t(requests.count)
-        _ = try valueOrErrno { system_poll(requests.baseAddress!, count, timeoutMilliseconds) }
-    }
 }
 
 /// The bits of an inotify watch mask and of an event's mask (`IN_*`), for the watcher's option set.

@@ -29,17 +29,17 @@ import TestSupport
     @Test func countsAndWindowInJSONAndExitCodes() async throws {
         try await Fixture.with { fixture in
             _ = try publish(Self.free, fixture)
-            #expect(try await check(fixture, ["cards", "--count", "9"]) == (0, #"{"feature":"cards","limit":10,"locked":false,"remaining":1}"#))
+            #expect(try await check(fixture, ["cards", "--count", "9"]) == (0, #"{"count":9,"feature":"cards","introOfferEligible":true,"limit":10,"locked":false,"presentPaywall":false,"remaining":1}"#))
             let full = try await check(fixture, ["cards", "--count", "10"])
             #expect(full.status == 1)
             #expect(full.json.contains(#""limit":10,"locked":true"#) && full.json.contains(#""reason":"limitReached","remaining":0"#), "\(full.json)")
             #expect(full.json.contains(#""title":"Card Limit Reached""#))
             #expect(try await check(fixture, ["history", "--days-ago", "30"])
-                == (0, #"{"daysAgo":30,"feature":"history","freeDays":30,"locked":false,"remaining":null}"#))
+                == (0, #"{"count":null,"daysAgo":30,"feature":"history","freeDays":30,"introOfferEligible":true,"limit":null,"locked":false,"presentPaywall":false,"remaining":null}"#))
             let old = try await check(fixture, ["history", "--days-ago", "31"])
             #expect(old.status == 1 && old.json.contains(#""reason":"limitReached""#), "\(old.json)")
             #expect(try await check(fixture, ["aiCoach"]).status == 1)
-            #expect(try await check(fixture, ["quickTimer"]) == (0, #"{"feature":"quickTimer","locked":false,"remaining":null}"#))
+            #expect(try await check(fixture, ["quickTimer"]) == (0, #"{"count":null,"feature":"quickTimer","introOfferEligible":false,"limit":null,"locked":false,"presentPaywall":false,"remaining":null}"#))
             let negative = try await fixture.run("entitlementctl", ["check", "history", "--days-ago", "-1"] + fixture.common)
             #expect(negative.status == 64)
             // Read-only by default: nothing was recorded anywhere.
@@ -50,18 +50,22 @@ import TestSupport
     @Test func premiumHasNoLimit() async throws {
         try await Fixture.with { fixture in
             _ = try publish(Self.premium, fixture)
-            #expect(try await check(fixture, ["cards", "--count", "500"]) == (0, #"{"feature":"cards","limit":null,"locked":false,"remaining":null}"#))
+            #expect(try await check(fixture, ["cards", "--count", "500"]) == (0, #"{"count":500,"feature":"cards","introOfferEligible":true,"limit":null,"locked":false,"presentPaywall":false,"remaining":null}"#))
             #expect(try await check(fixture, ["history", "--days-ago", "900"]).status == 0)
         }
     }
 
-    @Test func recordAppendsPaywallShownOnlyForDeniedChecks() async throws {
+    @Test func recordAppendsPaywallShownForDeniedAndFeatureUsedForAllowedChecks() async throws {
         try await Fixture.with { fixture in
             _ = try publish(Self.free, fixture)
             #expect(try await check(fixture, ["groups", "--count", "3", "--record"]).status == 1)
             #expect(try await check(fixture, ["groups", "--count", "1", "--record"]).status == 0)
             let events = try PaywallAnalyticsLog(container: fixture.container).events()
-            #expect(events == [PaywallEvent(.paywallShown, feature: "groups", reason: .limitReached, time: Self.issued)])
+            // The unlocked check records the feature's use by a free user.
+            #expect(events == [
+                PaywallEvent(.paywallShown, feature: "groups", reason: .limitReached, time: Self.issued),
+                .used("groups", tier: .free, time: Self.issued),
+            ])
         }
     }
 

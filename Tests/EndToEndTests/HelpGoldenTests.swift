@@ -13,7 +13,8 @@ struct HelpGoldenTests {
     static let commands: [[String]] = [
         ["entitlementd"], ["entitlementctl"], ["widget-renderer"], ["entitlement-demo"],
         ["entitlementctl", "ingest"], ["entitlementctl", "status"], ["entitlementctl", "evaluate"],
-        ["entitlementctl", "check"], ["entitlementctl", "watch-link"], ["entitlementctl", "journal-repair"],
+        ["entitlementctl", "check"], ["entitlementctl", "features"], ["entitlementctl", "products"], ["entitlementctl", "paywall"],
+        ["entitlementctl", "watch-link"], ["entitlementctl", "journal-repair"],
     ]
 
     @Test("--help matches its golden file", arguments: commands)

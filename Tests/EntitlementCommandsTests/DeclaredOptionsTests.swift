@@ -18,6 +18,9 @@ struct DeclaredOptionsTests {
         (StatusCommand.self, []),
         (EvaluateCommand.self, ["-"]),
         (CheckCommand.self, ["widgets"]),
+        (FeaturesCommand.self, []),
+        (ProductsCommand.self, []),
+        (PaywallCommand.self, ["report"]),
         (WatchLinkCommand.self, ["up"]),
         (JournalRepairCommand.self, []),
     ]
@@ -30,7 +33,9 @@ struct DeclaredOptionsTests {
         case "dir": "/tmp/entitlements-sample"
         case "id": "group.sample"
         case "file": "/tmp/entitlements-sample/Catalog.json"
-        case "n": "2"
+        case "n", "k": "2"
+        case "name": "widgets"
+        case "locale": "en_US"
         case "seconds": "5"
         case "ISO8601": "2026-01-01T00:00:00Z"
         case "format": "json"
@@ -87,7 +92,7 @@ struct DeclaredOptionsTests {
 
     @Test("The group lists every subcommand, and every subcommand is in the registry above")
     func groupListsSubcommands() {
-        let contract = ["ingest", "status", "evaluate", "check", "watch-link", "journal-repair"]
+        let contract = ["ingest", "status", "evaluate", "check", "features", "products", "paywall", "watch-link", "journal-repair"]
         #expect(EntitlementctlCommand.configuration.subcommands.map(\.name) == contract)
         #expect(EntitlementctlCommand.subcommands.map { $0.configuration.commandName } == contract.map { "entitlementctl " + $0 })
         #expect(Set(contract.map { "entitlementctl " + $0 }).isSubset(of: Set(Self.names)))

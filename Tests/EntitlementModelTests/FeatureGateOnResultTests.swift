@@ -21,10 +21,10 @@ import Testing
     static let rows: [Row] = [
         Row(name: "free user, 2 habits: one left", lines: [], feature: "habits", count: 2, expected: .unlocked(remaining: 1)),
         Row(name: "free user, 3 habits: limit reached", lines: [], feature: "habits", count: 3,
-            expected: .locked(Paywall(feature: "habits", reason: .limitReached, copy: habitsCopy))),
+            expected: .locked(Paywall(feature: "habits", reason: .limitReached, copy: habitsCopy, introOfferEligible: true))),
         Row(name: "plus subscriber, 3 habits: unlimited", lines: [monthly], feature: "habits", count: 3, expected: .unlocked(remaining: nil)),
         Row(name: "free user: widgets locked", lines: [], feature: "widgets",
-            expected: .locked(Paywall(feature: "widgets", reason: .notEntitled, copy: widgetsCopy))),
+            expected: .locked(Paywall(feature: "widgets", reason: .notEntitled, copy: widgetsCopy, introOfferEligible: true))),
         Row(name: "lapsed subscriber: widgets locked as expired", lines: [lapsed], feature: "widgets",
             expected: .locked(Paywall(feature: "widgets", reason: .expired, copy: widgetsCopy))),
         Row(name: "plus subscriber: widgets unlocked", lines: [monthly], feature: "widgets", expected: .unlocked(remaining: nil)),

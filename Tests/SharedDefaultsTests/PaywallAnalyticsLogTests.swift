@@ -23,8 +23,9 @@ import TestSupport
             #expect(try log.events() == events)
             let text = try String(contentsOfFile: log.path, encoding: .utf8)
             #expect(text == events.map { $0.jsonLine + "\n" }.joined())
-            #expect(try Fixture.permissions(of: log.directoryPath) == 0o750)
-            #expect(try Fixture.permissions(of: log.path) == 0o640)
+            // The daemon's group's directory: set-group-ID, group-writable, as are the files.
+            #expect(try Fixture.permissions(of: log.directoryPath) == 0o2770)
+            #expect(try Fixture.permissions(of: log.path) == 0o660)
         }
     }
 
@@ -35,7 +36,8 @@ import TestSupport
             // Lines of ~6 KB, larger than PIPE_BUF and than a page, so a split write would show.
             let failures = ConcurrentFailures()
             DispatchQueue.concurrentPerform(iterations: writers) { writer in
-                let log = PaywallAnalyticsLog(container: container)
+                // Large enough not to rotate: every record must be there to be counted.
+                let log = PaywallAnalyticsLog(container: container, maximumFileSize: 64 << 20)
                 let feature = "writer\(writer)-" + String(repeating: Character(UnicodeScalar(UInt8(97 + writer))), count: 6_000)
                 for index in 0..<perWriter {
                     do { try log.append(PaywallEvent(.paywallShown, feature: feature, reason: .limitReached, time: Self.time + Double(index))) } catch {
@@ -69,20 +71,55 @@ import TestSupport
         }
     }
 
-    @Test func tornLastRecordIsReportedWithItsLineNumber() throws {
+    @Test func damagedAndTornLinesAreSkippedAndCounted() throws {
         try withTemporaryDirectory { container in
             let log = PaywallAnalyticsLog(container: container)
             let event = PaywallEvent(.paywallShown, feature: "cards", reason: .limitReached, time: Self.time)
             try log.append(event)
             let handle = try #require(FileHandle(forWritingAtPath: log.path))
             try handle.seekToEnd()
-            try handle.write(contentsOf: Data(#"{"event":"paywallSh"#.utf8))
+            try handle.write(contentsOf: Data("\u{FF}garbage\n{\"event\":\"paywallShown\"}\n".utf8))
             try handle.close()
-            #expect {
-                try log.events()
-            } throws: { error in
-                (error as? PaywallAnalyticsError)?.description == "\(log.path): line 2: no newline (torn record)"
-            }
+            try log.append(event)
+            let torn = try #require(FileHandle(forWritingAtPath: log.path))
+            try torn.seekToEnd()
+            try torn.write(contentsOf: Data(#"{"event":"paywallSh"#.utf8))
+            try torn.close()
+            let records = try log.read()
+            #expect(records.events == [event, event])
+            #expect(records.damagedLines == 3)
+        }
+    }
+
+    @Test func rotationKeepsTheLogBoundedAndTheNewestRecords() throws {
+        try withTemporaryDirectory { container in
+            let log = PaywallAnalyticsLog(container: container, maximumFileSize: 1_000)
+            let events = (0..<100).map { PaywallEvent(.paywallShown, feature: "cards", reason: .limitReached, time: Self.time + Double($0)) }
+            for event in events { try log.append(event) }
+            let current = try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int ?? .max
+            let rotated = try FileManager.default.attributesOfItem(atPath: log.rotatedPath)[.size] as? Int ?? .max
+            let line = events[0].jsonLine.utf8.count + 1
+            #expect(current < 1_000 + line && rotated < 1_000 + line)
+            let kept = try log.events()
+            #expect(kept == Array(events.suffix(kept.count)))
+            #expect(kept.count >= 1_000 / line)
+        }
+    }
+
+    @Test func cooldownDecidesOnceUnderTheLock() throws {
+        try withTemporaryDirectory { container in
+            let log = PaywallAnalyticsLog(container: container)
+            let cooldown = ISO8601Duration(minutes: 5)
+            let shown = PaywallEvent(.paywallShown, feature: "cards", reason: .limitReached, time: Self.time)
+            var again = shown
+            again.time = Self.time + 299
+            let answers = [
+                try log.recordShown(shown, cooldown: cooldown), try log.recordShown(again, cooldown: cooldown),
+                try log.recordShown(PaywallEvent(.paywallShown, feature: "cards", reason: .limitReached, time: Self.time + 300), cooldown: cooldown),
+                try log.recordShown(again, cooldown: nil),
+            ]
+            #expect(answers == [true, false, true, true])
+            #expect(try log.events().count == 3)
         }
     }
 }

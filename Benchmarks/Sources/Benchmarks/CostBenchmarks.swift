@@ -34,7 +34,7 @@ enum CostBenchmarks {
         return median(perCheck)
     }
 
-    /// Nanoseconds per full ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:)``
+    /// Nanoseconds per full ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:adding:)``
     /// (the decision with its paywall) of `widgets` on the same loaded snapshot.
     static func featureCheckFull(gate: FeatureGate, iterations: Int, repeats: Int) -> Double {
         let snapshot = SampleSnapshots.snapshot(generation: 2, entitlements: 3)

@@ -1,0 +1,55 @@
+import CLISupport
+import EntitlementDefaults
+import EntitlementModel
+import FoundationEssentials
+import SystemShims
+import ToolSupport
+
+/// `entitlementctl features [--format json]`: every feature's `check` in one read of the snapshot.
+struct FeaturesCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "entitlementctl features",
+        abstract: "Check every feature of the catalog at once (a settings screen, premium badges).",
+        discussion: """
+            One read of the snapshot answers every feature: the JSON form is {"features": {NAME: CHECK}}, CHECK being \
+            what 'entitlementctl check NAME --format json' prints. Exit 0 whatever is locked; 75 (77 without permission) \
+            when the shared file cannot be read and a paid feature would depend on it.
+            """,
+        options: [
+            .init("--now", value: "ISO8601", "Evaluate at this instant (never earlier than the snapshot's issue time)."),
+            OutputFormat.option,
+        ] + CommonOptions.options)
+
+    var common: CommonOptions
+    var now: Date?
+    var format: OutputFormat
+
+    init(parsing scanner: inout ArgumentScanner) throws {
+        common = try CommonOptions(parsing: &scanner)
+        now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
+        format = try OutputFormat.parse(&scanner)
+        let rest = try scanner.positionals()
+        guard rest.isEmpty else { throw UsageError("unexpected argument '\(rest[0])' (features takes none)") }
+    }
+
+    nonisolated(nonsending) func run() async throws {
+        let catalog = try CatalogLoading.load(common.catalog)
+        let gate = catalog.featureGate
+        let read = FeatureSnapshotRead(common, catalog: catalog)
+        let clock = read.clock(now)
+        let analytics = (try? PaywallAnalyticsLog(container: common.container).events()) ?? []
+        let checks = gate.rules.keys.sorted().map {
+            FeatureCheck($0, gate: gate, snapshot: read.snapshot, clock: clock, analytics: analytics)
+        }
+        if let failedRead = read.failed, checks.contains(where: { !$0.decision.isUnlocked }) {
+            throw ToolError(ExitCode(failedCall: failedRead.errno), failedRead.reason)
+        }
+        if let note = read.note { StandardStreams.writeError("entitlementctl features: \(note)\n") }
+        switch format {
+        case .text: StandardStreams.writeOut(checks.map(\.text).joined())
+        case .json:
+            let object = JSONValue.object(["features": .object(Dictionary(uniqueKeysWithValues: checks.map { ($0.feature, $0.json) }))])
+            StandardStreams.writeOut(object.serialized + "\n")
+        }
+    }
+}
