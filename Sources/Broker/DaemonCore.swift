@@ -16,7 +16,12 @@ final class DaemonCore {
     /// Journaled event lines the catalog's signature policy does not read
     /// (``JournalReplay/Outcome/unread``): kept, and carried into every checkpoint, until a
     /// catalog that reads them is loaded.
-    private var unread: [String] = []
+    private var unread: [String] = [] {
+        // Set at start, at a reload and when a drain keeps lines: rarely, so rebuilt whole.
+        didSet { unreadLines = Set(unread) }
+    }
+    /// The lines of ``unread``, to keep each once however often it is queued.
+    private var unreadLines: Set<String> = []
     private let journal: Journal
     private let inbox: Inbox
     private let store: SharedDefaults
@@ -206,7 +211,7 @@ final class DaemonCore {
             // reads them, as a restart would replay them.
             let before = unread.count
             unread.removeAll { line in
-                guard let events = try? EventDecoder.decode(line: line, signatures: catalog.signatures) else { return false }
+                guard case .read(let events) = try? KeptLine.reading(line.utf8, signatures: catalog.signatures) else { return false }
                 facts.insert(contentsOf: events)
                 return true
             }
@@ -234,9 +239,11 @@ final class DaemonCore {
     private var readFailures: [String: Int] = [:]
 
     /// Applies every queued inbox file: decode, validate, journal (one fsync per step of at most
-    /// ``filesPerCommit`` files or about ``eventsPerCommit`` events), publish, then delete. A file
-    /// that is refused (not a regular file, not ours, too large, a refused line) is moved to
-    /// `rejected/` with its reason; other files are unaffected. A file that cannot be read (a
+    /// ``filesPerCommit`` files or about ``eventsPerCommit`` events), publish, then delete. Kept
+    /// means kept: a line is read as replay reads it (``KeptLine``), so one of another app or
+    /// environment, or one the signature policy does not read, is journaled and kept, not
+    /// refused. A file that is refused (not a regular file, not ours, too large, a line no
+    /// catalog could read) is moved to `rejected/` with its reason; other files are unaffected. A file that cannot be read (a
     /// failing system call: `EACCES`, `EIO`) is passed over, so the files behind it are applied,
     /// and the drain then throws to be retried; after ``maximumReadAttempts`` such tries it is
     /// moved to `rejected/` too. Facts change in memory only once their journal records are written,
@@ -290,6 +297,15 @@ final class DaemonCore {
                 }
                 readFailures[name] = nil
                 for kept in decoded {
+                    guard kept.isRead else {
+                        // Kept as replay keeps it (``KeptLine``): journaled once, applied by a catalog that reads it.
+                        if !unreadLines.contains(kept.line), step.unreadLines.insert(kept.line).inserted {
+                            step.unread.append(kept.line)
+                            step.accepted.append(kept.line)
+                        }
+                        step.eventCount += kept.events.count
+                        continue
+                    }
                     var lineChanged = false
                     for event in kept.events where step.admit(event, facts: facts) { lineChanged = true }
                     if lineChanged { step.accepted.append(kept.line) }
@@ -316,6 +332,10 @@ final class DaemonCore {
                 log(
                     "accepted \(step.eventCount) events from \(step.done.count) inbox files"
                         + " (\(step.newEvents.count) new, \(step.eventCount - step.newEvents.count) already known)")
+            }
+            if !step.unread.isEmpty {
+                log("kept \(step.unread.count) event lines the catalog's signature policy does not read; they count under a catalog that reads them")
+                unread += step.unread
             }
             let newestSigned = facts.newestSignedDate
             for event in step.newEvents { facts.insert(event) }
@@ -411,6 +431,10 @@ final class DaemonCore {
         var done: [String] = []
         /// Events read, new or not.
         var eventCount = 0
+        /// Lines the catalog's signature policy does not read, to journal and keep (also in ``accepted``).
+        var unread: [String] = []
+        /// The lines of ``unread``, each kept once.
+        var unreadLines: Set<String> = []
         /// Events that change the facts, in order, to apply once journaled.
         var newEvents: [StoreEvent] = []
         /// Position in ``newEvents`` of the newest version of each transaction and renewal info.
@@ -421,6 +445,8 @@ final class DaemonCore {
         mutating func reset() {
             accepted.removeAll(keepingCapacity: true)
             done.removeAll(keepingCapacity: true)
+            unread.removeAll(keepingCapacity: true)
+            unreadLines.removeAll(keepingCapacity: true)
             eventCount = 0
             newEvents.removeAll(keepingCapacity: true)
             transactionVersions.removeAll(keepingCapacity: true)

@@ -26,6 +26,31 @@ package enum EventLine {
     /// `transactionId` (see ``TransactionConflicts``) — throws ``BrokerError/badInput(_:)``
     /// naming `source:line` and the problem.
     package static func decodeAll(_ lines: [String], source: String, catalog: Catalog) throws(BrokerError) -> [Decoded] {
+        try decodeAll(lines, source: source) { line throws(BrokerError) in Decoded(line: line, events: try decode(line, catalog: catalog)) }
+    }
+
+    /// Every non-blank line of `lines` as the daemon keeps it (``KeptLine``), all or nothing like
+    /// ``decodeAll(_:source:catalog:)``: a line is refused only when no catalog could read it (or
+    /// it is over the size cap, or contradicts an earlier line); one of another app or
+    /// environment is read, and one `signatures` does not read is kept unread
+    /// (``Decoded/isRead`` `false`).
+    package static func keptAll(_ lines: [String], source: String, signatures: SignaturePolicy) throws(BrokerError) -> [Decoded] {
+        try decodeAll(lines, source: source) { line throws(BrokerError) in
+            do {
+                switch try KeptLine.reading(line.utf8, signatures: signatures) {
+                case .read(let events): return Decoded(line: line, events: events)
+                case .unread(let events): return Decoded(line: line, events: events, isRead: false)
+                }
+            } catch {
+                throw .badInput("\(error)")
+            }
+        }
+    }
+
+    /// The loop of ``decodeAll(_:source:catalog:)``, each trimmed non-blank line read by `read`.
+    private static func decodeAll(
+        _ lines: [String], source: String, read: (String) throws(BrokerError) -> Decoded
+    ) throws(BrokerError) -> [Decoded] {
         var decoded: [Decoded] = []
         var conflicts = TransactionConflicts()
         for (index, line) in lines.enumerated() {
@@ -36,9 +61,9 @@ package enum EventLine {
             let trimmed = trimmed(line)
             guard !trimmed.isEmpty else { continue }
             do {
-                let events = try decode(trimmed, catalog: catalog)
-                try conflicts.check(events, line: index + 1)
-                decoded.append(Decoded(line: trimmed, events: events))
+                let kept = try read(trimmed)
+                try conflicts.check(kept.events, line: index + 1)
+                decoded.append(kept)
             } catch {
                 throw .badInput("\(source):\(index + 1): \(error)")
             }
@@ -51,6 +76,9 @@ package enum EventLine {
     package struct Decoded: Sendable {
         package var line: String
         package var events: [StoreEvent]
+        /// Whether the catalog's signature policy reads the line; when `false` (``keptAll(_:source:signatures:)``)
+        /// the line is kept as it is and its events are not applied.
+        package var isRead = true
     }
 
     /// `line` without leading and trailing whitespace. A line that starts and ends with a

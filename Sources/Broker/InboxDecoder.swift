@@ -49,7 +49,7 @@ struct InboxDecoder {
     /// Each of `names` decoded, concurrently when there are several.
     private static func decode(_ names: [String], inbox: Inbox, catalog: Catalog) -> [Decoded] {
         @Sendable func decode(_ name: String) -> Decoded {
-            Result { () throws(BrokerError) in try EventLine.decodeAll(try inbox.read(name), source: name, catalog: catalog) }
+            Result { () throws(BrokerError) in try EventLine.keptAll(try inbox.read(name), source: name, signatures: catalog.signatures) }
         }
         guard names.count > 1 else { return names.map(decode) }
         let results = Mutex([Decoded?](repeating: nil, count: names.count))

@@ -37,7 +37,8 @@ package enum JournalReplay {
         for record in records {
             switch record.kind {
             case .event:
-                guard let events = try? EventDecoder.decode(line: record.payload, signatures: catalog.signatures) else {
+                // A framed line was accepted once (its checksum says so): kept whatever it reads as now.
+                guard case .read(let events) = try? KeptLine.reading(record.payload, signatures: catalog.signatures) else {
                     guard format == .framed else { throw damaged(record, "line does not decode") }
                     outcome.unread.append(String(decoding: record.payload, as: UTF8.self))
                     continue

@@ -14,12 +14,18 @@ struct JournalKeepingTests {
     /// A copy of the shipped catalog (and its `.storekit` file) in `directory` for `environment`;
     /// returns its path.
     static func catalog(environment: String, in directory: String) throws -> String {
+        try catalog(replacingEnvironmentWith: "\"environment\": \"\(environment)\"", in: directory)
+    }
+
+    /// A copy of the shipped catalog (and its `.storekit` file) in `directory` whose
+    /// `"environment": "Xcode"` member is replaced by `members`; returns its path.
+    static func catalog(replacingEnvironmentWith members: String, in directory: String) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let shared = URL(fileURLWithPath: BuiltTools.defaultCatalog).deletingLastPathComponent().path
         try FileManager.default.copyItem(atPath: shared + "/Geko.storekit", toPath: directory + "/Geko.storekit")
         let catalog = try String(contentsOfFile: BuiltTools.defaultCatalog, encoding: .utf8)
-            .replacingOccurrences(of: "\"environment\": \"Xcode\"", with: "\"environment\": \"\(environment)\"")
-        #expect(catalog.contains(environment))
+            .replacingOccurrences(of: "\"environment\": \"Xcode\"", with: members)
+        #expect(catalog.contains(members))
         let path = directory + "/Catalog.json"
         try catalog.write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -87,6 +93,42 @@ struct JournalKeepingTests {
             #expect(await Self.plus(fixture, is: .purchased))
             let check = try await fixture.run("entitlementctl", ["check", "widgets"] + fixture.common)
             #expect(check.status == 0, "the purchase must be unlocked again: \(check.standardOutput) \(restored.standardError.suffix(2000))")
+            #expect(await restored.stop() == 0)
+        }
+    }
+
+    @Test(
+        "A purchase ingest acknowledged is kept when the daemon drains it under a catalog that does not count it, and counts with the catalog back",
+        arguments: [#""environment": "LocalTesting""#, #""environment": "Xcode", "signatures": "required""#])
+    func queuedPurchaseSurvivesCatalogChange(otherCatalog members: String) async throws {
+        try await Fixture.with { fixture in
+            // Acknowledged with no daemon running: queued in the inbox.
+            let purchase = Fixture.transaction(id: "8201", product: Self.lifetime, purchased: Date().addingTimeInterval(-3600), expires: nil)
+            let ingest = try await fixture.run("entitlementctl", ["ingest", "-"] + fixture.common, input: purchase + "\n")
+            #expect(ingest.status == 0, "ingest: \(ingest.standardError)")
+            // A line whose signature does not verify counts under no catalog: still refused.
+            let signed = TestSigner.jws(purchase.replacingOccurrences(of: "8201", with: "8202"))
+            let broken = String(signed.dropLast(4)) + (signed.hasSuffix("AAAA") ? "BBBB" : "AAAA")
+            let brokenName = "00000000000000000000-1-1.events"
+            try Data((broken + "\n").utf8).write(to: URL(fileURLWithPath: fixture.layout.inboxDirectory + "/" + brokenName))
+
+            // Drained under a catalog of another environment, or one that now requires signatures.
+            let other = try Self.catalog(replacingEnvironmentWith: members, in: fixture.root + "/other")
+            let otherOptions = ["--container", fixture.container, "--group", fixture.group, "--catalog", other]
+            let changed = try BuiltTools.start("entitlementd", otherOptions)
+            #expect(await ChildProcess.wait(timeout: .seconds(60)) { JournalDamageTests.inboxIsEmpty(fixture) }, "\(changed.standardError)")
+            let rejected = (try? FileManager.default.contentsOfDirectory(atPath: fixture.layout.rejectedDirectory)) ?? []
+            #expect(Set(rejected) == [brokenName, RefusalRecord.fileName(for: brokenName)], "only the broken line is refused: \(rejected)")
+            let reason = RefusalRecord.reason(for: brokenName, in: fixture.layout.rejectedDirectory) ?? ""
+            #expect(reason.contains("signature"), "\(reason)")
+            let checkUnder = try await fixture.run("entitlementctl", ["check", "widgets"] + otherOptions)
+            #expect(checkUnder.status == 1, "the purchase grants nothing under this catalog: \(checkUnder.standardOutput)")
+            #expect(await changed.stop() == 0, "\(changed.standardError.suffix(2000))")
+
+            // The catalog put back: the purchase counts.
+            let restored = try await JournalDamageTests.restart(fixture)
+            let check = try await fixture.run("entitlementctl", ["check", "widgets"] + fixture.common)
+            #expect(check.status == 0, "the acknowledged purchase must be unlocked: \(check.standardOutput) \(restored.standardError.suffix(2000))")
             #expect(await restored.stop() == 0)
         }
     }
