@@ -125,12 +125,12 @@ final class DaemonCore {
         {
             checkpointSize = last.offset + JournalRecord.encode(last.kind, last.payload).count
         }
-        // An unframed journal takes no framed appends, text fact records are slow to read, and
-        // a checkpoint of version 1 does not say its length: each is replaced by a (binary)
-        // checkpoint of version 2 now. A compaction that fails here (a full disk) does not keep
+        // An unframed journal takes no framed appends, a checkpoint of version 1 does not say
+        // its length, and text or binary fact records are an earlier form: each is replaced by a
+        // checkpoint of fact records now. A compaction that fails here (a full disk) does not keep
         // the daemon from serving: see ``compactIfDue(_:)``.
         let outdated = contents.format == .unframed || (contents.version == 1 && !contents.records.isEmpty)
-            || contents.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo }
+            || contents.records.contains { [.transaction, .renewalInfo, .checkpointNames, .checkpointTransaction, .checkpointRenewalInfo].contains($0.kind) }
         compactIfDue(outdated ? .always : .grown)
         // Replay freed many small buffers (decoded lines and facts) that the heap would
         // otherwise keep resident for the daemon's life: hand them back (glibc's `malloc_trim`).
@@ -186,9 +186,9 @@ final class DaemonCore {
         let records = JournalReplay.checkpoint(of: facts, carrying: unread)
         try journal.rewrite(records)
         checkpointSize = journal.size
-        // Beside the facts: the start, the names, the summary and the lines carried.
+        // Beside the facts: the start, the summary and the lines carried.
         let carried = unread.isEmpty ? "" : " and \(unread.count) event lines the catalog does not read"
-        log("compacted the journal: \(records.count - 3 - unread.count) facts\(carried) kept, \(journal.size) bytes")
+        log("compacted the journal: \(records.count - 2 - unread.count) facts\(carried) kept, \(journal.size) bytes")
     }
 
     /// The catalog at `path`: a catalog refused for its contents is ``BrokerError/badInput(_:)``

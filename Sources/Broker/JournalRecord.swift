@@ -7,12 +7,12 @@
 /// ```
 ///
 /// `kind` is `e` (an accepted event line, exactly as ingested), `c` (the start of a checkpoint:
-/// how many records it holds, see ``JournalCheckpoint``), `N`, `T` and `R` (a compaction's
-/// checkpoint: the names its facts share, then each transaction and renewal info it kept, in
-/// binary, see ``FactStore/checkpointPayloads(_:)`` and ``JournalBinary``), `s` (the summary
-/// that closes a compaction's facts, see ``JournalSummary``) or `l` (a loss marker written by the
-/// repair command, see ``JournalLoss``). `t` and `r` are the text fact records of earlier
-/// checkpoints (``JournalFactCodec``), still read. The length says where the record ends, so a
+/// how many records it holds, see ``JournalCheckpoint``), `f` (a fact a compaction kept, as the
+/// JSON line ``EventDecoder`` reads, see ``JournalReplay/checkpoint(of:carrying:)``), `s` (the
+/// summary that closes a compaction's facts, see ``JournalSummary``) or `l` (a loss marker
+/// written by the repair command, see ``JournalLoss``). Earlier checkpoints' fact records, `t`
+/// and `r` in text (``JournalFactCodec``) and `N`, `T` and `R` in binary
+/// (``JournalBinaryCheckpoint``), are still read, and replaced by the daemon's next start. The length says where the record ends, so a
 /// damaged newline is noticed (the byte after the payload is not `\n`) without losing the next
 /// record; the checksum catches any changed byte of the payload. Payloads never contain a newline.
 ///
@@ -22,6 +22,7 @@
 package struct JournalRecord: Sendable, Hashable {
     package enum Kind: UInt8, Sendable {
         case event = 0x65  // "e"
+        case fact = 0x66  // "f"
         case checkpointStart = 0x63  // "c"
         case loss = 0x6C  // "l"
         case summary = 0x73  // "s"
@@ -30,9 +31,6 @@ package struct JournalRecord: Sendable, Hashable {
         case checkpointNames = 0x4E  // "N"
         case checkpointTransaction = 0x54  // "T"
         case checkpointRenewalInfo = 0x52  // "R"
-
-        /// Whether the payload is binary (written through ``JournalBinary``).
-        package var isBinary: Bool { self == .checkpointNames || self == .checkpointTransaction || self == .checkpointRenewalInfo }
     }
 
     package var kind: Kind
@@ -100,7 +98,7 @@ package struct JournalRecord: Sendable, Hashable {
         let count = bytes.count
         var position = start
         guard let kind = Kind(rawValue: bytes[position]) else {
-            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not one of 'e', 'N', 'T', 'R', 's', 'l', 't', 'r'", end: nil, intact: nil)
+            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not one of 'e', 'c', 'f', 's', 'l', 't', 'r', 'N', 'T', 'R'", end: nil, intact: nil)
         }
         position += 1
         guard position < count else { return .incomplete(expectedLength: nil) }

@@ -21,18 +21,23 @@ package enum JournalReplay {
     /// record is decoded with `catalog`'s signature policy; one that policy does not read is
     /// listed in ``Outcome/unread``, never dropped. In an unframed journal, which has no
     /// checksums, a line that does not decode may be damage and is refused like damage. A
-    /// checkpoint's fact records are read straight into the store (after its names record). A
+    /// checkpoint's fact records are decoded by the same decoder, without the signature policy
+    /// (they were checked when first accepted); earlier checkpoints' text and binary fact records
+    /// are read too. A
     /// summary record restores what the compaction before it recorded; a loss record withholds
     /// what it names.
     /// - Throws: ``BrokerError/badInput(_:)`` naming the record, for an unreadable record.
     package static func replay(_ records: [JournalRecord], format: JournalScan.Format, path: String, catalog: Catalog) throws(BrokerError) -> Outcome {
         var outcome = Outcome()
         outcome.facts.reserveCapacity(
-            transactions: records.count(where: { $0.kind == .checkpointTransaction || $0.kind == .transaction || $0.kind == .event }))
-        var checkpoint = FactStore.CheckpointReader()
-        var scratch: [UInt8] = []
+            transactions: records.count(where: { $0.kind == .fact || $0.kind == .event }))
+        var binary = JournalBinaryCheckpoint()
         func damaged(_ record: JournalRecord, _ problem: String) -> BrokerError {
             .badInput(Journal.damageMessage(path: path, JournalDamage(index: record.index, offset: record.offset, problem: problem, bytes: Array(record.payload)), more: 0))
+        }
+        func insert(_ event: StoreEvent?, _ record: JournalRecord) throws(BrokerError) {
+            guard let event else { throw damaged(record, "unreadable \(record.kind == .checkpointNames ? "names" : "fact") record") }
+            if outcome.facts.insert(event) { outcome.replayed += 1 }
         }
         for record in records {
             switch record.kind {
@@ -44,32 +49,18 @@ package enum JournalReplay {
                     continue
                 }
                 for event in events where outcome.facts.insert(event) { outcome.replayed += 1 }
-            case .transaction, .renewalInfo:
-                let decoded = record.kind == .transaction
-                    ? JournalFactCodec.transaction(record.payload).map(StoreEvent.transaction)
-                    : JournalFactCodec.renewalInfo(record.payload).map(StoreEvent.renewalInfo)
-                guard let event = decoded else { throw damaged(record, "unreadable fact record") }
-                if outcome.facts.insert(event) { outcome.replayed += 1 }
+            case .fact:
+                // A fact the daemon held when it compacted: read again as it was first read, by
+                // the same decoder, its signature checked when it was accepted.
+                try insert(try? EventDecoder.fact(line: record.payload), record)
             case .checkpointStart:
                 // Its count is the scan's to check (``JournalCheckpoint``).
                 continue
-            case .checkpointNames:
-                let read = JournalBinary.withUnescaped(record.payload, scratch: &scratch) { checkpoint.readNames($0) }
-                guard read == true else { throw damaged(record, "unreadable names record") }
-            case .checkpointTransaction:
-                let insertion = JournalBinary.withUnescaped(record.payload, scratch: &scratch) {
-                    checkpoint.insertTransaction($0, into: &outcome.facts)
-                }
-                switch insertion ?? .unreadable {
-                case .inserted: outcome.replayed += 1
-                case .unchanged: break
-                case .unreadable: throw damaged(record, "unreadable transaction record")
-                }
-            case .checkpointRenewalInfo:
-                guard let info = JournalBinary.withUnescaped(record.payload, scratch: &scratch, { checkpoint.renewalInfo($0) }) ?? nil else {
-                    throw damaged(record, "unreadable renewal info record")
-                }
-                if outcome.facts.insert(.renewalInfo(info)) { outcome.replayed += 1 }
+            case .transaction: try insert(JournalFactCodec.transaction(record.payload).map(StoreEvent.transaction), record)
+            case .renewalInfo: try insert(JournalFactCodec.renewalInfo(record.payload).map(StoreEvent.renewalInfo), record)
+            case .checkpointNames: guard binary.readNames(record.payload) else { throw damaged(record, "unreadable names record") }
+            case .checkpointTransaction: try insert(binary.transaction(record.payload).map(StoreEvent.transaction), record)
+            case .checkpointRenewalInfo: try insert(binary.renewalInfo(record.payload).map(StoreEvent.renewalInfo), record)
             case .summary:
                 guard let summary = JournalSummary.summary(Array(record.payload)) else { throw damaged(record, "unreadable summary record") }
                 outcome.facts.restore(summary)
@@ -83,32 +74,22 @@ package enum JournalReplay {
         return outcome
     }
 
-    /// The records of a checkpoint of `facts`: its start (``JournalCheckpoint``), its names, each
-    /// fact held (binary, see ``FactStore/checkpointPayloads(_:)``), the summary, then the event
+    /// The records of a checkpoint of `facts`: its start (``JournalCheckpoint``), each fact held
+    /// as a fact record (its JSON, the shape ``EventDecoder`` reads), the summary, then the event
     /// lines `carrying` (``Outcome/unread``) as they were.
     package static func checkpoint(of facts: FactStore, carrying lines: [String] = []) -> [JournalRecord] {
-        // Every payload escaped into one buffer; the records are slices of it.
-        var escaped: [UInt8] = []
-        var pieces: [(JournalRecord.Kind, Range<Int>)] = []
-        facts.checkpointPayloads { payload, bytes in
-            let kind: JournalRecord.Kind
-            switch payload {
-            case .names: kind = .checkpointNames
-            case .transaction: kind = .checkpointTransaction
-            case .renewalInfo: kind = .checkpointRenewalInfo
+        var payloads: [(JournalRecord.Kind, [UInt8])] = facts.checkpointEvents.map { event in
+            switch event {
+            case .transaction(let t): (.fact, Array(t.jsonRepresentation.serialized.utf8))
+            case .renewalInfo(let r): (.fact, Array(r.jsonRepresentation.serialized.utf8))
             }
-            let start = escaped.count
-            JournalBinary.appendEscaped(bytes, to: &escaped)
-            pieces.append((kind, start..<escaped.count))
         }
-        // Positions as read back: the start first, then every record it counts.
-        var records = pieces.enumerated().map { index, piece in
-            JournalRecord(kind: piece.0, payload: escaped[piece.1], index: index + 1, offset: 0)
-        }
-        records.append(JournalRecord(kind: .summary, payload: JournalSummary.payload(facts.summary), index: records.count + 1, offset: 0))
+        payloads.append((.summary, JournalSummary.payload(facts.summary)))
         // After the summary, so that a catalog that reads them again counts them in the product
         // history the summary restored.
-        for line in lines { records.append(JournalRecord(kind: .event, payload: Array(line.utf8), index: records.count + 1, offset: 0)) }
-        return [JournalRecord(kind: .checkpointStart, payload: JournalCheckpoint.payload(count: records.count), index: 0, offset: 0)] + records
+        payloads += lines.map { (.event, Array($0.utf8)) }
+        // Positions as read back: the start first, then every record it counts.
+        return [JournalRecord(kind: .checkpointStart, payload: JournalCheckpoint.payload(count: payloads.count), index: 0, offset: 0)]
+            + payloads.enumerated().map { JournalRecord(kind: $1.0, payload: $1.1, index: $0 + 1, offset: 0) }
     }
 }

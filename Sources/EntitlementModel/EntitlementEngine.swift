@@ -27,8 +27,9 @@ import Foundation
 /// 5. `periodType`: `offerType` 1 with `FREE_TRIAL` is `trial`; with no discount type the
 ///    catalog's introductory offer decides (`paymentMode` `free`, or no offer in the catalog, is
 ///    `trial`); any other introductory offer is `intro`, `offerType` 2, 3 and 4 are `promotional`,
-///    `offerCode` and `winBack` (an unknown offer type `intro`), no offer `normal` (`PeriodType.of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)`). `willRenew` is false for anything but an auto-renewable subscription,
-///    for `autoRenewStatus` 0 and during billing problems. A pending downgrade
+///    `offerCode` and `winBack` (an unknown offer type `intro`), no offer `normal`
+///    (`PeriodType.of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)`). `willRenew` is false
+///    for anything but an auto-renewable subscription, for `autoRenewStatus` 0 and during billing problems. A pending downgrade
 ///    (`autoRenewProductId` different) changes nothing until the renewal transaction arrives.
 public struct EntitlementEngine: Sendable {
     /// The products, groups and entitlements evaluated against.
@@ -37,11 +38,8 @@ public struct EntitlementEngine: Sendable {
     /// An engine for `catalog`. Cheap: it holds the catalog and nothing else.
     public init(catalog: Catalog) { self.catalog = catalog }
 
-    /// Evaluates every catalog entitlement.
-    ///
-    /// Costs one step per subscription (``FactStore`` keeps the latest transaction of each
-    /// `originalTransactionId` as it inserts), plus one per product and entitlement; no
-    /// transaction is copied and no String hashed per subscription.
+    /// Evaluates every catalog entitlement: one step per subscription (``FactStore`` keeps the
+    /// latest transaction of each `originalTransactionId` as facts arrive), plus one per entitlement.
     ///
     /// - Parameters:
     ///   - facts: every transaction and renewal info known, deduplicated.
@@ -54,37 +52,29 @@ public struct EntitlementEngine: Sendable {
         if let signed = facts.newestSignedDate, signed > effectiveNow { effectiveNow = signed }
         if let floor, floor > effectiveNow { effectiveNow = floor }
 
-        let plan = EvaluationPlan(catalog: catalog, productIds: facts.productIds)
-        // Whether the facts of each origin count under this catalog: the store keeps them all.
-        let verdicts = facts.origins.map(catalog.counts)
-        var choices = EntitlementChoices(entitlements: plan.entitlementIds.count, groups: plan.groupCount)
-        facts.storedTransactions.withUnsafeBufferPointer { transactions in
-            guard let transactionBase = transactions.baseAddress else { return }
-            plan.products.withUnsafeBufferPointer { products in
-                plan.entitlementPositions.withUnsafeBufferPointer { entitlementPositions in
-                    facts.subscriptions.withUnsafeBufferPointer { subscriptions in
-                        for subscription in subscriptions.indices {
-                            guard let latest = subscriptions[subscription].latest, !subscriptions[subscription].isWithheld else { continue }
-                            let product = products[Int(transactions[latest].product)]
-                            guard product.entitlementCount > 0, facts.counts(transactionAt: latest, verdicts, catalog: catalog),
-                                let claim = Self.claim(
-                                    for: transactionBase + latest, at: latest, product: product,
-                                    renewal: facts.renewal(ofSubscription: subscription, verdicts, catalog: catalog), now: effectiveNow, leeway: catalog.renewalLeeway)
-                            else { continue }
-                            for index in product.entitlementStart..<(product.entitlementStart + product.entitlementCount) {
-                                choices.offer(claim, to: entitlementPositions[index], facts: facts)
-                            }
-                        }
-                    }
-                }
-            }
+        // Whether the facts of an origin count under this catalog, asked once per origin.
+        var verdicts: [FactOrigin: Bool] = [:]
+        func counts(_ origin: FactOrigin) -> Bool {
+            if let known = verdicts[origin] { return known }
+            let verdict = catalog.counts(origin)
+            verdicts[origin] = verdict
+            return verdict
+        }
+        var candidates: [String: [Candidate]] = [:]
+        for subscription in facts.subscriptions.values where !subscription.isWithheld {
+            guard let latest = subscription.latest, let transaction = facts.transactions[latest],
+                let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
+                counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment))
+            else { continue }
+            let renewal = subscription.renewalInfo.flatMap { counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
+            guard let candidate = candidate(for: transaction, renewal: renewal, at: effectiveNow) else { continue }
+            for id in entitlementIds { candidates[id, default: []].append(candidate) }
         }
 
         var statuses: [String: EntitlementStatus] = [:]
-        statuses.reserveCapacity(plan.entitlementIds.count)
         var nextTransition: Date?
-        for (position, id) in plan.entitlementIds.enumerated() {
-            let status = choices.status(of: position, facts: facts)
+        for id in catalog.entitlements.keys {
+            let status = Self.decide(candidates[id] ?? [])
             statuses[id] = status
             if status.active, let end = status.expiresAt, end > effectiveNow, nextTransition.map({ end < $0 }) ?? true {
                 nextTransition = end
@@ -100,8 +90,7 @@ public struct EntitlementEngine: Sendable {
     /// purchase is kept: a catalog that maps it grants it at the next evaluation.
     public func unmappedProducts(_ facts: FactStore) -> [String] {
         var unmapped: [String] = []
-        for (position, productId) in facts.productIds.enumerated() where facts.productUses[position].transactions > 0 {
-            guard catalog.entitlementsByProduct[productId] == nil else { continue }
+        for (productId, use) in facts.productUses where use.transactions > 0 && catalog.entitlementsByProduct[productId] == nil {
             if case .consumable? = catalog.products[productId]?.kind { continue }
             unmapped.append(productId)
         }
@@ -110,16 +99,15 @@ public struct EntitlementEngine: Sendable {
 
     /// Subscription group id -> whether the user may still redeem that group's introductory offer
     /// (one per group), under ``Catalog/introductoryOfferPolicy``. Revoked and upgraded
-    /// transactions count as history too. One step per product the facts name.
+    /// transactions count as history too, and so do those compaction dropped. One step per
+    /// product the facts name.
     public func introductoryOfferEligibility(_ facts: FactStore) -> [String: Bool] {
         var eligibility: [String: Bool] = [:]
         for product in catalog.products.values {
             if case .autoRenewable(let group, _) = product.kind { eligibility[group] = true }
         }
-        for (position, productId) in facts.productIds.enumerated() {
-            let use = facts.productUses[position]
-            guard use.transactions > 0, let product = catalog.products[productId], case .autoRenewable(let group, _) = product.kind
-            else { continue }
+        for (productId, use) in facts.productUses where use.transactions > 0 {
+            guard case .autoRenewable(let group, _)? = catalog.products[productId]?.kind else { continue }
             switch catalog.introductoryOfferPolicy {
             case .newSubscribersOnly: eligibility[group] = false
             case .oncePerGroup where use.introductoryOffers > 0: eligibility[group] = false
@@ -132,83 +120,128 @@ public struct EntitlementEngine: Sendable {
     // MARK: Steps
 
     /// One transaction's claim on its entitlements at `now`, or `nil` when it grants nothing
-    /// (rules 2 and 3). Reads the transaction in place: nothing is copied.
-    private static func claim(
-        for transaction: UnsafePointer<StoredTransaction>, at position: Int, product: EvaluationPlan.Product,
-        renewal: FactStore.RenewalFacts?, now: Date, leeway: ISO8601Duration?
-    ) -> Claim? {
-        if transaction.pointee.flags.contains(.upgraded) { return nil }
-        let kind: EvaluationPlan.Kind
-        if let catalogKind = product.kind {
-            kind = catalogKind
-        } else if transaction.pointee.flags.contains(.nonConsumable) {
-            kind = .nonConsumable
-        } else {
-            return nil  // a consumable, or a subscription without the catalog's group, level or duration
-        }
-        if case .consumable = kind { return nil }  // before revocation: a consumable never claims
-        // The group and level come with the catalog's kind only (the fallback kind has none).
-        var claim = Claim(
-            active: false, state: .expired, periodType: .normal, expiresAt: nil, willRenew: false,
-            ownership: transaction.pointee.flags.contains(.familyShared) ? .familyShared : .purchased,
-            group: product.kind == nil ? -1 : product.group, level: product.kind == nil ? nil : product.level,
-            ended: transaction.pointee.purchaseDate, position: position)
+    /// (rules 2 and 3). `renewal` is its subscription's renewal info, when it counts.
+    private func candidate(for transaction: StoreTransaction, renewal: RenewalInfo?, at now: Date) -> Candidate? {
+        if transaction.isUpgraded { return nil }
+        let catalogProduct = catalog.products[transaction.productId]
+        // A consumable never claims, nor does a subscription without the catalog's group, level or duration.
+        guard let kind = catalogProduct?.kind ?? (transaction.type == .nonConsumable ? .nonConsumable : nil), kind != .consumable
+        else { return nil }
+        let ownership: Ownership = transaction.inAppOwnershipType == .familyShared ? .familyShared : .purchased
+        var group: String?, level: Int?
+        if case .autoRenewable(let g, let l) = kind { (group, level) = (g, l) }
 
-        func set(_ state: EntitlementState, active: Bool, expiresAt: Date? = nil, willRenew: Bool = false, ended: Date? = nil) {
-            claim.state = state
-            claim.active = active
-            claim.expiresAt = active ? expiresAt : nil
-            claim.willRenew = willRenew
-            if let ended { claim.ended = ended }
-        }
-
-        let periodType: PeriodType
-        if case .autoRenewable = kind, let offer = transaction.pointee.flags.offer {
+        var periodType = PeriodType.normal
+        if case .autoRenewable = kind, let offer = transaction.offerType {
             periodType = PeriodType.of(
-                introductoryOffer: offer.introductory, discountIsFreeTrial: offer.discountIsFreeTrial,
-                catalogIntroductoryOfferIsFreeTrial: product.introductoryOfferIsFreeTrial,
-                otherOffer: transaction.pointee.flags.otherOfferPeriod)
-        } else {
-            periodType = .normal
+                offer: offer, discount: transaction.offerDiscountType,
+                catalogIntroductoryOfferIsFreeTrial: catalogProduct?.introductoryOffer?.isFreeTrial)
         }
-        if let revoked = transaction.pointee.revocationDate {
-            claim.periodType = periodType
-            claim.revocation = transaction.pointee.flags.contains(.familyRevoked) ? .familyRevoked : .refunded
-            set(.revoked, active: false, ended: revoked)
-            return claim
+        func make(
+            _ state: EntitlementState, active: Bool, expiresAt: Date? = nil, willRenew: Bool = false, ended: Date? = nil,
+            renewalPending: Bool = false
+        ) -> Candidate {
+            Candidate(
+                status: EntitlementStatus(
+                    active: active, state: state, periodType: periodType,
+                    expiresAt: active ? expiresAt : nil, productId: transaction.productId, willRenew: willRenew, ownership: ownership,
+                    renewalPending: renewalPending),
+                group: group, level: level, ended: ended ?? transaction.purchaseDate, transactionId: transaction.transactionId)
         }
 
+        if let revoked = transaction.revocationDate {
+            var candidate = make(.revoked, active: false, ended: revoked)
+            candidate.status.revocation = transaction.revocationType == .familyRevoke ? .familyRevoked : .refunded
+            return candidate
+        }
         switch kind {
         case .consumable:
             return nil
         case .nonConsumable:
-            set(.purchased, active: true)
+            return make(.purchased, active: true)
         case .nonRenewing(let duration):
-            guard let end = duration.map({ $0.added(to: transaction.pointee.purchaseDate) }) ?? transaction.pointee.expiresDate else {
-                return nil
-            }
-            if now < end { set(.purchased, active: true, expiresAt: end) } else { set(.expired, active: false, ended: end) }
+            guard let end = duration.map({ $0.added(to: transaction.purchaseDate) }) ?? transaction.expiresDate else { return nil }
+            return now < end ? make(.purchased, active: true, expiresAt: end) : make(.expired, active: false, ended: end)
         case .autoRenewable:
-            claim.periodType = periodType
-            guard let expires = transaction.pointee.expiresDate else {
-                set(.expired, active: false)
-                return claim
-            }
+            guard let expires = transaction.expiresDate else { return make(.expired, active: false) }
             let inRetry = renewal?.isInBillingRetryPeriod == true
             if now < expires {
-                set(.subscribed, active: true, expiresAt: expires, willRenew: (renewal?.autoRenewStatus ?? true) && !inRetry)
-            } else if let grace = renewal?.gracePeriodExpiresDate, now < grace {
-                set(.inGracePeriod, active: true, expiresAt: grace)
-            } else if inRetry {
-                set(.inBillingRetryPeriod, active: false, ended: expires)
-            } else if renewal?.autoRenewStatus == true, let leeway, now < leeway.added(to: expires) {
+                return make(.subscribed, active: true, expiresAt: expires, willRenew: (renewal?.autoRenewStatus ?? true) && !inRetry)
+            }
+            if let grace = renewal?.gracePeriodExpiresDate, now < grace { return make(.inGracePeriod, active: true, expiresAt: grace) }
+            if inRetry { return make(.inBillingRetryPeriod, active: false, ended: expires) }
+            if renewal?.autoRenewStatus == true, let leeway = catalog.renewalLeeway, now < leeway.added(to: expires) {
                 // The renewal may not have reached the device: the latest renewal info says it renews.
-                set(.subscribed, active: true, expiresAt: leeway.added(to: expires), willRenew: true)
-                claim.renewalPending = true
-            } else {
-                set(.expired, active: false, ended: expires)
+                return make(.subscribed, active: true, expiresAt: leeway.added(to: expires), willRenew: true, renewalPending: true)
+            }
+            return make(.expired, active: false, ended: expires)
+        }
+    }
+
+    // MARK: Choosing (rule 4)
+
+    private struct Candidate {
+        var status: EntitlementStatus
+        var group: String?
+        var level: Int?
+        /// When access ended (revocation, expiry); the purchase date for active candidates.
+        var ended: Date
+        var transactionId: String
+    }
+
+    /// The best active candidate (best per subscription group first, levels comparing only within
+    /// a group), else the one that ended last, else not purchased. Every comparison is a strict
+    /// total order on distinct transactions, so the order candidates come in does not matter.
+    private static func decide(_ candidates: [Candidate]) -> EntitlementStatus {
+        var bestInGroup: [String: Candidate] = [:]
+        var best: Candidate?
+        var activeProducts = Set<String>()
+        for candidate in candidates where candidate.status.active {
+            activeProducts.insert(candidate.status.productId ?? "")
+            if let group = candidate.group {
+                if let current = bestInGroup[group], !isBetter(candidate, than: current, compareLevels: true) { continue }
+                bestInGroup[group] = candidate
+            } else if best.map({ isBetter(candidate, than: $0, compareLevels: false) }) ?? true {
+                best = candidate
             }
         }
-        return claim
+        for candidate in bestInGroup.values where best.map({ isBetter(candidate, than: $0, compareLevels: false) }) ?? true {
+            best = candidate
+        }
+        if var status = best?.status {
+            // Every active candidate's product, the deciding one first, the others by id.
+            let deciding = status.productId ?? ""
+            if activeProducts.count > 1 { status.products = [deciding] + activeProducts.subtracting([deciding]).sorted() }
+            return status
+        }
+        var latest: Candidate?
+        for candidate in candidates where latest.map({ endedLater(candidate, than: $0) }) ?? true { latest = candidate }
+        return latest?.status ?? .notPurchased
+    }
+
+    private static func isBetter(_ a: Candidate, than b: Candidate, compareLevels: Bool) -> Bool {
+        let aLifetime = a.status.expiresAt == nil, bLifetime = b.status.expiresAt == nil
+        if aLifetime != bLifetime { return aLifetime }
+        let aGrace = a.status.state == .inGracePeriod, bGrace = b.status.state == .inGracePeriod
+        if aGrace != bGrace { return !aGrace }
+        if compareLevels, let aLevel = a.level, let bLevel = b.level, aLevel != bLevel { return aLevel < bLevel }
+        let aEnd = a.status.expiresAt ?? .distantFuture, bEnd = b.status.expiresAt ?? .distantFuture
+        if aEnd != bEnd { return aEnd > bEnd }
+        if a.status.ownership != b.status.ownership { return a.status.ownership == .purchased }
+        return a.transactionId > b.transactionId
+    }
+
+    private static func endedLater(_ a: Candidate, than b: Candidate) -> Bool {
+        if a.ended != b.ended { return a.ended > b.ended }
+        let rank: (EntitlementState) -> Int = { state in
+            switch state {
+            case .inBillingRetryPeriod: 3
+            case .revoked: 2
+            case .expired: 1
+            default: 0
+            }
+        }
+        if rank(a.status.state) != rank(b.status.state) { return rank(a.status.state) > rank(b.status.state) }
+        return a.transactionId > b.transactionId
     }
 }

@@ -63,6 +63,21 @@ public enum EventDecoder {
         try decode(line: line.utf8, signatures: signatures)
     }
 
+    /// Decodes one fact as the daemon keeps it in a journal checkpoint: the `jsonRepresentation`
+    /// of a transaction (it has a `transactionId`) or of a renewal info, read by the same field
+    /// rules as every line, with no signature policy (the fact was checked when it was accepted).
+    package static func fact(line: some Collection<UInt8>) throws(EventDecodingError) -> StoreEvent {
+        let value: JSONInput
+        do { value = try JSONInput.parse(line) } catch { throw .notJSON("line is not JSON: \(error.description)") }
+        guard case .object = value else { throw .notJSON("line is not a JSON object") }
+        let root = JSONCursor(value)
+        do {
+            return root.has("transactionId") ? .transaction(try transaction(root)) : .renewalInfo(try renewalInfo(root))
+        } catch {
+            throw EventDecodingError(error)
+        }
+    }
+
     private static let renewalKeys = [
         "autoRenewStatus", "autoRenewProductId", "isInBillingRetryPeriod", "gracePeriodExpiresDate", "expirationIntent", "renewalDate",
     ]

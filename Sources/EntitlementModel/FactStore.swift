@@ -13,31 +13,21 @@ import Foundation
 /// and an existing version does, the existing version stays, so replaying the same input is a
 /// no-op and the order of replay does not matter.
 ///
-/// Indexed on insert, so that evaluation costs one step per subscription and never regroups or
-/// copies transactions: per `originalTransactionId` the members and the latest transaction
-/// (``EntitlementEngine`` rule 1: newest `purchaseDate`, then newest `signedDate`, then the
-/// greater `transactionId`) and the renewal info; per product id how many current transactions
-/// name it (and how many of them redeemed an introductory offer).
+/// Kept per `originalTransactionId` as facts arrive: the latest transaction (``EntitlementEngine``
+/// rule 1: newest `purchaseDate`, then newest `signedDate`, then the greater `transactionId`) and
+/// the renewal info, so that an evaluation costs one step per subscription; per product id, how
+/// many current transactions name it (and how many of them redeemed an introductory offer).
 public struct FactStore: Sendable {
     /// One `originalTransactionId`: a subscription, or a single purchase.
-    struct Subscription: Sendable {
-        var originalTransactionId: String
-        /// The first of its transactions (linked through ``StoredTransaction/nextMember``), -1 for none.
-        var firstMember: Int32 = -1
-        /// The member that counts (rule 1), -1 while only renewal info is known.
-        var latestMember: Int32 = -1
-        /// Position in ``FactStore/renewalInfos`` of its renewal info, -1 for none.
-        var renewalPosition: Int32 = -1
+    struct Subscription: Sendable, Hashable {
+        /// The `transactionId` of the member that counts (rule 1), `nil` while only renewal info is known.
+        var latest: String?
+        var renewalInfo: RenewalInfo?
         /// Set when a journal record about this subscription was lost: it grants nothing until
         /// a fact signed after this instant arrives (see ``FactStore/withhold(transactionIds:originalTransactionIds:everything:since:)``).
         var withheldSince: Date?
         /// The newest `signedDate` of any fact inserted for this subscription.
         var newestSignedDate: Date?
-
-        init(originalTransactionId: String) { self.originalTransactionId = originalTransactionId }
-
-        /// The member that counts (rule 1), `nil` while only renewal info is known.
-        var latest: Int? { latestMember < 0 ? nil : Int(latestMember) }
 
         /// Whether the engine must skip this subscription.
         var isWithheld: Bool {
@@ -50,50 +40,18 @@ public struct FactStore: Sendable {
         }
     }
 
-    /// The renewal-info fields the engine decides with.
-    struct RenewalFacts: Sendable {
-        var autoRenewStatus: Bool?
-        var isInBillingRetryPeriod: Bool?
-        var gracePeriodExpiresDate: Date?
-        /// Position in ``FactStore/origins`` of its environment (see ``StoredTransaction/origin``).
-        var origin: UInt16
-    }
-
     /// How many current transaction versions name one product.
-    struct ProductUse: Sendable {
+    struct ProductUse: Sendable, Hashable {
         var transactions = 0
         var introductoryOffers = 0
     }
 
-    /// Current version of each transaction, in first-seen order: what the engine reads. The
-    /// other fields are in ``coldBytes``; ``transaction(at:)`` puts a whole transaction together.
-    private(set) var storedTransactions: [StoredTransaction] = []
-    /// ``TransactionColdFields`` records; a replaced version's record stays until ``compact()``.
-    var coldBytes: [UInt8] = []
-    /// Whether a replaced version's cold fields are still in ``coldBytes``.
-    private var hasReplacedVersions = false
-    var strings = InternedStrings()
-    /// Positions in ``storedTransactions`` by `transactionId` (read from the cold bytes).
-    private var transactionIndex = IdentifierIndex()
-    private(set) var subscriptions: [Subscription] = []
-    /// Positions in ``subscriptions`` by `originalTransactionId`.
-    private var subscriptionIndex = IdentifierIndex()
-    /// Current renewal info of the subscriptions that have one, and what the engine reads of it.
-    private(set) var renewalInfos: [RenewalInfo] = []
-    private(set) var renewalFacts: [RenewalFacts] = []
-    /// Every product id any transaction version ever named, in first-seen order.
-    private var products = InternedStrings()
-    var productIds: [String] { products.values }
-    /// Parallel to ``productIds``.
-    private(set) var productUses: [ProductUse] = []
-
-    /// Every origin (bundle id, environment) the facts held name, in first-seen order: the engine
-    /// asks the catalog about each once per evaluation (``Catalog/counts(_:)``), not per fact.
-    private(set) var origins: [FactOrigin] = []
-    private var originPositions: [FactOrigin: UInt16] = [:]
-    /// The origin of a fact whose origin did not fit in ``origins`` (its 65,535 places taken):
-    /// read from the fact itself when evaluated.
-    static let unlistedOrigin = UInt16.max
+    /// Current version of each transaction, by `transactionId`.
+    private(set) var transactions: [String: StoreTransaction] = [:]
+    /// By `originalTransactionId`.
+    private(set) var subscriptions: [String: Subscription] = [:]
+    /// By product id: every product any transaction version ever named.
+    private(set) var productUses: [String: ProductUse] = [:]
 
     /// The newest `signedDate` of any fact held: a lower bound for "now" (the clock floor).
     public private(set) var newestSignedDate: Date?
@@ -102,12 +60,10 @@ public struct FactStore: Sendable {
     public init() {}
 
     /// Makes room for about `transactions` transactions (and as many subscriptions), so that
-    /// replaying a journal of that many facts does not grow its indexes step by step.
-    package mutating func reserveCapacity(transactions: Int) {
-        storedTransactions.reserveCapacity(transactions)
-        transactionIndex.reserveCapacity(transactions)
-        subscriptions.reserveCapacity(transactions)
-        subscriptionIndex.reserveCapacity(transactions)
+    /// replaying a journal of that many facts does not grow its tables step by step.
+    package mutating func reserveCapacity(transactions count: Int) {
+        transactions.reserveCapacity(count)
+        subscriptions.reserveCapacity(count)
     }
 
     /// A store holding `events`, inserted in order.
@@ -115,66 +71,23 @@ public struct FactStore: Sendable {
         for event in events { insert(event) }
     }
 
-    /// Current version of each transaction, by `transactionId`. Builds a new dictionary on every
-    /// call (O(n), hence a function): use ``transaction(id:)`` for one. A property with this cost
-    /// once made every ingested event O(facts held).
-    public func transactionsByID() -> [String: StoreTransaction] {
-        Dictionary(uniqueKeysWithValues: storedTransactions.indices.map { position in
-            let transaction = transaction(at: position)
-            return (transaction.transactionId, transaction)
-        })
-    }
+    /// Current version of each transaction, by `transactionId`.
+    public func transactionsByID() -> [String: StoreTransaction] { transactions }
 
     /// Current renewal info of each subscription, by `originalTransactionId`. Builds a new
     /// dictionary on every call (O(n)): use ``renewalInfo(original:)`` for one.
     public func renewalInfosByOriginalID() -> [String: RenewalInfo] {
-        var infos: [String: RenewalInfo] = [:]
-        for subscription in subscriptions where subscription.renewalPosition >= 0 {
-            infos[subscription.originalTransactionId] = renewalInfos[Int(subscription.renewalPosition)]
-        }
-        return infos
+        subscriptions.compactMapValues(\.renewalInfo)
     }
 
     /// How many transactions (current versions) the store holds.
-    public var transactionCount: Int { storedTransactions.count }
+    public var transactionCount: Int { transactions.count }
 
     /// The current version of transaction `id`, if known.
-    public func transaction(id: String) -> StoreTransaction? {
-        transactionPosition(id: id).map { transaction(at: Int($0)) }
-    }
+    public func transaction(id: String) -> StoreTransaction? { transactions[id] }
 
     /// The current renewal info of the subscription whose `originalTransactionId` is `original`.
-    public func renewalInfo(original: String) -> RenewalInfo? {
-        existingSubscriptionPosition(for: original).flatMap { renewalInfo(ofSubscription: Int($0)) }
-    }
-
-    func renewalInfo(ofSubscription position: Int) -> RenewalInfo? {
-        let renewal = subscriptions[position].renewalPosition
-        return renewal < 0 ? nil : renewalInfos[Int(renewal)]
-    }
-
-    /// What the engine reads of a subscription's renewal info.
-    func renewal(ofSubscription position: Int) -> RenewalFacts? {
-        let renewal = subscriptions[position].renewalPosition
-        return renewal < 0 ? nil : renewalFacts[Int(renewal)]
-    }
-
-    /// The whole transaction at `position` in ``storedTransactions``.
-    func transaction(at position: Int) -> StoreTransaction {
-        let stored = storedTransactions[position]
-        var transaction = StoreTransaction(
-            transactionId: "", originalTransactionId: subscriptions[Int(stored.subscription)].originalTransactionId,
-            productId: productIds[Int(stored.product)], purchaseDate: stored.purchaseDate, expiresDate: stored.expiresDate,
-            type: .autoRenewable, signedDate: stored.signedDate, revocationDate: stored.revocationDate,
-            isUpgraded: stored.flags.contains(.upgraded))
-        coldBytes.withUnsafeBufferPointer { TransactionColdFields.read($0, at: stored.cold, into: &transaction, strings: strings) }
-        return transaction
-    }
-
-    /// The `transactionId` of the transaction at `position` in ``storedTransactions``.
-    func transactionId(at position: Int) -> String {
-        coldBytes.withUnsafeBufferPointer { TransactionColdFields.transactionId($0, at: storedTransactions[position].cold) }
-    }
+    public func renewalInfo(original: String) -> RenewalInfo? { subscriptions[original]?.renewalInfo }
 
     /// Inserts one fact.
     /// - Returns: `true` when the store changed; `false` when the event was already known or is
@@ -185,24 +98,11 @@ public struct FactStore: Sendable {
         case .transaction(let transaction):
             guard insert(transaction) else { return false }
         case .renewalInfo(let info):
-            let position = subscriptionPosition(for: info.originalTransactionId)
-            if let existing = renewalInfo(ofSubscription: position), !Self.isNewer(info.signedDate, than: existing.signedDate) {
+            if let existing = subscriptions[info.originalTransactionId]?.renewalInfo, !Self.isNewer(info.signedDate, than: existing.signedDate) {
                 return false
             }
-            let facts = RenewalFacts(
-                autoRenewStatus: info.autoRenewStatus, isInBillingRetryPeriod: info.isInBillingRetryPeriod,
-                gracePeriodExpiresDate: info.gracePeriodExpiresDate,
-                origin: originPosition(FactOrigin(bundleId: nil, environment: info.environment)))
-            let renewal = subscriptions[position].renewalPosition
-            if renewal < 0 {
-                subscriptions[position].renewalPosition = Int32(renewalInfos.count)
-                renewalInfos.append(info)
-                renewalFacts.append(facts)
-            } else {
-                renewalInfos[Int(renewal)] = info
-                renewalFacts[Int(renewal)] = facts
-            }
-            subscriptions[position].saw(info.signedDate)
+            subscriptions[info.originalTransactionId, default: Subscription()].renewalInfo = info
+            subscriptions[info.originalTransactionId]?.saw(info.signedDate)
         }
         saw(event.signedDate)
         return true
@@ -227,21 +127,20 @@ public struct FactStore: Sendable {
     /// held so far is withheld. Returns the original transaction ids withheld, sorted.
     @discardableResult
     package mutating func withhold(transactionIds: [String], originalTransactionIds: [String], everything: Bool, since: Date) -> [String] {
-        var positions = Set<Int>()
-        if everything { positions.formUnion(subscriptions.indices) }
+        var originals = Set(originalTransactionIds)
+        if everything { originals.formUnion(subscriptions.keys) }
         for id in transactionIds {
-            if let position = transactionPosition(id: id) { positions.insert(Int(storedTransactions[Int(position)].subscription)) }
+            if let transaction = transactions[id] { originals.insert(transaction.originalTransactionId) }
         }
-        for original in originalTransactionIds { positions.insert(subscriptionPosition(for: original)) }
-        for position in positions where subscriptions[position].withheldSince.map({ since > $0 }) ?? true {
-            subscriptions[position].withheldSince = since
+        for original in originals where subscriptions[original]?.withheldSince.map({ since > $0 }) ?? true {
+            subscriptions[original, default: Subscription()].withheldSince = since
         }
-        return positions.map { subscriptions[$0].originalTransactionId }.sorted()
+        return originals.sorted()
     }
 
     /// Original transaction ids of the subscriptions withheld now, sorted.
     package var withheldOriginalTransactionIds: [String] {
-        subscriptions.filter(\.isWithheld).map(\.originalTransactionId).sorted()
+        subscriptions.filter(\.value.isWithheld).map(\.key).sorted()
     }
 
     // MARK: Compaction
@@ -261,36 +160,12 @@ public struct FactStore: Sendable {
     /// version of the latest that moved its `purchaseDate` back would be compared with the
     /// latest alone, not with the dropped ones.
     package mutating func compact() {
-        // Already compact (one transaction per subscription, no replaced version's cold fields):
-        // nothing to drop, and rebuilding the indexes would only cost time.
-        if !hasReplacedVersions, storedTransactions.count == subscriptions.count(where: { $0.latestMember >= 0 }) { return }
-        hasReplacedVersions = false
-        var stored: [StoredTransaction] = []
-        var cold: [UInt8] = []
-        var keptIndex = IdentifierIndex()
-        stored.reserveCapacity(subscriptions.count)
-        keptIndex.reserveCapacity(subscriptions.count)
-        for index in subscriptions.indices {
-            guard let latest = subscriptions[index].latest else {
-                subscriptions[index].firstMember = -1
-                continue
-            }
-            let position = Int32(stored.count)
-            var kept = storedTransactions[latest]
-            kept.nextMember = -1
-            kept.cold = cold.count
-            coldBytes.withUnsafeBufferPointer { bytes in
-                let start = storedTransactions[latest].cold
-                cold.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<TransactionColdFields.end(bytes, at: start)]))
-                keptIndex.insert(position, hash: IdentifierIndex.hash(TransactionColdFields.transactionIdBytes(bytes, at: start)))
-            }
-            stored.append(kept)
-            subscriptions[index].firstMember = position
-            subscriptions[index].latestMember = position
+        var kept: [String: StoreTransaction] = [:]
+        kept.reserveCapacity(subscriptions.count)
+        for subscription in subscriptions.values {
+            if let latest = subscription.latest { kept[latest] = transactions[latest] }
         }
-        storedTransactions = stored
-        coldBytes = cold
-        transactionIndex = keptIndex
+        transactions = kept
     }
 
     /// What a compacted store holds beyond its facts: the clock floor, the product history and the
@@ -330,227 +205,89 @@ public struct FactStore: Sendable {
         }
     }
 
-    /// The facts a checkpoint holds: every transaction held and every renewal info, in order.
+    /// The facts a checkpoint holds: every transaction held and every renewal info, each kind
+    /// in the order of its id.
     package var checkpointEvents: [StoreEvent] {
-        storedTransactions.indices.map { .transaction(transaction(at: $0)) }
-            + subscriptions.indices.compactMap { renewalInfo(ofSubscription: $0).map(StoreEvent.renewalInfo) }
+        transactions.sorted { $0.key < $1.key }.map { .transaction($0.value) }
+            + subscriptions.sorted { $0.key < $1.key }.compactMap { $0.value.renewalInfo.map(StoreEvent.renewalInfo) }
     }
 
     /// See ``Summary``.
     package var summary: Summary {
         Summary(
             newestSignedDate: newestSignedDate,
-            productUses: productIds.indices.map {
-                Summary.ProductCount(
-                    productId: productIds[$0], transactions: productUses[$0].transactions, introductoryOffers: productUses[$0].introductoryOffers)
+            productUses: productUses.sorted { $0.key < $1.key }.map {
+                Summary.ProductCount(productId: $0.key, transactions: $0.value.transactions, introductoryOffers: $0.value.introductoryOffers)
             },
-            withheld: subscriptions.filter(\.isWithheld).compactMap { subscription in
-                subscription.withheldSince.map { Summary.Withholding(originalTransactionId: subscription.originalTransactionId, since: $0) }
+            withheld: subscriptions.sorted { $0.key < $1.key }.compactMap { original, subscription in
+                guard subscription.isWithheld, let since = subscription.withheldSince else { return nil }
+                return Summary.Withholding(originalTransactionId: original, since: since)
             })
     }
 
     /// Sets what `summary` says, after a checkpoint's events were inserted into an empty store:
     /// the checkpoint then evaluates exactly as the store it was taken from.
     package mutating func restore(_ summary: Summary) {
-        if let signed = summary.newestSignedDate, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
+        saw(summary.newestSignedDate)
         for use in summary.productUses {
-            let position = productPosition(for: use.productId)
-            productUses[position] = ProductUse(transactions: use.transactions, introductoryOffers: use.introductoryOffers)
+            productUses[use.productId] = ProductUse(transactions: use.transactions, introductoryOffers: use.introductoryOffers)
         }
-        for withholding in summary.withheld {
-            let position = subscriptionPosition(for: withholding.originalTransactionId)
-            if subscriptions[position].withheldSince.map({ withholding.since > $0 }) ?? true {
-                subscriptions[position].withheldSince = withholding.since
-            }
+        for withholding in summary.withheld where subscriptions[withholding.originalTransactionId]?.withheldSince.map({ withholding.since > $0 }) ?? true {
+            subscriptions[withholding.originalTransactionId, default: Subscription()].withheldSince = withholding.since
         }
     }
 
-    // MARK: Origins
+    // MARK: Keeping the latest
 
-    /// The position of `origin` in ``origins``, added if new (``unlistedOrigin`` once full).
-    mutating func originPosition(_ origin: FactOrigin) -> UInt16 {
-        if let last = origins.last, last == origin { return UInt16(origins.count - 1) }
-        if let known = originPositions[origin] { return known }
-        guard origins.count < Int(Self.unlistedOrigin) else { return Self.unlistedOrigin }
-        let position = UInt16(origins.count)
-        origins.append(origin)
-        originPositions[origin] = position
-        return position
-    }
-
-    /// Whether the transaction at `position` counts, given `verdicts` (``Catalog/counts(_:)`` of
-    /// each of ``origins``, in order) and the catalog that gave them.
-    func counts(transactionAt position: Int, _ verdicts: [Bool], catalog: Catalog) -> Bool {
-        let origin = storedTransactions[position].origin
-        if origin != Self.unlistedOrigin { return verdicts[Int(origin)] }
-        let transaction = transaction(at: position)
-        return catalog.counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment))
-    }
-
-    /// What the engine reads of a subscription's renewal info, when its origin counts under
-    /// `catalog` (`verdicts` as in ``counts(transactionAt:_:catalog:)``); `nil` otherwise.
-    func renewal(ofSubscription position: Int, _ verdicts: [Bool], catalog: Catalog) -> RenewalFacts? {
-        guard let renewal = renewal(ofSubscription: position) else { return nil }
-        let counts = renewal.origin != Self.unlistedOrigin
-            ? verdicts[Int(renewal.origin)]
-            : catalog.counts(FactOrigin(bundleId: nil, environment: renewalInfo(ofSubscription: position)?.environment))
-        return counts ? renewal : nil
-    }
-
-    // MARK: Index maintenance
-
+    /// Inserts a version of a transaction: kept when it is new, or newer than the version held.
     private mutating func insert(_ transaction: StoreTransaction) -> Bool {
-        let product = productPosition(for: transaction.productId)
-        let cold = coldBytes.count
-        TransactionColdFields.append(transaction, to: &coldBytes, strings: &strings)
-        let candidate = StoredTransaction(
-            purchaseDate: transaction.purchaseDate, expiresDate: transaction.expiresDate, signedDate: transaction.signedDate,
-            revocationDate: transaction.revocationDate, cold: cold, product: Int32(product), subscription: -1,
-            flags: StoredTransaction.Flags(transaction),
-            origin: originPosition(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment)))
-        return insert(candidate, original: transaction.originalTransactionId)
-    }
-
-    /// Inserts `candidate`, whose cold fields (its `transactionId` first) were just appended at
-    /// `candidate.cold` (the end of ``coldBytes``): the one rule for a transaction however it was
-    /// read. When it is not newer than the version held, its cold fields are removed again and
-    /// nothing changes.
-    mutating func insert(_ candidate: StoredTransaction, original: String) -> Bool {
-        let product = Int(candidate.product)
-        let introductory = candidate.flags.contains(.introductoryOffer)
-        let (hash, found) = coldBytes.withUnsafeBufferPointer { cold in
-            let id = TransactionColdFields.transactionIdBytes(cold, at: candidate.cold)
-            let hash = IdentifierIndex.hash(id)
-            return (hash, transactionPosition(idBytes: id, hash: hash, cold: cold))
+        let id = transaction.transactionId, original = transaction.originalTransactionId
+        let held = transactions[id]
+        if let held, !Self.isNewer(transaction.signedDate, than: held.signedDate) { return false }
+        if let held { use(held, by: -1) }
+        use(transaction, by: 1)
+        transactions[id] = transaction
+        subscriptions[original, default: Subscription()].saw(transaction.signedDate)
+        if let held, held.originalTransactionId != original, subscriptions[held.originalTransactionId]?.latest == id {
+            // Moved to another subscription: the one it left chooses again among its others.
+            let latest = latestMember(of: held.originalTransactionId)
+            subscriptions[held.originalTransactionId]?.latest = latest
         }
-        guard let held = found.map(Int.init) else {
-            let position = storedTransactions.count
-            let subscription = subscriptionPosition(for: original)
-            var stored = candidate
-            stored.subscription = Int32(subscription)
-            storedTransactions.append(stored)
-            transactionIndex.insert(Int32(position), hash: hash)
-            use(product, introductory: introductory, by: 1)
-            link(position, into: subscription)
-            subscriptions[subscription].saw(candidate.signedDate)
-            consider(position, in: subscription)
-            return true
-        }
-        let position = held
-        let old = storedTransactions[position]
-        guard Self.isNewer(candidate.signedDate, than: old.signedDate) else {
-            coldBytes.removeSubrange(candidate.cold...)
-            return false
-        }
-        use(Int(old.product), introductory: old.flags.contains(.introductoryOffer), by: -1)
-        use(product, introductory: introductory, by: 1)
-        hasReplacedVersions = true
-        let subscription = subscriptionPosition(for: original)
-        let previous = Int(old.subscription)
-        if previous != subscription { unlink(position, from: previous) }
-        var replacement = candidate
-        replacement.subscription = Int32(subscription)
-        replacement.nextMember = storedTransactions[position].nextMember
-        storedTransactions[position] = replacement
-        subscriptions[subscription].saw(candidate.signedDate)
-        if previous != subscription {
-            if subscriptions[previous].latestMember == Int32(position) { recomputeLatest(of: previous) }
-            link(position, into: subscription)
-            consider(position, in: subscription)
-        } else if subscriptions[subscription].latestMember == Int32(position) {
-            recomputeLatest(of: subscription)  // its dates may have moved back
-        } else {
-            consider(position, in: subscription)
+        let current = subscriptions[original]?.latest
+        if current == id {
+            // A new version of the latest: if its dates moved back, another member may now be later.
+            if let held, Self.isLater(held, than: transaction) {
+                let latest = latestMember(of: original)
+                subscriptions[original]?.latest = latest
+            }
+        } else if current.flatMap({ transactions[$0] }).map({ Self.isLater(transaction, than: $0) }) ?? true {
+            subscriptions[original]?.latest = id
         }
         return true
     }
 
-    private mutating func link(_ position: Int, into subscription: Int) {
-        storedTransactions[position].nextMember = subscriptions[subscription].firstMember
-        subscriptions[subscription].firstMember = Int32(position)
-    }
-
-    private mutating func unlink(_ position: Int, from subscription: Int) {
-        let target = Int32(position)
-        if subscriptions[subscription].firstMember == target {
-            subscriptions[subscription].firstMember = storedTransactions[position].nextMember
-        } else {
-            var member = subscriptions[subscription].firstMember
-            while member >= 0 {
-                let next = storedTransactions[Int(member)].nextMember
-                if next == target {
-                    storedTransactions[Int(member)].nextMember = storedTransactions[position].nextMember
-                    break
-                }
-                member = next
-            }
+    /// The latest (rule 1) of the transactions of `original`, looked for among all held: only
+    /// when a latest transaction moves back or away, which App Store data does not do.
+    private func latestMember(of original: String) -> String? {
+        var latest: StoreTransaction?
+        for transaction in transactions.values where transaction.originalTransactionId == original {
+            if let current = latest, !Self.isLater(transaction, than: current) { continue }
+            latest = transaction
         }
-        storedTransactions[position].nextMember = -1
+        return latest?.transactionId
     }
 
-    private mutating func use(_ product: Int, introductory: Bool, by delta: Int) {
-        productUses[product].transactions += delta
-        if introductory { productUses[product].introductoryOffers += delta }
+    private mutating func use(_ transaction: StoreTransaction, by delta: Int) {
+        productUses[transaction.productId, default: ProductUse()].transactions += delta
+        if transaction.offerType == .introductory { productUses[transaction.productId, default: ProductUse()].introductoryOffers += delta }
     }
 
-    mutating func productPosition(for productId: String) -> Int {
-        let position = products.position(of: productId)
-        if position == productUses.count { productUses.append(ProductUse()) }
-        return position
-    }
-
-    private mutating func subscriptionPosition(for original: String) -> Int {
-        let hash = Self.identifierHash(original)
-        if let position = existingSubscriptionPosition(for: original, hash: hash) { return Int(position) }
-        subscriptions.append(Subscription(originalTransactionId: original))
-        subscriptionIndex.insert(Int32(subscriptions.count - 1), hash: hash)
-        return subscriptions.count - 1
-    }
-
-    private func existingSubscriptionPosition(for original: String, hash: UInt32? = nil) -> Int32? {
-        subscriptionIndex.position(hash: hash ?? Self.identifierHash(original)) { subscriptions[Int($0)].originalTransactionId == original }
-    }
-
-    /// The position of transaction `id` in ``storedTransactions``.
-    private func transactionPosition(id: String) -> Int32? {
-        var id = id
-        return id.withUTF8 { utf8 in
-            coldBytes.withUnsafeBufferPointer { transactionPosition(idBytes: utf8, hash: IdentifierIndex.hash(utf8), cold: $0) }
-        }
-    }
-
-    private func transactionPosition(idBytes: UnsafeBufferPointer<UInt8>, hash: UInt32, cold: UnsafeBufferPointer<UInt8>) -> Int32? {
-        transactionIndex.position(hash: hash) { position in
-            IdentifierIndex.equal(TransactionColdFields.transactionIdBytes(cold, at: storedTransactions[Int(position)].cold), idBytes)
-        }
-    }
-
-    private static func identifierHash(_ id: String) -> UInt32 {
-        var id = id
-        return id.withUTF8 { IdentifierIndex.hash($0) }
-    }
-
-    private mutating func consider(_ position: Int, in subscription: Int) {
-        if let latest = subscriptions[subscription].latest, !isLater(position, than: latest) { return }
-        subscriptions[subscription].latestMember = Int32(position)
-    }
-
-    private mutating func recomputeLatest(of subscription: Int) {
-        subscriptions[subscription].latestMember = -1
-        var member = subscriptions[subscription].firstMember
-        while member >= 0 {
-            consider(Int(member), in: subscription)
-            member = storedTransactions[Int(member)].nextMember
-        }
-    }
-
-    /// Rule 1 of ``EntitlementEngine`` on two held transactions.
-    private func isLater(_ a: Int, than b: Int) -> Bool {
-        let first = storedTransactions[a], second = storedTransactions[b]
-        if first.purchaseDate != second.purchaseDate { return first.purchaseDate > second.purchaseDate }
-        let aSigned = first.signedDate ?? .distantPast, bSigned = second.signedDate ?? .distantPast
+    /// Rule 1 of ``EntitlementEngine``: whether `a` counts rather than `b` for their subscription.
+    static func isLater(_ a: StoreTransaction, than b: StoreTransaction) -> Bool {
+        if a.purchaseDate != b.purchaseDate { return a.purchaseDate > b.purchaseDate }
+        let aSigned = a.signedDate ?? .distantPast, bSigned = b.signedDate ?? .distantPast
         if aSigned != bSigned { return aSigned > bSigned }
-        return transactionId(at: a) > transactionId(at: b)
+        return a.transactionId > b.transactionId
     }
 
     /// Whether `candidate` replaces `held`, the version already kept for the same transaction
@@ -570,13 +307,14 @@ public struct FactStore: Sendable {
 extension FactStore: Hashable {
     /// Equal when they hold the same facts, whatever order they were inserted in.
     public static func == (lhs: FactStore, rhs: FactStore) -> Bool {
-        lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactionsByID() == rhs.transactionsByID() && lhs.renewalInfosByOriginalID() == rhs.renewalInfosByOriginalID()
+        lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactions == rhs.transactions
+            && lhs.renewalInfosByOriginalID() == rhs.renewalInfosByOriginalID()
             && lhs.withheldOriginalTransactionIds == rhs.withheldOriginalTransactionIds
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(newestSignedDate)
-        hasher.combine(transactionsByID())
+        hasher.combine(transactions)
         hasher.combine(renewalInfosByOriginalID())
     }
 }

@@ -11,19 +11,14 @@ extension PeriodType {
     package static func of(
         offer: OfferType, discount: OfferDiscountType?, catalogIntroductoryOfferIsFreeTrial: Bool?
     ) -> PeriodType {
-        of(
-            introductoryOffer: offer == .introductory, discountIsFreeTrial: discount.map { $0 == .freeTrial },
-            catalogIntroductoryOfferIsFreeTrial: catalogIntroductoryOfferIsFreeTrial,
-            otherOffer: StoredTransaction.Flags(offerType: offer).otherOfferPeriod)
-    }
-
-    /// The same rule, on what ``FactStore`` keeps of the offer: whether it is introductory, and
-    /// whether its discount type is `FREE_TRIAL` (`nil` when the payload has none).
-    static func of(
-        introductoryOffer: Bool, discountIsFreeTrial: Bool?, catalogIntroductoryOfferIsFreeTrial: Bool?, otherOffer: PeriodType
-    ) -> PeriodType {
-        guard introductoryOffer else { return otherOffer }
-        if let discountIsFreeTrial { return discountIsFreeTrial ? .trial : .intro }
+        switch offer {
+        case .introductory: break
+        case .promotional: return .promotional
+        case .offerCode: return .offerCode
+        case .winBack: return .winBack
+        default: return .intro
+        }
+        if let discount { return discount == .freeTrial ? .trial : .intro }
         return catalogIntroductoryOfferIsFreeTrial ?? true ? .trial : .intro
     }
 }

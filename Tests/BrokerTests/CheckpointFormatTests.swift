@@ -4,22 +4,22 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The binary checkpoint a compaction writes: every field reads back exactly, every damaged byte
-/// is caught by the framing, a payload that is well framed but malformed is refused (never a
-/// crash), the catalog still judges each fact, and a checkpoint in the earlier text format still
-/// loads and is rewritten.
+/// The checkpoint a compaction writes (each fact as the JSON the event decoder reads): every field
+/// reads back exactly, every damaged byte is caught by the framing, a payload that is well framed
+/// but malformed is refused (never a crash), the catalog still judges each fact, and checkpoints
+/// in the earlier text and binary forms still load and are rewritten.
 @Suite("Checkpoint format", .timeLimit(.minutes(2)))
 struct CheckpointFormatTests {
     static let catalogPath = CompactionDifferentialTests.catalogPath
     static let bundle = "com.irenews.geko"
     static let monthly = CompactionDifferentialTests.monthly
 
-    /// A date whose bits hold a newline and the escape byte: the payload must be escaped.
+    /// A date whose bits hold a newline and the byte 0xFE (which escaped the binary form's newlines).
     static let awkward = Date(timeIntervalSinceReferenceDate: Double(bitPattern: 0x41D0_0AFE_0A0A_FE0A))
 
     /// A store holding every field of a transaction and a renewal info, ids with spaces and
-    /// newlines, more repeating strings than the interned table compares in turn, an older and
-    /// a newer version, and a withheld subscription.
+    /// newlines, many repeating strings, an older and a newer version, a renewal info with no
+    /// renewal field, and a withheld subscription.
     static func richStore() -> FactStore {
         let full = StoreTransaction(
             transactionId: "2000000123456789", originalTransactionId: "o 1\n", webOrderLineItemId: "w\n%-",
@@ -30,9 +30,9 @@ struct CheckpointFormatTests {
             revocationReason: RevocationReason(rawValue: 10), revocationDate: Date(timeIntervalSince1970: 1_767_300_000),
             revocationType: RevocationType(rawValue: "REFUND_FULL"), isUpgraded: true, offerType: .introductory,
             offerIdentifier: "launch\noffer", offerDiscountType: .freeTrial, offerPeriod: "P1W", environment: .xcode, storefront: "CHE",
-            storefrontId: "143459", transactionReason: TransactionReason(rawValue: "RENEWAL"), price: -Int64.max, currency: "CHF")
+            storefrontId: "143459", transactionReason: TransactionReason(rawValue: "RENEWAL"), price: -(1 << 53), currency: "CHF")
         let minimal = StoreTransaction(
-            transactionId: "", originalTransactionId: "-", productId: "", purchaseDate: Date(timeIntervalSinceReferenceDate: 0),
+            transactionId: "m", originalTransactionId: "-", productId: "p", purchaseDate: Date(timeIntervalSince1970: 1_200_000_000),
             type: StoreProductType(rawValue: ""), inAppOwnershipType: OwnershipType(rawValue: "SOMETHING_NEW"))
         var store = FactStore()
         store.insert(.transaction(full))
@@ -83,40 +83,16 @@ struct CheckpointFormatTests {
             var store = Self.richStore()
             if compacted { store.compact() }
             let records = JournalReplay.checkpoint(of: store)
-            #expect(records.first?.kind == .checkpointStart && records.dropFirst().first?.kind == .checkpointNames && records.last?.kind == .summary)
+            #expect(records.first?.kind == .checkpointStart && records.last?.kind == .summary)
             #expect(records.first.flatMap { JournalCheckpoint.count($0.payload) } == records.count - 1)
-            #expect(records.filter { $0.kind == .checkpointTransaction }.count == store.transactionCount)
-            #expect(records.filter { $0.kind == .checkpointRenewalInfo }.count == 2)
+            #expect(records.filter { $0.kind == .fact }.count == store.transactionCount + 2)
             #expect(records.allSatisfy { !$0.payload.contains(0x0A) })
-            #expect(records.contains { $0.payload.contains(JournalBinary.escape) })
             let outcome = try Self.replay(Self.framed(records), catalog: catalog)
             #expect(outcome.unread.isEmpty)
             #expect(outcome.facts == store)
-            // The same summary; products may be listed in another order (they are numbered as read).
-            var summary = outcome.facts.summary
-            summary.productUses.sort { $0.productId < $1.productId }
-            var expected = store.summary
-            expected.productUses.sort { $0.productId < $1.productId }
-            #expect(summary == expected)
+            #expect(outcome.facts.summary == store.summary)
             #expect(outcome.facts.withheldOriginalTransactionIds == ["many-5"])
             for id in ["2000000123456789", "", "many-0", "many-39"] { #expect(outcome.facts.transaction(id: id) == store.transaction(id: id)) }
-        }
-    }
-
-    @Test("Escaping round-trips every byte value and refuses a malformed escape")
-    func escaping() {
-        var random = SplitMix(seed: 7)
-        for length in [0, 1, 2, 255, 256, 1000] {
-            let bytes = (0..<length).map { index in length == 256 ? UInt8(index) : UInt8(truncatingIfNeeded: random.next()) }
-            var escaped: [UInt8] = []
-            bytes.withUnsafeBufferPointer { JournalBinary.appendEscaped($0, to: &escaped) }
-            #expect(!escaped.contains(0x0A))
-            var scratch: [UInt8] = []
-            #expect(JournalBinary.withUnescaped(escaped[...], scratch: &scratch) { Array($0) } == bytes)
-        }
-        var scratch: [UInt8] = []
-        for bad: [UInt8] in [[0xFE], [0x41, 0xFE], [0xFE, 0x03], [0xFE, 0x0A]] {
-            #expect(JournalBinary.withUnescaped(bad[...], scratch: &scratch) { _ in true } == nil)
         }
     }
 
@@ -148,21 +124,16 @@ struct CheckpointFormatTests {
         var refusals = 0
         for _ in 0..<400 {
             let target = random.next(in: 1...(records.count - 2))  // not the start or the summary
-            var scratch: [UInt8] = []
-            guard var payload = JournalBinary.withUnescaped(records[target].payload, scratch: &scratch, { Array($0) }) else {
-                Issue.record("the writer's own payload did not unescape")
-                return
-            }
+            var payload = Array(records[target].payload)
             switch random.next(in: 0...3) {
             case 0: payload = Array(payload.prefix(random.next(in: 0...max(0, payload.count - 1))))
             case 1: payload[random.next(in: 0...(payload.count - 1))] ^= UInt8(truncatingIfNeeded: random.next() | 1)
             case 2: payload.insert(UInt8(truncatingIfNeeded: random.next()), at: random.next(in: 0...payload.count))
             default: payload += [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
             }
-            var escaped: [UInt8] = []
-            payload.withUnsafeBufferPointer { JournalBinary.appendEscaped($0, to: &escaped) }
+            payload.removeAll { $0 == 0x0A }
             var mutated = records
-            mutated[target] = JournalRecord(kind: records[target].kind, payload: escaped, index: target, offset: 0)
+            mutated[target] = JournalRecord(kind: records[target].kind, payload: payload, index: target, offset: 0)
             do {
                 _ = try Self.replay(Self.framed(mutated), catalog: catalog)
             } catch {
@@ -171,9 +142,6 @@ struct CheckpointFormatTests {
             }
         }
         #expect(refusals > 100)
-        // Facts before any names record cannot be read.
-        let namesDropped = JournalCheckpoint.beginningWithCheckpoint(records.filter { $0.kind != .checkpointNames })
-        #expect(throws: BrokerError.self) { try Self.replay(Self.framed(namesDropped), catalog: catalog) }
     }
 
     @Test("A checkpoint fact of another app or environment is kept, and grants nothing under this catalog")
@@ -221,7 +189,7 @@ struct CheckpointFormatTests {
         #expect(restored.unread.isEmpty && restored.facts.transaction(id: "u1") != nil)
     }
 
-    @Test("A checkpoint in the text format still loads, and a daemon rewrites it in the binary one")
+    @Test("A checkpoint in the text format still loads, and a daemon rewrites it with fact records")
     func textCheckpointLoadsAndIsRewritten() throws {
         let catalog = try Catalog.load(path: Self.catalogPath)
         var store = Self.richStore()
@@ -244,7 +212,7 @@ struct CheckpointFormatTests {
             _ = try makeCore()
             #expect(log.all.contains { $0.hasPrefix("compacted the journal") })
             let scan = JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: layout.journalPath))))
-            #expect(scan.version == 2 && scan.records.first?.kind == .checkpointStart && scan.records.dropFirst().first?.kind == .checkpointNames)
+            #expect(scan.version == 2 && scan.records.first?.kind == .checkpointStart && scan.records.dropFirst().first?.kind == .fact)
             #expect(!scan.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo })
             #expect(try Self.replay(Self.framed(scan.records), catalog: catalog).facts == store)
         }

@@ -194,8 +194,8 @@ struct CompactionDifferentialTests {
         #expect(facts.transactionCount == 10_000)
         facts.compact()
         #expect(facts.transactionCount == 100)
-        // The start, the names the facts share, the 100 facts, the summary.
-        #expect(JournalReplay.checkpoint(of: facts).count == 103)
-        #expect(JournalReplay.checkpoint(of: facts).filter { $0.kind == .checkpointTransaction }.count == 100)
+        // The start, the 100 facts, the summary.
+        #expect(JournalReplay.checkpoint(of: facts).count == 102)
+        #expect(JournalReplay.checkpoint(of: facts).filter { $0.kind == .fact }.count == 100)
     }
 }

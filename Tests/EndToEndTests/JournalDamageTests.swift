@@ -183,8 +183,8 @@ struct JournalDamageTests {
             #expect(await daemon.stop() == 0)
             let scan = JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: fixture.layout.journalPath))))
             #expect(scan.format == .framed && scan.damage.isEmpty)
-            // Its one fact, now a (binary) checkpoint transaction record.
-            #expect(scan.records.filter { $0.kind == .checkpointTransaction }.count == 1)
+            // Its one fact, now a checkpoint fact record.
+            #expect(scan.records.filter { $0.kind == .fact }.count == 1)
         }
     }
 }

@@ -148,7 +148,7 @@ struct JournalKeepingTests {
             let whole = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             let records = JournalScan(whole).records
             let summary = try #require(records.first { $0.kind == .summary }, "the journal holds a checkpoint")
-            let facts = records.filter { $0.kind == .checkpointTransaction }
+            let facts = records.filter { $0.kind == .fact }
             #expect(facts.count > 100)
             // Cut where the closing summary begins, in the middle of the facts, and right after the first line.
             for cut in [summary.offset, facts[facts.count / 2].offset, JournalRecord.header.count] {
