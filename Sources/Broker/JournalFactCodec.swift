@@ -1,49 +1,13 @@
 import EntitlementModel
 import FoundationEssentials
 
-/// The payloads of a checkpoint's fact records (``JournalRecord/Kind/transaction`` and
-/// ``JournalRecord/Kind/renewalInfo``): every field of a ``StoreTransaction`` or ``RenewalInfo``
-/// in a fixed order, one word each (``JournalWords``), `-` when absent.
-///
-/// Not JSON: a checkpoint of 200,000 transactions must replay in well under a second, and a JSON
-/// object costs a dictionary per line to parse; dates are the 16 hex digits of their bits, so
-/// they read back exactly. Written only by the daemon, from facts it validated when they were
-/// first journaled; replay validates them against the catalog again.
+/// Reads the text fact records (``JournalRecord/Kind/transaction`` and
+/// ``JournalRecord/Kind/renewalInfo``) of checkpoints written before fact records
+/// (``JournalRecord/Kind/fact``), so such a journal still replays; the daemon then rewrites it.
+/// Nothing writes them any more. A payload is every field of a ``StoreTransaction`` or
+/// ``RenewalInfo`` in a fixed order, one word each (``JournalWords``), `-` when absent; dates are
+/// the 16 hex digits of their bits.
 enum JournalFactCodec {
-    // MARK: Writing
-
-    static func payload(_ t: StoreTransaction) -> [UInt8] {
-        var words: [String] = []
-        words.reserveCapacity(28)
-        func text(_ value: String?) { words.append(value.map(word) ?? "-") }
-        func date(_ value: Date?) { words.append(value.map(JournalWords.date) ?? "-") }
-        func number(_ value: Int64?) { words.append(value.map { String($0) } ?? "-") }
-        text(t.transactionId); text(t.originalTransactionId); text(t.webOrderLineItemId); text(t.bundleId); text(t.productId)
-        text(t.subscriptionGroupIdentifier); date(t.purchaseDate); date(t.originalPurchaseDate); date(t.expiresDate)
-        number(t.quantity.map(Int64.init)); text(t.type.rawValue); text(t.appAccountToken); text(t.inAppOwnershipType.rawValue)
-        date(t.signedDate); number(t.revocationReason.map { Int64($0.rawValue) }); date(t.revocationDate); text(t.revocationType?.rawValue)
-        number(t.isUpgraded ? 1 : 0); number(t.offerType.map { Int64($0.rawValue) }); text(t.offerIdentifier)
-        text(t.offerDiscountType?.rawValue); text(t.offerPeriod); text(t.environment?.rawValue); text(t.storefront); text(t.storefrontId)
-        text(t.transactionReason?.rawValue); number(t.price); text(t.currency)
-        return Array(words.joined(separator: " ").utf8)
-    }
-
-    static func payload(_ r: RenewalInfo) -> [UInt8] {
-        var words: [String] = []
-        func text(_ value: String?) { words.append(value.map(word) ?? "-") }
-        func date(_ value: Date?) { words.append(value.map(JournalWords.date) ?? "-") }
-        func flag(_ value: Bool?) { words.append(value.map { $0 ? "1" : "0" } ?? "-") }
-        func number(_ value: Int?) { words.append(value.map { String($0) } ?? "-") }
-        text(r.originalTransactionId); flag(r.autoRenewStatus); text(r.autoRenewProductId); text(r.productId); flag(r.isInBillingRetryPeriod)
-        date(r.gracePeriodExpiresDate); number(r.expirationIntent?.rawValue); date(r.signedDate); date(r.renewalDate)
-        date(r.recentSubscriptionStartDate); number(r.offerType?.rawValue); text(r.offerIdentifier); text(r.offerDiscountType?.rawValue)
-        text(r.environment?.rawValue)
-        return Array(words.joined(separator: " ").utf8)
-    }
-
-    /// `text` as one word; a lone `-` (which means absent) is escaped.
-    private static func word(_ text: String) -> String { text == "-" ? "%2D" : JournalWords.escape(text) }
-
     // MARK: Reading
 
     /// Reads the words of a payload one at a time; any malformed word makes the record unreadable.

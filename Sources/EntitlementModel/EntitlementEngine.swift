@@ -61,12 +61,12 @@ public struct EntitlementEngine: Sendable {
             return verdict
         }
         var candidates: [String: [Candidate]] = [:]
-        for subscription in facts.subscriptions.values where !subscription.isWithheld {
+        for (original, subscription) in facts.subscriptions where !subscription.isWithheld {
             guard let latest = subscription.latest, let transaction = facts.transactions[latest],
                 let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
                 counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment))
             else { continue }
-            let renewal = subscription.renewalInfo.flatMap { counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
+            let renewal = facts.renewalInfos[original].flatMap { counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
             guard let candidate = candidate(for: transaction, renewal: renewal, at: effectiveNow) else { continue }
             for id in entitlementIds { candidates[id, default: []].append(candidate) }
         }

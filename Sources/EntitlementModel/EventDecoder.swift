@@ -255,18 +255,14 @@ public enum EventDecoder {
 
     // MARK: Payloads
 
-    /// The transaction fields read, in the order they are checked.
+    /// A transaction's fields: their JSON keys (the case names), read here and written by
+    /// ``StoreTransaction/jsonRepresentation``.
     enum TransactionField: Int, PayloadField {
         case transactionId, purchaseDate, expiresDate, type, originalTransactionId, webOrderLineItemId, bundleId, productId
         case subscriptionGroupIdentifier, originalPurchaseDate, quantity, appAccountToken, inAppOwnershipType, signedDate
         case revocationReason, revocationDate, revocationType, isUpgraded, offerType, offerIdentifier, offerDiscountType
         case offerPeriod, environment, storefront, storefrontId, transactionReason, price, currency
-        static let keys = [
-            "transactionId", "purchaseDate", "expiresDate", "type", "originalTransactionId", "webOrderLineItemId", "bundleId", "productId",
-            "subscriptionGroupIdentifier", "originalPurchaseDate", "quantity", "appAccountToken", "inAppOwnershipType", "signedDate",
-            "revocationReason", "revocationDate", "revocationType", "isUpgraded", "offerType", "offerIdentifier", "offerDiscountType",
-            "offerPeriod", "environment", "storefront", "storefrontId", "transactionReason", "price", "currency",
-        ]
+        static let keys = caseNames()
         static let positions = positionsByKey()
     }
 
@@ -308,16 +304,13 @@ public enum EventDecoder {
             currency: try fields.optionalString(.currency))
     }
 
-    /// The renewal-info fields read, in the order they are checked.
+    /// A renewal info's fields: their JSON keys (the case names), read here and written by
+    /// ``RenewalInfo/jsonRepresentation``.
     enum RenewalInfoField: Int, PayloadField {
         case originalTransactionId, autoRenewStatus, autoRenewProductId, productId, isInBillingRetryPeriod, gracePeriodExpiresDate
         case expirationIntent, signedDate, renewalDate, recentSubscriptionStartDate, offerType, offerIdentifier, offerDiscountType
         case environment
-        static let keys = [
-            "originalTransactionId", "autoRenewStatus", "autoRenewProductId", "productId", "isInBillingRetryPeriod", "gracePeriodExpiresDate",
-            "expirationIntent", "signedDate", "renewalDate", "recentSubscriptionStartDate", "offerType", "offerIdentifier", "offerDiscountType",
-            "environment",
-        ]
+        static let keys = caseNames()
         static let positions = positionsByKey()
     }
 

@@ -22,7 +22,6 @@ public struct FactStore: Sendable {
     struct Subscription: Sendable, Hashable {
         /// The `transactionId` of the member that counts (rule 1), `nil` while only renewal info is known.
         var latest: String?
-        var renewalInfo: RenewalInfo?
         /// Set when a journal record about this subscription was lost: it grants nothing until
         /// a fact signed after this instant arrives (see ``FactStore/withhold(transactionIds:originalTransactionIds:everything:since:)``).
         var withheldSince: Date?
@@ -50,6 +49,8 @@ public struct FactStore: Sendable {
     private(set) var transactions: [String: StoreTransaction] = [:]
     /// By `originalTransactionId`.
     private(set) var subscriptions: [String: Subscription] = [:]
+    /// Current renewal info of each subscription that has one, by `originalTransactionId`.
+    private(set) var renewalInfos: [String: RenewalInfo] = [:]
     /// By product id: every product any transaction version ever named.
     private(set) var productUses: [String: ProductUse] = [:]
 
@@ -74,11 +75,8 @@ public struct FactStore: Sendable {
     /// Current version of each transaction, by `transactionId`.
     public func transactionsByID() -> [String: StoreTransaction] { transactions }
 
-    /// Current renewal info of each subscription, by `originalTransactionId`. Builds a new
-    /// dictionary on every call (O(n)): use ``renewalInfo(original:)`` for one.
-    public func renewalInfosByOriginalID() -> [String: RenewalInfo] {
-        subscriptions.compactMapValues(\.renewalInfo)
-    }
+    /// Current renewal info of each subscription, by `originalTransactionId`.
+    public func renewalInfosByOriginalID() -> [String: RenewalInfo] { renewalInfos }
 
     /// How many transactions (current versions) the store holds.
     public var transactionCount: Int { transactions.count }
@@ -87,7 +85,7 @@ public struct FactStore: Sendable {
     public func transaction(id: String) -> StoreTransaction? { transactions[id] }
 
     /// The current renewal info of the subscription whose `originalTransactionId` is `original`.
-    public func renewalInfo(original: String) -> RenewalInfo? { subscriptions[original]?.renewalInfo }
+    public func renewalInfo(original: String) -> RenewalInfo? { renewalInfos[original] }
 
     /// Inserts one fact.
     /// - Returns: `true` when the store changed; `false` when the event was already known or is
@@ -98,11 +96,11 @@ public struct FactStore: Sendable {
         case .transaction(let transaction):
             guard insert(transaction) else { return false }
         case .renewalInfo(let info):
-            if let existing = subscriptions[info.originalTransactionId]?.renewalInfo, !Self.isNewer(info.signedDate, than: existing.signedDate) {
+            if let existing = renewalInfos[info.originalTransactionId], !Self.isNewer(info.signedDate, than: existing.signedDate) {
                 return false
             }
-            subscriptions[info.originalTransactionId, default: Subscription()].renewalInfo = info
-            subscriptions[info.originalTransactionId]?.saw(info.signedDate)
+            renewalInfos[info.originalTransactionId] = info
+            subscriptions[info.originalTransactionId, default: Subscription()].saw(info.signedDate)
         }
         saw(event.signedDate)
         return true
@@ -209,7 +207,7 @@ public struct FactStore: Sendable {
     /// in the order of its id.
     package var checkpointEvents: [StoreEvent] {
         transactions.sorted { $0.key < $1.key }.map { .transaction($0.value) }
-            + subscriptions.sorted { $0.key < $1.key }.compactMap { $0.value.renewalInfo.map(StoreEvent.renewalInfo) }
+            + renewalInfos.sorted { $0.key < $1.key }.map { .renewalInfo($0.value) }
     }
 
     /// See ``Summary``.
@@ -308,13 +306,13 @@ extension FactStore: Hashable {
     /// Equal when they hold the same facts, whatever order they were inserted in.
     public static func == (lhs: FactStore, rhs: FactStore) -> Bool {
         lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactions == rhs.transactions
-            && lhs.renewalInfosByOriginalID() == rhs.renewalInfosByOriginalID()
+            && lhs.renewalInfos == rhs.renewalInfos
             && lhs.withheldOriginalTransactionIds == rhs.withheldOriginalTransactionIds
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(newestSignedDate)
         hasher.combine(transactions)
-        hasher.combine(renewalInfosByOriginalID())
+        hasher.combine(renewalInfos)
     }
 }

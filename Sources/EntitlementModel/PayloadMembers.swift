@@ -4,10 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The fields one payload decoder reads, as an enumeration whose raw values are positions.
-/// Conformers declare `static let keys: [String] = [...]` (each case's name, in case order: a
-/// literal, because building it with `String(describing:)` costs reflection and demangling at
-/// every tool's first decode) and `static let positions = positionsByKey()`.
+/// The fields of one payload, as an enumeration whose case names are the JSON keys and whose raw
+/// values are positions. Conformers declare `static let keys = caseNames()` and
+/// `static let positions = positionsByKey()`.
 protocol PayloadField: CaseIterable, RawRepresentable<Int> {
     /// Each field's JSON key (its case name), by position.
     static var keys: [String] { get }
@@ -18,6 +17,9 @@ protocol PayloadField: CaseIterable, RawRepresentable<Int> {
 extension PayloadField {
     /// The JSON key: the case name.
     var key: String { Self.keys[rawValue] }
+
+    /// Each case's name, in case order, for ``keys``.
+    static func caseNames() -> [String] { allCases.map { String(describing: $0) } }
 
     /// Key to position for every entry of ``keys``, for ``positions``.
     /// A loop, not `Dictionary(uniqueKeysWithValues:)` of pairs, whose array and tuple types

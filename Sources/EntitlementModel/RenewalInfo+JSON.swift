@@ -12,21 +12,27 @@ extension RenewalInfo {
     /// ``EventDecoder`` recognises a renewal info by one of its renewal fields
     /// (`autoRenewStatus`, `isInBillingRetryPeriod`, ...); one that has none reads back as nothing.
     public var jsonRepresentation: JSONValue {
-        var object: [String: JSONValue] = ["originalTransactionId": .string(originalTransactionId)]
-        func put(_ key: String, _ value: JSONValue?) { if let value { object[key] = value } }
-        put("autoRenewStatus", autoRenewStatus.map { .int($0 ? 1 : 0) })
-        put("autoRenewProductId", autoRenewProductId.map(JSONValue.string))
-        put("productId", productId.map(JSONValue.string))
-        put("isInBillingRetryPeriod", isInBillingRetryPeriod.map(JSONValue.bool))
-        put("gracePeriodExpiresDate", gracePeriodExpiresDate.map(JSONValue.milliseconds))
-        put("expirationIntent", expirationIntent.map { .int(Int64($0.rawValue)) })
-        put("signedDate", signedDate.map(JSONValue.milliseconds))
-        put("renewalDate", renewalDate.map(JSONValue.milliseconds))
-        put("recentSubscriptionStartDate", recentSubscriptionStartDate.map(JSONValue.milliseconds))
-        put("offerType", offerType.map { .int(Int64($0.rawValue)) })
-        put("offerIdentifier", offerIdentifier.map(JSONValue.string))
-        put("offerDiscountType", offerDiscountType.map { .string($0.rawValue) })
-        put("environment", environment.map { .string($0.rawValue) })
+        var object: [String: JSONValue] = [:]
+        for field in EventDecoder.RenewalInfoField.allCases {
+            let value: JSONValue?
+            switch field {
+            case .originalTransactionId: value = .string(originalTransactionId)
+            case .autoRenewStatus: value = autoRenewStatus.map { .int($0 ? 1 : 0) }
+            case .autoRenewProductId: value = autoRenewProductId.map(JSONValue.string)
+            case .productId: value = productId.map(JSONValue.string)
+            case .isInBillingRetryPeriod: value = isInBillingRetryPeriod.map(JSONValue.bool)
+            case .gracePeriodExpiresDate: value = gracePeriodExpiresDate.map(JSONValue.milliseconds)
+            case .expirationIntent: value = expirationIntent.map { .int(Int64($0.rawValue)) }
+            case .signedDate: value = signedDate.map(JSONValue.milliseconds)
+            case .renewalDate: value = renewalDate.map(JSONValue.milliseconds)
+            case .recentSubscriptionStartDate: value = recentSubscriptionStartDate.map(JSONValue.milliseconds)
+            case .offerType: value = offerType.map { .int(Int64($0.rawValue)) }
+            case .offerIdentifier: value = offerIdentifier.map(JSONValue.string)
+            case .offerDiscountType: value = offerDiscountType.map { .string($0.rawValue) }
+            case .environment: value = environment.map { .string($0.rawValue) }
+            }
+            if let value { object[field.key] = value }
+        }
         return .object(object)
     }
 }
