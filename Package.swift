@@ -131,7 +131,9 @@ let package = Package(
         // The system-call layer itself: pipes, processes, signals, whole writes, through the seam.
         .testTarget(name: "SystemShimsTests", dependencies: ["SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
-        .testTarget(name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "SystemShims", "ServiceRuntime", "TestSupport"], swiftSettings: mockableSyscalls),
+        .testTarget(
+            name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "SystemShims", "ServiceRuntime", "TestSupport"],
+            exclude: ["Journals"], swiftSettings: mockableSyscalls),
         .testTarget(
             name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], exclude: ["Golden"],
             swiftSettings: strict),

@@ -217,4 +217,33 @@ struct CheckpointFormatTests {
             #expect(try Self.replay(Self.framed(scan.records), catalog: catalog).facts == store)
         }
     }
+
+    @Test("A journal whose checkpoint is binary, as daemons wrote before fact records, replays to the same facts and is rewritten with fact records")
+    func binaryCheckpointLoadsAndIsRewritten() throws {
+        let catalog = try Catalog.load(path: Self.catalogPath)
+        let journals = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Journals")
+        let binary = Array(try Data(contentsOf: journals.appendingPathComponent("binary-checkpoint.journal")))
+        #expect(JournalScan(binary).records.contains { $0.kind == .checkpointTransaction })
+        let lines = try String(contentsOf: journals.appendingPathComponent("binary-checkpoint-events.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        var expected = FactStore()
+        for line in lines { expected.insert(contentsOf: try EventDecoder.decode(line: line, signatures: .optional)) }
+        #expect(expected.transactionCount == 3)
+        let replayed = try Self.replay(binary, catalog: catalog)
+        #expect(replayed.facts == expected)
+        #expect(replayed.facts.summary == expected.summary)
+
+        try DaemonCoreTests.withCore { _, layout, log, makeCore in
+            for directory in [layout.container, layout.container + "/Library", layout.brokerDirectory] {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o750])
+            }
+            try Data(binary).write(to: URL(fileURLWithPath: layout.journalPath))
+            _ = try makeCore()
+            #expect(log.all.contains { $0.hasPrefix("compacted the journal") })
+            let scan = JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: layout.journalPath))))
+            #expect(scan.records.filter { $0.kind == .fact }.count == 4)
+            #expect(!scan.records.contains { [.checkpointNames, .checkpointTransaction, .checkpointRenewalInfo].contains($0.kind) })
+            #expect(try Self.replay(Self.framed(scan.records), catalog: catalog).facts == expected)
+        }
+    }
 }
