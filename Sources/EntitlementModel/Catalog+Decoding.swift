@@ -258,8 +258,6 @@ extension Catalog {
             if case .autoRenewable(let group, _) = product.kind { groups[product.id] = group }
         }
         var gate = featureGate
-        gate.subscriptionGroups = groups
-        gate.introductoryOfferPolicy = introductoryOfferPolicy
         for (feature, rule) in gate.rules {
             var rule = rule
             if rule.cooldown == nil { rule.cooldown = defaultCooldown }
