@@ -13,12 +13,15 @@ struct StatusCommand: Command {
         commandName: "entitlementctl status",
         abstract: "Print the published snapshot.",
         discussion: """
-            The JSON form is the snapshot: every entitlement, and unmappedProducts (purchases no entitlement \
-            of the catalog lists: kept, granting nothing until the catalog maps them). \
+            The JSON form is the snapshot: every entitlement, unmappedProducts (purchases no entitlement \
+            of the catalog lists: kept, granting nothing until the catalog maps them) and introOfferIneligibleGroups \
+            (subscription groups whose introductory offer the user may no longer take), plus preferences: \
+            {KEY: {"value", "effectiveAtNextLaunch"}} for each of the catalog's preferences (the stored choice, else its \
+            default; effective only when on and its feature is unlocked). \
             Exit 69 when nothing has been published yet, 65 when the shared file is refused (torn, foreign, symlinked, unknown schema). \
-            The text form also shows this process's launch mode (the sync preference, resolved once at start from the cached \
-            snapshot) and introductory-offer eligibility per subscription group, computed from the daemon's journal when the \
-            container has one (the snapshot does not carry it).
+            The text form also shows each preference as this process resolved it at launch from the cached \
+            snapshot, and introductory-offer eligibility per subscription group, computed from the daemon's journal when the \
+            container has one.
             """,
         options: [OutputFormat.option] + CommonOptions.options)
 
@@ -36,8 +39,7 @@ struct StatusCommand: Command {
         let catalog: Result<Catalog, any Error> = Result { try CatalogLoading.load(common.catalog) }
         let layout = common.layout(for: try? catalog.get())
         let defaults = SharedDefaults(suiteName: layout.group, container: common.container, options: .readingTheDaemon)
-        let launch = try? LaunchPreferences(defaults: defaults, gate: catalog.get().featureGate, wallClock: launchClock)
-        let syncPreference = LaunchPreferences.syncPreference(in: defaults)
+        let launch = (try? catalog.get()).map { LaunchPreferences(defaults: defaults, catalog: $0, wallClock: launchClock) }
 
         switch SnapshotLoading.read(layout) {
         case .missing(let path):
@@ -47,19 +49,51 @@ struct StatusCommand: Command {
         case .failed(let reason, let errno):
             throw ToolError(ExitCode(failedCall: errno), reason)
         case .snapshot(let snapshot):
+            let preferences = (try? catalog.get()).map { Self.preferences($0, launch: launch, defaults: defaults) } ?? []
             switch format {
-            case .json: StandardStreams.writeOut(snapshot.json.serialized + "\n")
+            case .json:
+                var object = snapshot.json
+                if case .object(var members) = object {
+                    members["preferences"] = .object(Dictionary(uniqueKeysWithValues: preferences.map { ($0.key, $0.json) }))
+                    object = .object(members)
+                }
+                StandardStreams.writeOut(object.serialized + "\n")
             case .text:
                 var text = Self.text(snapshot, now: Date())
                 switch catalog {
                 case .success(let catalog):
-                    text += Self.launchLine(launch?.mode, syncPreference: syncPreference)
+                    text += preferences.map(\.line).joined()
                     text += Self.introductoryOfferLines(catalog: catalog, layout: layout)
                 case .failure(let error):
-                    text += "launch mode: unknown (\(error))\n"
+                    text += "preferences: unknown (\(error))\n"
                 }
                 StandardStreams.writeOut(text)
             }
+        }
+    }
+
+    /// One of the catalog's preferences as this process resolved it at launch.
+    struct Preference {
+        var key: String
+        var declaration: PreferenceDeclaration
+        var value: Bool
+        var mode: LaunchMode
+
+        /// `{"value": bool, "effectiveAtNextLaunch": bool}`.
+        var json: JSONValue { .object(["value": .bool(value), "effectiveAtNextLaunch": .bool(mode.isOn)]) }
+
+        /// `preference syncEnabled (sync): on, at next launch off (needs premium: notEntitled)`.
+        var line: String {
+            "preference \(key) (\(declaration.feature)): \(value ? "on" : "off"), at next launch \(mode) (resolved at launch, changes apply on next launch)\n"
+        }
+    }
+
+    /// The catalog's preferences in key order, each with its stored value and launch mode.
+    static func preferences(_ catalog: Catalog, launch: LaunchPreferences?, defaults: SharedDefaults) -> [Preference] {
+        catalog.preferences.sorted { $0.key < $1.key }.map { key, declaration in
+            Preference(
+                key: key, declaration: declaration, value: LaunchPreferences.value(key, in: defaults, catalog: catalog),
+                mode: launch?.mode(key) ?? .off(.undeclared))
         }
     }
 
@@ -81,12 +115,6 @@ struct StatusCommand: Command {
             text += "  unmapped products (no entitlement lists them): \(snapshot.unmappedProducts.joined(separator: ", "))\n"
         }
         return text
-    }
-
-    /// `launch mode: sync on (sync preference on; resolved at launch, changes apply on next launch)`.
-    static func launchLine(_ mode: LaunchMode?, syncPreference: Bool) -> String {
-        let mode = mode.map(\.description) ?? "unknown"
-        return "launch mode: \(mode) (sync preference \(syncPreference ? "on" : "off"); resolved at launch, changes apply on next launch)\n"
     }
 
     /// One line per subscription group: `introductory offer, group <id>: eligible|not eligible`,
