@@ -1,10 +1,8 @@
-import Broker
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
-import SystemShims
 import ToolSupport
 
 /// `entitlementctl status [--format json|text]`.
@@ -20,8 +18,7 @@ struct StatusCommand: Command {
             default; effective only when on and its feature is unlocked). \
             Exit 69 when nothing has been published yet, 65 when the shared file is refused (torn, foreign, symlinked, unknown schema). \
             The text form also shows each preference as this process resolved it at launch from the cached \
-            snapshot, and introductory-offer eligibility per subscription group, computed from the daemon's journal when the \
-            container has one.
+            snapshot, and introductory-offer eligibility per subscription group.
             """,
         options: [OutputFormat.option] + CommonOptions.options)
 
@@ -63,7 +60,7 @@ struct StatusCommand: Command {
                 switch catalog {
                 case .success(let catalog):
                     text += preferences.map(\.line).joined()
-                    text += Self.introductoryOfferLines(catalog: catalog, layout: layout)
+                    text += Self.introductoryOfferLines(catalog: catalog, snapshot: snapshot)
                 case .failure(let error):
                     text += "preferences: unknown (\(error))\n"
                 }
@@ -117,50 +114,16 @@ struct StatusCommand: Command {
         return text
     }
 
-    /// One line per subscription group: `introductory offer, group <id>: eligible|not eligible`,
-    /// from the journal's facts under the catalog's policy; one `unknown` line when the container
-    /// has no readable journal (a watch container, or no daemon ever ran).
-    static func introductoryOfferLines(catalog: Catalog, layout: ContainerLayout) -> String {
-        let scan: JournalScan
-        do { scan = try JournalLines.read(path: layout.journalPath) } catch {
-            return "introductory offers: unknown (\(error))\n"
+    /// One line per subscription group of the catalog, `introductory offer, group <id>:
+    /// eligible|not eligible`, from the snapshot's `introOfferIneligibleGroups`.
+    static func introductoryOfferLines(catalog: Catalog, snapshot: EntitlementSnapshot) -> String {
+        var groups: Set<String> = []
+        for product in catalog.products.values {
+            if case .autoRenewable(let group, _) = product.kind { groups.insert(group) }
         }
-        let facts: FactStore
-        do { facts = try JournalReplay.replay(scan.records, format: scan.format, path: layout.journalPath, catalog: catalog).facts } catch {
-            return "introductory offers: unknown (\(error))\n"
-        }
-        let eligibility = EntitlementEngine(catalog: catalog).introductoryOfferEligibility(facts)
-        if eligibility.isEmpty { return "introductory offers: the catalog has no subscription groups\n" }
-        return eligibility.sorted { $0.key < $1.key }
-            .map { "introductory offer, group \($0.key): \($0.value ? "eligible" : "not eligible")\n" }.joined()
-    }
-}
-
-/// The daemon's journal, read without taking part in its writing: its intact records (a torn
-/// last record, an append in progress, and damaged records are left out).
-enum JournalLines {
-    struct ReadError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func read(path: String) throws(ReadError) -> JournalScan {
-        let bytes: [UInt8]
-        do throws(Errno) {
-            let descriptor = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
-            bytes = try descriptor.closeAfter { descriptor throws(Errno) in
-                let status = try descriptor.fstat()
-                guard status.type == .regular, status.userID == ProcessIdentity.effectiveUserID else { throw .permissionDenied }
-                do throws(ReadAllError) { return try descriptor.readAll(limit: Int(Int32.max) << 16) } catch {
-                    switch error {
-                    case .system(let errno): throw errno
-                    case .exceedsLimit: throw .fileTooLarge
-                    }
-                }
-            }
-        } catch {
-            if error == .noSuchFileOrDirectory { throw ReadError(description: "\(path): no journal in this container") }
-            throw ReadError(description: "\(path): \(error)")
-        }
-        return JournalScan(bytes)
+        if groups.isEmpty { return "introductory offers: the catalog has no subscription groups\n" }
+        return groups.sorted().map { group in
+            "introductory offer, group \(group): \(catalog.featureGate.introOfferEligible(group: group, snapshot: snapshot) ? "eligible" : "not eligible")\n"
+        }.joined()
     }
 }
