@@ -79,10 +79,8 @@ struct StatusCommand: Command {
         /// `{"value": bool, "effectiveAtNextLaunch": bool}`.
         var json: JSONValue { .object(["value": .bool(value), "effectiveAtNextLaunch": .bool(mode.isOn)]) }
 
-        /// `preference syncEnabled (sync): on, at next launch off (needs premium: notEntitled)`.
-        var line: String {
-            "preference \(key) (\(declaration.feature)): \(value ? "on" : "off"), at next launch \(mode) (resolved at launch, changes apply on next launch)\n"
-        }
+        /// `preference syncEnabled (sync): on; at next launch: off (needs premium: notEntitled)`.
+        var line: String { "preference \(key) (\(declaration.feature)): \(value ? "on" : "off"); at next launch: \(mode)\n" }
     }
 
     /// The catalog's preferences in key order, each with its stored value and launch mode.

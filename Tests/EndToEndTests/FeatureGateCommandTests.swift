@@ -116,18 +116,18 @@ import TestSupport
             let defaults = try publish(Self.premium, fixture)
             let first = try await fixture.run("entitlementctl", ["status"] + fixture.common)
             #expect(first.status == 0)
-            #expect(first.standardOutput.contains("preference syncEnabled (sync): on, at next launch on ("), "\(first.standardOutput)")
+            #expect(first.standardOutput.contains("preference syncEnabled (sync): on; at next launch: on\n"), "\(first.standardOutput)")
 
             try LaunchPreferences.set("syncEnabled", false, in: defaults)
             let second = try await fixture.run("entitlementctl", ["status"] + fixture.common)
-            #expect(second.standardOutput.contains("preference syncEnabled (sync): off, at next launch off (turned off) ("), "\(second.standardOutput)")
+            #expect(second.standardOutput.contains("preference syncEnabled (sync): off; at next launch: off (turned off)\n"), "\(second.standardOutput)")
 
             try LaunchPreferences.set("syncEnabled", true, in: defaults)
             var lapsed = Self.free
             lapsed.generation = 2
             try defaults.publish(lapsed)
             let third = try await fixture.run("entitlementctl", ["status"] + fixture.common)
-            #expect(third.standardOutput.contains("preference syncEnabled (sync): on, at next launch off (needs premium: notEntitled) ("), "\(third.standardOutput)")
+            #expect(third.standardOutput.contains("preference syncEnabled (sync): on; at next launch: off (needs premium: notEntitled)\n"), "\(third.standardOutput)")
         }
     }
 

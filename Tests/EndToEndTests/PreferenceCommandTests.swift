@@ -58,7 +58,7 @@ struct PreferenceCommandTests {
             // On, but the watch feature is locked for a free user: not in effect at the next launch.
             #expect(try await Self.preferences(app)["wristReminders"] == ["value": true, "effectiveAtNextLaunch": false])
             let text = try await BuiltTools.run("entitlementctl", ["status"] + common)
-            #expect(text.standardOutput.contains("preference wristReminders (wristSessions): on, at next launch off (needs premium: notEntitled)"),
+            #expect(text.standardOutput.contains("preference wristReminders (wristSessions): on; at next launch: off (needs premium: notEntitled)"),
                     "\(text.standardOutput)")
             #expect(!text.standardOutput.contains("sync"), "nothing of the example app: \(text.standardOutput)")
 
