@@ -97,26 +97,6 @@ public struct EntitlementEngine: Sendable {
         return unmapped.sorted()
     }
 
-    /// Subscription group id -> whether the user may still redeem that group's introductory offer
-    /// (one per group), under ``Catalog/introductoryOfferPolicy``. Revoked and upgraded
-    /// transactions count as history too, and so do those compaction dropped. One step per
-    /// product the facts name.
-    public func introductoryOfferEligibility(_ facts: FactStore) -> [String: Bool] {
-        var eligibility: [String: Bool] = [:]
-        for product in catalog.products.values {
-            if case .autoRenewable(let group, _) = product.kind { eligibility[group] = true }
-        }
-        for (productId, use) in facts.productUses where use.transactions > 0 {
-            guard case .autoRenewable(let group, _)? = catalog.products[productId]?.kind else { continue }
-            switch catalog.introductoryOfferPolicy {
-            case .newSubscribersOnly: eligibility[group] = false
-            case .oncePerGroup where use.introductoryOffers > 0: eligibility[group] = false
-            case .oncePerGroup: break
-            }
-        }
-        return eligibility
-    }
-
     // MARK: Steps
 
     /// One transaction's claim on its entitlements at `now`, or `nil` when it grants nothing
