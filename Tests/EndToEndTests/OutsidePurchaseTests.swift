@@ -275,6 +275,19 @@ struct OutsidePurchaseTests {
         }
     }
 
+    @Test("Stillwater's support-grant story gives a month of Premium, granted, under the example catalog's grantKeys")
+    func stillwaterSupportGrantStory() async throws {
+        let story = try String(contentsOfFile: AnyAppTests.stories + "/support-grant.jsonl", encoding: .utf8)
+        let result = try await AnyAppTests.evaluate(AnyAppTests.exampleCatalog, [story])
+        #expect(result.status == 0, "\(result.standardError)")
+        let premium = try AnyAppTests.entitlement(result.standardOutput)
+        #expect(premium["state"] as? String == "subscribed")
+        #expect(premium["ownership"] as? String == "granted")
+        #expect(premium["expiresAt"] as? String == "2026-12-20T08:00:00Z")
+        let later = try await AnyAppTests.evaluate(AnyAppTests.exampleCatalog, [story], now: "2026-12-21T00:00:00Z")
+        #expect(try AnyAppTests.entitlement(later.standardOutput)["state"] as? String == "expired")
+    }
+
     /// Expired Xcode purchases of Stillwater, more than the daemon's compaction floor (1 MiB).
     static func history() -> String {
         let long = Date().addingTimeInterval(-400 * 86_400)
