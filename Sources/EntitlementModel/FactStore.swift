@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// The facts the engine evaluates: the current version of every transaction, of every
-/// subscription's renewal info, of every app transaction and of every developer's grant. A pure value; the daemon journals the raw input lines and rebuilds
-/// a store by inserting them again.
+/// subscription's renewal info, of every app transaction and of every developer's grant. A pure
+/// value; the daemon journals the raw input lines and rebuilds a store by inserting them again.
 ///
 /// Versions: for one `transactionId` (or, for renewal info, one `originalTransactionId`) the
 /// version with the newest `signedDate` wins. On a tie, or when the newcomer has no `signedDate`
@@ -213,11 +213,11 @@ public struct FactStore: Sendable {
             }
             subscriptions[position].saw(info.signedDate)
         case .appTransaction(let app):
-            if let held = appTransactions[app.appTransactionId], !Self.isNewer(app.signedDate, than: held.signedDate) { return false }
+            if let held = appTransactions[app.appTransactionId], !Self.supersedes(event, .appTransaction(held)) { return false }
             appTransactions[app.appTransactionId] = app
             return true
         case .grant(let grant):
-            if let held = grants[grant.grantId], !Self.isNewer(grant.signedDate, than: held.signedDate) { return false }
+            if let held = grants[grant.grantId], !Self.supersedes(event, .grant(held)) { return false }
             grants[grant.grantId] = grant
             return true
         }
@@ -582,8 +582,16 @@ public struct FactStore: Sendable {
     /// Whether `candidate` replaces `held`, the version already kept for the same transaction
     /// (or the same subscription's renewal info): the rule ``insert(_:)`` applies, a strictly
     /// newer `signedDate`.
+    /// A signed app transaction or grant also replaces an unsigned version signed at the same
+    /// instant, so that a catalog requiring signatures later finds the signed one.
     public static func supersedes(_ candidate: StoreEvent, _ held: StoreEvent) -> Bool {
-        isNewer(candidate.signedDate, than: held.signedDate)
+        if isNewer(candidate.signedDate, than: held.signedDate) { return true }
+        guard candidate.signedDate == held.signedDate else { return false }
+        switch (candidate, held) {
+        case (.appTransaction(let new), .appTransaction(let old)): return new.isSigned && !old.isSigned
+        case (.grant(let new), .grant(let old)): return new.keyId != nil && old.keyId == nil
+        default: return false
+        }
     }
 
     private static func isNewer(_ candidate: Date?, than existing: Date?) -> Bool {

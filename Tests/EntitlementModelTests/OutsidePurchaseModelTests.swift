@@ -77,6 +77,17 @@ import Testing
         #expect(store.newestSignedDate == nil, "a grant does not move the clock floor")
     }
 
+    @Test("A signed grant replaces an unsigned one signed at the same instant, and not the other way round")
+    func signedReplacesUnsignedAtATie() throws {
+        let catalog = try Self.catalog()
+        let payload = Self.grant(signed: "2026-11-20T09:00:00Z")
+        var store = FactStore()
+        #expect(store.insert(contentsOf: try EventDecoder.decode(line: payload, signatures: catalog.signatures)))
+        #expect(store.insert(contentsOf: try EventDecoder.decode(line: TestSigner.grantJWS(payload), signatures: catalog.signatures)))
+        #expect(!store.insert(contentsOf: try EventDecoder.decode(line: payload, signatures: catalog.signatures)))
+        #expect(store.grant(id: "g1")?.keyId == Self.keyId)
+    }
+
     @Test("The longer access decides: a lifetime grant over a monthly subscription, which products still lists; a later-ending subscription over a shorter grant")
     func longerAccessDecides() throws {
         let catalog = try Self.catalog()
