@@ -1,3 +1,5 @@
+import EntitlementModel
+
 /// How to run ``EntitlementDaemon``.
 public struct DaemonConfiguration: Sendable {
     /// The container the daemon serves.
@@ -8,6 +10,10 @@ public struct DaemonConfiguration: Sendable {
     public var durable: Bool
     /// A second container (the watch's) that receives every new snapshot while the link is up.
     public var watchContainer: String?
+    /// The device the daemon runs on, written into every snapshot (`device`): ``SnapshotDevice/watch``
+    /// for the watch's broker (the side that listens for its companion), whose readers then hold
+    /// its snapshot to the catalog's `companionOfflineLimit`; ``SnapshotDevice/phone`` by default.
+    public var device: SnapshotDevice = .phone
     /// Where one-line log messages go (the daemon passes stderr).
     public var log: @Sendable (String) -> Void
 

@@ -180,6 +180,11 @@ extension Catalog {
             guard leeway != ISO8601Duration() else { throw cursor.fail("is zero (leave the key out for no leeway)") }
             catalog.renewalLeeway = leeway
         }
+        if let cursor = try root.optional("companionOfflineLimit") {
+            guard let limit = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
+            guard limit != ISO8601Duration() else { throw cursor.fail("is zero (the watch would never trust its snapshot)") }
+            catalog.companionOfflineLimit = limit
+        }
         return catalog
     }
 

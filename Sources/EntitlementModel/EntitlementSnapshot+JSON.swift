@@ -20,7 +20,8 @@ extension EntitlementSnapshot {
     /// The contract's JSON: `generation`, `entitlements` and `unmappedProducts`, plus `schemaVersion`, `issuedAt`,
     /// `nextTransition` (ISO 8601 or `null`), the boot it was issued in, `bootId` and
     /// `bootTimeNanoseconds` (both `null` when the snapshot has none), and `historyId` (`null`
-    /// when the snapshot has none).
+    /// when the snapshot has none), `companionSyncedAt` (ISO 8601, `null` before the first sync with
+    /// the companion) and `device` (`phone` or `watch`).
     public var json: JSONValue {
         .object([
             Self.historyIDKey: historyID.map { .string($0) } ?? .null,
@@ -32,6 +33,8 @@ extension EntitlementSnapshot {
             "nextTransition": .date(nextTransition),
             "entitlements": .object(Dictionary(uniqueKeysWithValues: entitlements.lazy.map { ($0.key, $0.value.json) })),
             "unmappedProducts": .array(unmappedProducts.map(JSONValue.string)),
+            "companionSyncedAt": .date(companionSyncedAt),
+            "device": .string(device.rawValue),
         ])
     }
 }

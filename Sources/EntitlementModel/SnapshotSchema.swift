@@ -27,9 +27,12 @@ enum SnapshotSchema {
 
     /// The snapshot dictionary's fields. `bootId` and `bootTimeNanoseconds` (the boot id and
     /// `CLOCK_BOOTTIME` at issue) are both present or both absent; `historyId` (the history the
-    /// generation counts in) is optional, absent from snapshots written before it existed.
+    /// generation counts in) is optional, absent from snapshots written before it existed;
+    /// `companionSyncedAt` (a date) is absent before the first sync with the companion, and
+    /// `device` (`phone` or `watch`) is absent on a phone.
     enum RootField: String, SnapshotFieldName {
         case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements, historyId, unmappedProducts
+        case companionSyncedAt, device
         static var rememberedIn: Int? { nil }  // read once per file
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -43,6 +46,8 @@ enum SnapshotSchema {
             case .entitlements: 6
             case .historyId: 7
             case .unmappedProducts: 8
+            case .companionSyncedAt: 9
+            case .device: 10
             }
         }
     }
@@ -97,6 +102,7 @@ enum SnapshotSchema {
         let schemaVersion = fields[.schemaVersion], generation = fields[.generation], issuedAt = fields[.issuedAt]
         let nextTransition = fields[.nextTransition], bootId = fields[.bootId], bootTime = fields[.bootTimeNanoseconds]
         let table = fields[.entitlements], history = fields[.historyId], unmapped = fields[.unmappedProducts]
+        let synced = fields[.companionSyncedAt], device = fields[.device]
         // Any integral number (1.0 included), as `PropertyListValue.integerValue` reads it.
         guard let versionObject = schemaVersion,
             let version = source.integer(versionObject) ?? source.real(versionObject).flatMap({ PropertyListValue.real($0).integerValue })
@@ -147,9 +153,17 @@ enum SnapshotSchema {
             }
             unmappedProducts = strings
         }
-        return EntitlementSnapshot(
+        var snapshot = EntitlementSnapshot(
             schemaVersion: Int(version), generation: generation, issuedAt: issued, nextTransition: next,
             entitlements: entitlements, issuedIn: issuedIn, historyID: historyID, unmappedProducts: unmappedProducts)
+        snapshot.companionSyncedAt = try synced.map { object throws(SnapshotDecodingError) in try rootDate(object, .companionSyncedAt, source) }
+        if let device {
+            guard let value: SnapshotDevice = source.name(device) else {
+                throw .invalidField(path: RootField.device.rawValue, problem: "is not phone or watch")
+            }
+            snapshot.device = value
+        }
+        return snapshot
     }
 
     /// The boot reading: `nil` when both fields are absent; refused when only one is there or
@@ -388,6 +402,10 @@ extension PeriodType: SnapshotName {
 }
 extension Ownership: SnapshotName {
     static var rememberedIn: Int? { 3 }
+    static let texts = SnapshotNameTexts<Self>()
+}
+extension SnapshotDevice: SnapshotName {
+    static var rememberedIn: Int? { nil }  // read once per file
     static let texts = SnapshotNameTexts<Self>()
 }
 extension Revocation: SnapshotName {

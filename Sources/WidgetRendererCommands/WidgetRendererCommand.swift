@@ -88,7 +88,7 @@ public struct WidgetRendererCommand: Command {
         }
         let renderer = TimelineRendering(
             device: device, families: families, showsWatchApp: showsWatchApp, format: format, charset: charset,
-            timeZone: .local, gate: catalog.featureGate, feature: feature)
+            timeZone: .local, gate: catalog.featureGate, feature: feature, offlineLimit: catalog.companionOfflineLimit)
         if follow {
             try await SnapshotFollower(layout: common.layout(for: catalog), rendering: renderer).run()
         } else {
