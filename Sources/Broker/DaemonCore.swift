@@ -34,7 +34,6 @@ final class DaemonCore {
     private var publishedCompanionSyncedAt: Date?
     /// The unmapped products already named in the log (each once per run).
     private var loggedUnmappedProducts: Set<String> = []
-    private let replica: WatchReplica?
     /// Bumped whenever `facts` or the catalog change, so ``publish(now:force:)`` can tell that
     /// an evaluation would repeat the last one.
     private var inputsVersion = 0
@@ -63,13 +62,8 @@ final class DaemonCore {
         journal = Journal(path: layout.journalPath)
         store = SharedDefaults(
             suiteName: layout.group, container: layout.container, options: .init(durable: configuration.durable))
-        replica = configuration.watchContainer.map {
-            WatchReplica(container: $0, group: layout.group, linkPath: layout.watchLinkPath, durable: configuration.durable)
-        }
         var swept = 0
-        for directory in [layout.preferencesDirectory, layout.brokerDirectory, layout.inboxDirectory]
-            + [configuration.watchContainer.map { ContainerLayout(container: $0, group: layout.group).preferencesDirectory }].compactMap({ $0 })
-        {
+        for directory in [layout.preferencesDirectory, layout.brokerDirectory, layout.inboxDirectory] {
             swept += AtomicFile.removeStaleTemporaryFiles(in: directory)
         }
         if swept > 0 { configuration.log("removed \(swept) temporary files left by writers that died mid-write") }
@@ -497,9 +491,9 @@ final class DaemonCore {
         // Read after `now`: the wall clock was at least `now` when the boot clock read `boot`.
         let boot = BootInstant.current()
         let justified = state.anchor.justifiedNow(wallClock: now, boot: boot)
-        // A watch copy about to age out needs a new generation, however unchanged, and so does a
-        // companion sync the published snapshot is too far behind (``companionSyncIsDue``).
-        let force = force || replica?.wantsRefresh(now: justified) == true || companionSyncIsDue
+        // A companion sync the published snapshot is too far behind needs a new generation,
+        // however unchanged (``companionSyncIsDue``).
+        let force = force || companionSyncIsDue
         // Statuses change only when the facts or the catalog change, or when time reaches the
         // next transition; between those, an evaluation would repeat the published one.
         if !force, !reanchored, published != nil, let lastEvaluation, lastEvaluation.inputsVersion == inputsVersion,
@@ -552,7 +546,6 @@ final class DaemonCore {
         log("published generation \(snapshot.generation): \(Self.describe(snapshot))")
         // Not fsynced (see init): the shared file just fsynced is the durable floor.
         try state.save(path: layout.statePath, durable: false)
-        replica?.offer(snapshot, log: log)
         return result.nextTransition
     }
 
@@ -604,24 +597,13 @@ final class DaemonCore {
         instant.timeIntervalSince(state.anchor.justifiedNow(wallClock: Date(), boot: BootInstant.current()))
     }
 
-    /// The watch link changed (up or down): deliver the latest snapshot if it is now up.
-    func watchLinkChanged() {
-        replica?.linkChanged(log: log)
-    }
-
-    /// Optional work whose back-off has run out: a failed compaction, a failed watch delivery.
+    /// Optional work whose back-off has run out: a failed compaction.
     func upkeep() {
         if let failed = failedCompaction, ContinuousClock.now >= failed.retryAt { compactIfDue(failed.trigger) }
-        replica?.retryIfDue(log: log)
     }
 
     /// When (monotonic) ``upkeep()`` has work; `nil` when nothing failed.
-    var upkeepDue: ContinuousClock.Instant? {
-        [failedCompaction?.retryAt, replica?.retryAt].compactMap { $0 }.min()
-    }
-
-    /// When (wall clock) the watch's copy needs a new generation (``WatchReplica/refreshDue``).
-    var watchRefreshDue: Date? { replica?.refreshDue }
+    var upkeepDue: ContinuousClock.Instant? { failedCompaction?.retryAt }
 
     static func describe(_ snapshot: EntitlementSnapshot) -> String {
         let parts = snapshot.entitlements.keys.sorted().map { id -> String in
