@@ -492,8 +492,8 @@ final class DaemonCore {
         let boot = BootInstant.current()
         let justified = state.anchor.justifiedNow(wallClock: now, boot: boot)
         // A companion sync the published snapshot is too far behind needs a new generation,
-        // however unchanged (``companionSyncIsDue``).
-        let force = force || companionSyncIsDue
+        // however unchanged (``companionSyncIsDue(justified:)``).
+        let force = force || companionSyncIsDue(justified: justified)
         // Statuses change only when the facts or the catalog change, or when time reaches the
         // next transition; between those, an evaluation would repeat the published one.
         if !force, !reanchored, published != nil, let lastEvaluation, lastEvaluation.inputsVersion == inputsVersion,
@@ -567,11 +567,13 @@ final class DaemonCore {
     var lastCompanionSync: Date? { companionSyncedAt }
 
     /// Whether the recorded companion sync must be published now: it is the first, or the
-    /// published one lags it by the republish interval.
-    private var companionSyncIsDue: Bool {
+    /// published one lags it by the republish interval. The sync counts no later than the
+    /// daemon's time `justified`, as it is published, so a wall clock running ahead cannot make
+    /// every sync a new generation.
+    private func companionSyncIsDue(justified: Date) -> Bool {
         guard let companionSyncedAt else { return false }
         guard let publishedCompanionSyncedAt else { return true }
-        let lag = companionSyncedAt.timeIntervalSince(publishedCompanionSyncedAt)
+        let lag = min(companionSyncedAt, justified).timeIntervalSince(publishedCompanionSyncedAt)
         return lag >= Self.companionSyncRepublishInterval(offlineLimit: catalog.companionOfflineLimit)
     }
 

@@ -43,14 +43,15 @@ struct CompanionSyncTests {
             // ...nor is an earlier one, or one no reader accepts.
             core.noteCompanionSync(at: Date(timeIntervalSince1970: 0))
             #expect(core.lastCompanionSync == synced.addingTimeInterval(2))
-            // A restart (on the published file, or on state.json alone) keeps the bound.
+            // A restart (on the published file and state.json, or on state.json alone) keeps the
+            // bound; state.json keeps milliseconds.
             let again = try makeCore()
             try again.publish(now: start, force: true)
-            #expect(Self.published(layout)?.companionSyncedAt == synced)
+            let restarted = try #require(Self.published(layout)?.companionSyncedAt)
+            #expect(abs(restarted.timeIntervalSince(synced)) < 0.001, "\(restarted) \(synced)")
             try FileManager.default.removeItem(atPath: layout.container + "/Library/Preferences/\(layout.group).plist")
             let fromState = try makeCore()
             try fromState.publish(now: start, force: true)
-            // state.json keeps milliseconds.
             let kept = try #require(Self.published(layout)?.companionSyncedAt)
             #expect(abs(kept.timeIntervalSince(synced)) < 0.001, "\(kept) \(synced)")
         }
@@ -76,11 +77,17 @@ struct CompanionSyncTests {
             let later = try #require(Self.published(layout))
             #expect(later.generation == first.generation + 1)
             #expect(later.companionSyncedAt == start)
-            // A sync ahead of the issue time (a clock running ahead) is published as the issue time.
-            core.noteCompanionSync(at: start.addingTimeInterval(86_400))
-            try core.publish(now: start)
+            // Syncs ahead of the daemon's time (a wall clock running ahead, which the daemon does
+            // not believe) make no new generation, however many...
+            for hours in 1...3 {
+                core.noteCompanionSync(at: start.addingTimeInterval(86_400 + Double(hours) * 3600))
+                try core.publish(now: start.addingTimeInterval(Double(hours) * 3600))
+            }
+            #expect(Self.published(layout)?.generation == later.generation)
+            // ...and one published for another reason says the issue time, not the sync's.
+            try core.publish(now: start, force: true)
             let ahead = try #require(Self.published(layout))
-            #expect(ahead.companionSyncedAt == ahead.issuedAt)
+            #expect(ahead.companionSyncedAt == ahead.issuedAt && ahead.issuedAt < start.addingTimeInterval(3600))
         }
     }
 }
