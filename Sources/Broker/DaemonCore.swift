@@ -26,7 +26,10 @@ final class DaemonCore {
     private let inbox: Inbox
     private let store: SharedDefaults
     private var state: BrokerState
-    private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?, unmappedProducts: [String], flags: [String: Bool])?
+    private var published: (
+        entitlements: [String: EntitlementStatus], nextTransition: Date?, unmappedProducts: [String],
+        introOfferEligibility: [String: Bool], flags: [String: Bool]
+    )?
     /// The last sync with the companion (``noteCompanionSync(at:)``), recovered at start from
     /// the published snapshot or state.json; `nil` before the first one.
     private var companionSyncedAt: Date?
@@ -511,7 +514,7 @@ final class DaemonCore {
         let flags = catalog.legacyFlags(result.entitlements)
         if !force, !reanchored, let published, published.entitlements == result.entitlements,
             published.nextTransition == result.nextTransition, published.unmappedProducts == result.unmappedProducts,
-            published.flags == flags
+            published.introOfferEligibility == result.introductoryOfferEligibility, published.flags == flags
         {
             lastEvaluation = (inputsVersion, result.nextTransition)
             return result.nextTransition
@@ -539,7 +542,7 @@ final class DaemonCore {
         state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot, historyID: state.historyID)
         state.companionSyncedAt = snapshot.companionSyncedAt
         publishedCompanionSyncedAt = snapshot.companionSyncedAt
-        published = (result.entitlements, result.nextTransition, result.unmappedProducts, flags)
+        published = (result.entitlements, result.nextTransition, result.unmappedProducts, result.introductoryOfferEligibility, flags)
         reanchored = false
         // Only a published result may be reused: a failed publish is evaluated and retried.
         lastEvaluation = (inputsVersion, result.nextTransition)

@@ -28,11 +28,12 @@ enum SnapshotSchema {
     /// The snapshot dictionary's fields. `bootId` and `bootTimeNanoseconds` (the boot id and
     /// `CLOCK_BOOTTIME` at issue) are both present or both absent; `historyId` (the history the
     /// generation counts in) is optional, absent from snapshots written before it existed;
+    /// so are `unmappedProducts` and `introOfferIneligibleGroups` (read as empty);
     /// `companionSyncedAt` (a date) is absent before the first sync with the companion, and
     /// `device` (`phone` or `watch`) is absent on a phone.
     enum RootField: String, SnapshotFieldName {
         case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements, historyId, unmappedProducts
-        case companionSyncedAt, device
+        case introOfferIneligibleGroups, companionSyncedAt, device
         static var rememberedIn: Int? { nil }  // read once per file
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -46,8 +47,9 @@ enum SnapshotSchema {
             case .entitlements: 6
             case .historyId: 7
             case .unmappedProducts: 8
-            case .companionSyncedAt: 9
-            case .device: 10
+            case .introOfferIneligibleGroups: 9
+            case .companionSyncedAt: 10
+            case .device: 11
             }
         }
     }
@@ -102,6 +104,7 @@ enum SnapshotSchema {
         let schemaVersion = fields[.schemaVersion], generation = fields[.generation], issuedAt = fields[.issuedAt]
         let nextTransition = fields[.nextTransition], bootId = fields[.bootId], bootTime = fields[.bootTimeNanoseconds]
         let table = fields[.entitlements], history = fields[.historyId], unmapped = fields[.unmappedProducts]
+        let ineligible = fields[.introOfferIneligibleGroups]
         let synced = fields[.companionSyncedAt], device = fields[.device]
         // Any integral number (1.0 included), as `PropertyListValue.integerValue` reads it.
         guard let versionObject = schemaVersion,
@@ -153,9 +156,17 @@ enum SnapshotSchema {
             }
             unmappedProducts = strings
         }
+        var introOfferIneligibleGroups: [String] = []
+        if let ineligible {
+            guard let strings = source.strings(ineligible) else {
+                throw .invalidField(path: RootField.introOfferIneligibleGroups.rawValue, problem: "is not an array of strings")
+            }
+            introOfferIneligibleGroups = strings
+        }
         var snapshot = EntitlementSnapshot(
             schemaVersion: Int(version), generation: generation, issuedAt: issued, nextTransition: next,
-            entitlements: entitlements, issuedIn: issuedIn, historyID: historyID, unmappedProducts: unmappedProducts)
+            entitlements: entitlements, issuedIn: issuedIn, historyID: historyID, unmappedProducts: unmappedProducts,
+            introOfferIneligibleGroups: introOfferIneligibleGroups)
         snapshot.companionSyncedAt = try synced.map { object throws(SnapshotDecodingError) in try rootDate(object, .companionSyncedAt, source) }
         if let device {
             guard let value: SnapshotDevice = source.name(device) else {
