@@ -23,9 +23,11 @@ enum SnapshotSchema {
 
     /// The snapshot dictionary's fields. `bootId` and `bootTimeNanoseconds` (the boot id and
     /// `CLOCK_BOOTTIME` at issue) are both present or both absent; `historyId` (the history the
-    /// generation counts in) is optional, absent from snapshots written before it existed.
+    /// generation counts in) is optional, absent from snapshots written before it existed;
+    /// so are `unmappedProducts` and `introOfferIneligibleGroups` (read as empty).
     enum RootField: String, CaseIterable {
         case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements, historyId, unmappedProducts
+        case introOfferIneligibleGroups
     }
 
     /// An entitlement entry's fields; `expiresAt`, `productId`, `products`, `revocation` and
@@ -87,18 +89,18 @@ enum SnapshotSchema {
             }
             ids.append(id)
         }
-        // Optional (a snapshot written before the field has none); when present, strings only.
-        var unmappedProducts: [String] = []
-        if let unmapped = field(.unmappedProducts) {
-            guard let strings = strings(unmapped) else {
-                throw .invalidField(path: RootField.unmappedProducts.rawValue, problem: "is not an array of strings")
-            }
-            unmappedProducts = strings
-        }
         return EntitlementSnapshot(
             schemaVersion: Int(version), generation: generation, issuedAt: issued, nextTransition: next,
             entitlements: EntitlementTable(ascendingIDs: ids, statuses: statuses), issuedIn: issuedIn, historyID: historyID,
-            unmappedProducts: unmappedProducts)
+            unmappedProducts: try optionalStrings(field(.unmappedProducts), .unmappedProducts),
+            introOfferIneligibleGroups: try optionalStrings(field(.introOfferIneligibleGroups), .introOfferIneligibleGroups))
+    }
+
+    /// An optional list of strings (a snapshot written before the field has none: empty).
+    private static func optionalStrings(_ value: PropertyListValue?, _ field: RootField) throws(SnapshotDecodingError) -> [String] {
+        guard let value else { return [] }
+        guard let strings = strings(value) else { throw .invalidField(path: field.rawValue, problem: "is not an array of strings") }
+        return strings
     }
 
     /// The boot reading: `nil` when both fields are absent; refused when only one is there or
