@@ -52,7 +52,7 @@ extension EntitlementSnapshot {
     /// ``bootIDKey`` and ``bootTimeKey`` without the other, or either out of range), or a
     /// ``historyIDKey`` that ``isValid(historyID:)`` refuses.
     public init(propertyList value: PropertyListValue) throws(SnapshotDecodingError) {
-        self = try SnapshotSchema.snapshot(value, in: SnapshotTree())
+        self = try SnapshotSchema.snapshot(value)
     }
 }
 

@@ -327,90 +327,60 @@ public enum EventDecoder {
 
     // MARK: Payloads
 
-    /// The transaction fields read, in the order they are checked.
-    enum TransactionField: Int, PayloadField {
-        case transactionId, purchaseDate, expiresDate, type, originalTransactionId, webOrderLineItemId, bundleId, productId
-        case subscriptionGroupIdentifier, originalPurchaseDate, quantity, appAccountToken, inAppOwnershipType, signedDate
-        case revocationReason, revocationDate, revocationType, isUpgraded, offerType, offerIdentifier, offerDiscountType
-        case offerPeriod, environment, storefront, storefrontId, transactionReason, price, currency
-        static let keys = [
-            "transactionId", "purchaseDate", "expiresDate", "type", "originalTransactionId", "webOrderLineItemId", "bundleId", "productId",
-            "subscriptionGroupIdentifier", "originalPurchaseDate", "quantity", "appAccountToken", "inAppOwnershipType", "signedDate",
-            "revocationReason", "revocationDate", "revocationType", "isUpgraded", "offerType", "offerIdentifier", "offerDiscountType",
-            "offerPeriod", "environment", "storefront", "storefrontId", "transactionReason", "price", "currency",
-        ]
-        static let positions = positionsByKey()
-    }
-
     static func transaction(_ root: JSONCursor) throws(JSONPathError) -> StoreTransaction {
         let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "transaction" : root.path)
-        let fields = try PayloadMembers<TransactionField>(root)
-        let transactionId = try fields.required(.transactionId).identifier()
-        let purchaseDate = try date(fields.required(.purchaseDate))
-        let expiresDate = try fields.optionalDate(.expiresDate)
-        let typeRaw = try fields.optionalString(.type)
+        let transactionId = try root.required("transactionId").identifier()
+        let purchaseDate = try date(root.required("purchaseDate"))
+        let expiresDate = try root.optionalDate("expiresDate")
+        let typeRaw = try root.optionalString("type")
         return StoreTransaction(
             transactionId: transactionId,
-            originalTransactionId: try fields.optionalIdentifier(.originalTransactionId) ?? transactionId,
-            webOrderLineItemId: try fields.optionalIdentifier(.webOrderLineItemId),
-            bundleId: try fields.optionalString(.bundleId),
-            productId: try nonEmpty(fields.required(.productId)),
-            subscriptionGroupIdentifier: try fields.optionalIdentifier(.subscriptionGroupIdentifier),
+            originalTransactionId: try root.optionalIdentifier("originalTransactionId") ?? transactionId,
+            webOrderLineItemId: try root.optionalIdentifier("webOrderLineItemId"),
+            bundleId: try root.optionalString("bundleId"),
+            productId: try nonEmpty(root.required("productId")),
+            subscriptionGroupIdentifier: try root.optionalIdentifier("subscriptionGroupIdentifier"),
             purchaseDate: purchaseDate,
-            originalPurchaseDate: try fields.optionalDate(.originalPurchaseDate),
+            originalPurchaseDate: try root.optionalDate("originalPurchaseDate"),
             expiresDate: expiresDate,
-            quantity: try fields.optionalInteger(.quantity),
+            quantity: try root.optionalInteger("quantity"),
             type: typeRaw.map(StoreProductType.init(rawValue:)) ?? (expiresDate == nil ? .nonConsumable : .autoRenewable),
-            appAccountToken: try fields.optionalString(.appAccountToken),
-            inAppOwnershipType: try fields.optionalString(.inAppOwnershipType).map(OwnershipType.init(rawValue:)) ?? .purchased,
-            signedDate: try fields.optionalDate(.signedDate),
-            revocationReason: try fields.optionalInteger(.revocationReason).map(RevocationReason.init(rawValue:)),
-            revocationDate: try fields.optionalDate(.revocationDate),
-            revocationType: try fields.optionalString(.revocationType).map(RevocationType.init(rawValue:)),
-            isUpgraded: try fields.optionalFlag(.isUpgraded) ?? false,
-            offerType: try fields.optionalInteger(.offerType).map(OfferType.init(rawValue:)),
-            offerIdentifier: try fields.optionalString(.offerIdentifier),
-            offerDiscountType: try fields.optionalString(.offerDiscountType).map(OfferDiscountType.init(rawValue:)),
-            offerPeriod: try fields.optionalString(.offerPeriod),
-            environment: try fields.optionalString(.environment).map(StoreEnvironment.init(rawValue:)),
-            storefront: try fields.optionalString(.storefront),
-            storefrontId: try fields.optionalIdentifier(.storefrontId),
-            transactionReason: try fields.optionalString(.transactionReason).map(TransactionReason.init(rawValue:)),
-            price: try fields.optional(.price).map(price),
-            currency: try fields.optionalString(.currency))
-    }
-
-    /// The renewal-info fields read, in the order they are checked.
-    enum RenewalInfoField: Int, PayloadField {
-        case originalTransactionId, autoRenewStatus, autoRenewProductId, productId, isInBillingRetryPeriod, gracePeriodExpiresDate
-        case expirationIntent, signedDate, renewalDate, recentSubscriptionStartDate, offerType, offerIdentifier, offerDiscountType
-        case environment
-        static let keys = [
-            "originalTransactionId", "autoRenewStatus", "autoRenewProductId", "productId", "isInBillingRetryPeriod", "gracePeriodExpiresDate",
-            "expirationIntent", "signedDate", "renewalDate", "recentSubscriptionStartDate", "offerType", "offerIdentifier", "offerDiscountType",
-            "environment",
-        ]
-        static let positions = positionsByKey()
+            appAccountToken: try root.optionalString("appAccountToken"),
+            inAppOwnershipType: try root.optionalString("inAppOwnershipType").map(OwnershipType.init(rawValue:)) ?? .purchased,
+            signedDate: try root.optionalDate("signedDate"),
+            revocationReason: try root.optionalInteger("revocationReason").map(RevocationReason.init(rawValue:)),
+            revocationDate: try root.optionalDate("revocationDate"),
+            revocationType: try root.optionalString("revocationType").map(RevocationType.init(rawValue:)),
+            isUpgraded: try root.optionalFlag("isUpgraded") ?? false,
+            offerType: try root.optionalInteger("offerType").map(OfferType.init(rawValue:)),
+            offerIdentifier: try root.optionalString("offerIdentifier"),
+            offerDiscountType: try root.optionalString("offerDiscountType").map(OfferDiscountType.init(rawValue:)),
+            offerPeriod: try root.optionalString("offerPeriod"),
+            environment: try root.optionalString("environment").map(StoreEnvironment.init(rawValue:)),
+            storefront: try root.optionalString("storefront"),
+            storefrontId: try root.optionalIdentifier("storefrontId"),
+            transactionReason: try root.optionalString("transactionReason").map(TransactionReason.init(rawValue:)),
+            price: try root.optional("price").map(price),
+            currency: try root.optionalString("currency"))
     }
 
     static func renewalInfo(_ root: JSONCursor) throws(JSONPathError) -> RenewalInfo {
         let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "renewal info" : root.path)
-        let fields = try PayloadMembers<RenewalInfoField>(root)
         return RenewalInfo(
-            originalTransactionId: try fields.required(.originalTransactionId).identifier(),
-            autoRenewStatus: try fields.optionalFlag(.autoRenewStatus),
-            autoRenewProductId: try fields.optionalString(.autoRenewProductId),
-            productId: try fields.optionalString(.productId),
-            isInBillingRetryPeriod: try fields.optionalFlag(.isInBillingRetryPeriod),
-            gracePeriodExpiresDate: try fields.optionalDate(.gracePeriodExpiresDate),
-            expirationIntent: try fields.optionalInteger(.expirationIntent).map(ExpirationIntent.init(rawValue:)),
-            signedDate: try fields.optionalDate(.signedDate),
-            renewalDate: try fields.optionalDate(.renewalDate),
-            recentSubscriptionStartDate: try fields.optionalDate(.recentSubscriptionStartDate),
-            offerType: try fields.optionalInteger(.offerType).map(OfferType.init(rawValue:)),
-            offerIdentifier: try fields.optionalString(.offerIdentifier),
-            offerDiscountType: try fields.optionalString(.offerDiscountType).map(OfferDiscountType.init(rawValue:)),
-            environment: try fields.optionalString(.environment).map(StoreEnvironment.init(rawValue:)))
+            originalTransactionId: try root.required("originalTransactionId").identifier(),
+            autoRenewStatus: try root.optionalFlag("autoRenewStatus"),
+            autoRenewProductId: try root.optionalString("autoRenewProductId"),
+            productId: try root.optionalString("productId"),
+            isInBillingRetryPeriod: try root.optionalFlag("isInBillingRetryPeriod"),
+            gracePeriodExpiresDate: try root.optionalDate("gracePeriodExpiresDate"),
+            expirationIntent: try root.optionalInteger("expirationIntent").map(ExpirationIntent.init(rawValue:)),
+            signedDate: try root.optionalDate("signedDate"),
+            renewalDate: try root.optionalDate("renewalDate"),
+            recentSubscriptionStartDate: try root.optionalDate("recentSubscriptionStartDate"),
+            offerType: try root.optionalInteger("offerType").map(OfferType.init(rawValue:)),
+            offerIdentifier: try root.optionalString("offerIdentifier"),
+            offerDiscountType: try root.optionalString("offerDiscountType").map(OfferDiscountType.init(rawValue:)),
+            environment: try root.optionalString("environment").map(StoreEnvironment.init(rawValue:)))
     }
 
     /// An app transaction object (see ``AppTransaction``); `isSigned` when it came in a trusted JWS.
