@@ -21,33 +21,35 @@ struct CheckCommand: Command {
             (presentPaywall says whether to show it; the exit code stays 1), and an unlocked one a featureUsed event \
             with its tier (premium or free). A failure to record is a warning; the answer stands.
             """,
-        arguments: [.init("feature", "A feature from the catalog, e.g. habits, collections, cards, history, widgets, sync.")],
-        options: [
-            .init("--count", value: "n", "For count-limited features: how many items the user already has (unlocked while one more fits)."),
-            .init("--adding", value: "k", "With --count: how many items the user wants to add (locked when n + k exceeds the free limit; default 1, ignored without --count)."),
-            .init("--days-ago", value: "n", "For time-window features (history): how many days back the item lies."),
-            .init("--record", "Record paywallShown (locked, outside the cooldown) or featureUsed (unlocked) analytics."),
-            .init("--now", value: "ISO8601", "Evaluate at this instant (never earlier than the snapshot's issue time)."),
-            OutputFormat.option,
-        ] + CommonOptions.options)
+        arguments: [.init("feature", "A feature from the catalog, e.g. habits, collections, cards, history, widgets, sync.")])
 
-    var common: CommonOptions
-    var feature: String
+    static let options: [CommandOption<Self>] = [
+        .option(
+            "--count", value: "n", "For count-limited features: how many items the user already has (unlocked while one more fits).",
+            .wholeNumber(atLeast: 0), \.count),
+        .option(
+            "--adding", value: "k",
+            "With --count: how many items the user wants to add (locked when n + k exceeds the free limit; default 1, ignored without --count).",
+            .wholeNumber(atLeast: 1), \.adding),
+        .option(
+            "--days-ago", value: "n", "For time-window features (history): how many days back the item lies.", .wholeNumber(atLeast: 0),
+            \.daysAgo),
+        .flag("--record", "Record paywallShown (locked, outside the cooldown) or featureUsed (unlocked) analytics.", \.record),
+        .option("--now", value: "ISO8601", "Evaluate at this instant (never earlier than the snapshot's issue time).", .iso8601, \.now),
+        OutputFormat.option(\.format),
+        .group(\.common),
+    ]
+
+    var common = CommonOptions()
+    var feature = ""
     var count: Int?
-    var adding: Int
+    var adding = 1
     var daysAgo: Int?
-    var record: Bool
+    var record = false
     var now: Date?
-    var format: OutputFormat
+    var format = OutputFormat.text
 
-    init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
-        count = try scanner.value("--count", as: "a whole number ≥ 0") { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
-        adding = try scanner.value("--adding", as: "a whole number ≥ 1") { Int($0).flatMap { $0 >= 1 ? $0 : nil } } ?? 1
-        daysAgo = try scanner.value("--days-ago", as: "a whole number ≥ 0") { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
-        record = scanner.flag("--record")
-        now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
-        format = try OutputFormat.parse(&scanner)
+    mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {
         let rest = try scanner.positionals()
         guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "missing feature" : "expected one feature, got \(rest.count)") }
         feature = rest[0]

@@ -6,9 +6,7 @@ public struct EntitlementctlCommand: CommandGroup {
     public static let configuration = CommandConfiguration(
         commandName: "entitlementctl",
         abstract: "Feed StoreKit events to entitlementd and inspect what it publishes.",
-        discussion: "Options may stand before or after the subcommand: 'entitlementctl --container DIR status' is 'entitlementctl status --container DIR'.",
-        options: CommonOptions.options,
-        subcommands: subcommandRows)
+        discussion: "Options may stand before or after the subcommand: 'entitlementctl --container DIR status' is 'entitlementctl status --container DIR'.")
 
     public static let subcommands: [any Command.Type] = [
         IngestCommand.self, StatusCommand.self, EvaluateCommand.self, CheckCommand.self, FeaturesCommand.self, ProductsCommand.self,

@@ -15,23 +15,19 @@ public struct EntitlementdCommand: Command {
             SIGTERM/SIGINT: finish the event in hand and exit 0. SIGHUP: reload the catalog. \
             A failed step (disk full, I/O error) is retried, at most 5 s apart, until it succeeds. \
             Exits 75 at once if its lock file or container is removed while it runs.
-            """,
-        options: CommonOptions.options + [
-            .init("--watch-container", value: "dir", "Also deliver every new snapshot to the watch's container (latest wins)."),
-            .init("--no-fsync", "Skip fsync (benchmarks on tmpfs only: events are no longer crash-safe)."),
-        ])
+            """)
 
-    var common: CommonOptions
+    public static let options: [CommandOption<Self>] = [
+        .group(\.common),
+        .option("--watch-container", value: "dir", "Also deliver every new snapshot to the watch's container (latest wins).", .text, \.watchContainer),
+        .flag("--no-fsync", "Skip fsync (benchmarks on tmpfs only: events are no longer crash-safe).", \.skipsFsync),
+    ]
+
+    var common = CommonOptions()
     var watchContainer: String?
-    var durable: Bool
+    var skipsFsync = false
 
-    public init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
-        watchContainer = try scanner.value("--watch-container")
-        durable = !scanner.flag("--no-fsync")
-        let extra = try scanner.positionals()
-        guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
-    }
+    public init() {}
 
     public func run() async throws {
         // The daemon loads (and on SIGHUP reloads) the catalog itself; a missing one is refused
@@ -40,7 +36,7 @@ public struct EntitlementdCommand: Command {
         // The group is fixed at start: from the catalog's appGroup unless a flag or the environment names it.
         let layout = common.groupIsExplicit ? common.layout : common.layout(for: try? CatalogLoading.load(common.catalog))
         let configuration = DaemonConfiguration(
-            layout: layout, catalogPath: common.catalogPath, durable: durable, watchContainer: watchContainer,
+            layout: layout, catalogPath: common.catalogPath, durable: !skipsFsync, watchContainer: watchContainer,
             log: { StandardStreams.writeError("entitlementd: \($0)\n") })
         do { try await EntitlementDaemon(configuration: configuration).run() } catch { throw error.toolError }
     }

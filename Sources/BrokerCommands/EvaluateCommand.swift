@@ -1,6 +1,8 @@
 import Broker
 import CLISupport
 import EntitlementModel
+import FoundationEssentials
+import ToolSupport
 
 /// `entitlementctl evaluate [--now ISO8601] [FILE|-]`: the engine without a daemon.
 struct EvaluateCommand: Command {
@@ -10,25 +12,25 @@ struct EvaluateCommand: Command {
         discussion: "No daemon and no container are involved. The clock is never earlier than the newest signedDate among the events.",
         arguments: [
             .init("file", optional: true, "JSON Lines of transactions, renewal infos, notifications or bare JWS strings (LF or CRLF); '-' or nothing reads standard input."),
-        ],
-        options: [
-            .init("--now", value: "ISO8601", "The instant to evaluate at, e.g. 2026-11-22T10:00:00Z (default: the current time)."),
-        ] + CommonOptions.options(ignoringContainerIn: "evaluate"))
+        ])
 
-    var catalog: ResolvedPath
+    // The container and group are accepted like every tool's, so one set of flags serves every
+    // command; only the catalog is used.
+    static let options: [CommandOption<Self>] = [
+        .option("--now", value: "ISO8601", "The instant to evaluate at, e.g. 2026-11-22T10:00:00Z (default: the current time).", .iso8601, \.now),
+        .group(\.common, CommonOptions.options(ignoringContainerIn: "evaluate")),
+    ]
+
+    var common = CommonOptions()
     var now: Date?
     var file: String?
 
-    init(parsing scanner: inout ArgumentScanner) throws {
-        // The container and group are accepted like every tool's, so one set of flags serves
-        // every command; only the catalog is used.
-        catalog = try CommonOptions(parsing: &scanner).catalog
-        now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
+    mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {
         file = try scanner.optionalPositional("FILE")
     }
 
     nonisolated(nonsending) func run() async throws {
-        let catalog = try CatalogLoading.load(self.catalog)
+        let catalog = try CatalogLoading.load(common.catalog)
         let (lines, source) = try InputLines.read(file)
         var facts = FactStore()
         do {

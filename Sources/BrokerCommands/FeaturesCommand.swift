@@ -14,20 +14,19 @@ struct FeaturesCommand: Command {
             One read of the snapshot answers every feature: the JSON form is {"features": {NAME: CHECK}}, CHECK being \
             what 'entitlementctl check NAME --format json' prints. Exit 0 whatever is locked; 75 (77 without permission) \
             when the shared file cannot be read and a paid feature would depend on it.
-            """,
-        options: [
-            .init("--now", value: "ISO8601", "Evaluate at this instant (never earlier than the snapshot's issue time)."),
-            OutputFormat.option,
-        ] + CommonOptions.options)
+            """)
 
-    var common: CommonOptions
+    static let options: [CommandOption<Self>] = [
+        .option("--now", value: "ISO8601", "Evaluate at this instant (never earlier than the snapshot's issue time).", .iso8601, \.now),
+        OutputFormat.option(\.format),
+        .group(\.common),
+    ]
+
+    var common = CommonOptions()
     var now: Date?
-    var format: OutputFormat
+    var format = OutputFormat.text
 
-    init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
-        now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
-        format = try OutputFormat.parse(&scanner)
+    mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {
         let rest = try scanner.positionals()
         guard rest.isEmpty else { throw UsageError("unexpected argument '\(rest[0])' (features takes none)") }
     }

@@ -17,21 +17,22 @@ struct IngestCommand: Command {
             With --wait, also waits until entitlementd has published a generation that includes them, \
             and exits 65 naming the reason if entitlementd refused any of them.
             """,
-        arguments: [.init("file", optional: true, "JSON Lines file (LF or CRLF line ends); '-' or nothing reads standard input.")],
-        options: [
-            .init("--wait", "Wait until a published generation includes the events."),
-            .init("--timeout", value: "seconds", "Give up waiting after this long (default 30; exit 75)."),
-        ] + CommonOptions.options)
+        arguments: [.init("file", optional: true, "JSON Lines file (LF or CRLF line ends); '-' or nothing reads standard input.")])
 
-    var common: CommonOptions
+    static let options: [CommandOption<Self>] = [
+        .flag("--wait", "Wait until a published generation includes the events.", \.wait),
+        .option(
+            "--timeout", value: "seconds", "Give up waiting after this long (default 30; exit 75).",
+            ValueParser(expected: "a positive number of seconds") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }, \.timeout),
+        .group(\.common),
+    ]
+
+    var common = CommonOptions()
     var file: String?
-    var wait: Bool
-    var timeout: Double
+    var wait = false
+    var timeout = 30.0
 
-    init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
-        wait = scanner.flag("--wait")
-        timeout = try scanner.value("--timeout", as: "a positive number of seconds") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } } ?? 30
+    mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {
         file = try scanner.optionalPositional("FILE")
     }
 

@@ -15,16 +15,11 @@ struct JournalRepairCommand: Command {
             with the transaction ids it named. Subscriptions those records named grant nothing until the \
             App Store signs a newer version of them (ingest a fresh transaction or notification). \
             Exits 0 after a repair or when the journal is intact, 75 while a daemon holds the container.
-            """,
-        options: CommonOptions.options(ignoringCatalogIn: "journal-repair"))
+            """)
 
-    var common: CommonOptions
+    static let options: [CommandOption<Self>] = [.group(\.common, CommonOptions.options(ignoringCatalogIn: "journal-repair"))]
 
-    init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
-        let extra = try scanner.positionals()
-        guard extra.isEmpty else { throw UsageError("Unexpected argument '\(extra[0])'") }
-    }
+    var common = CommonOptions()
 
     nonisolated(nonsending) func run() async throws {
         let report: JournalRepair.Report

@@ -22,26 +22,24 @@ struct PaywallCommand: Command {
         arguments: [
             .init("action", "What to do. (values: dismissed, report)"),
             .init("feature", "For dismissed: the feature whose paywall the user closed."),
-        ],
-        options: [
-            .init("--since", value: "ISO8601", "For report: only events at or after this instant."),
-            .init("--now", value: "ISO8601", "For dismissed: when it happened (default: now)."),
-            OutputFormat.option,
-        ] + CommonOptions.options)
+        ])
+
+    static let options: [CommandOption<Self>] = [
+        .option("--since", value: "ISO8601", "For report: only events at or after this instant.", .iso8601, \.since),
+        .option("--now", value: "ISO8601", "For dismissed: when it happened (default: now).", .iso8601, \.now),
+        OutputFormat.option(\.format),
+        .group(\.common),
+    ]
 
     enum Action { case dismissed(String), report }
 
-    var common: CommonOptions
-    var action: Action
+    var common = CommonOptions()
+    var action = Action.report
     var since: Date?
     var now: Date?
-    var format: OutputFormat
+    var format = OutputFormat.text
 
-    init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
-        since = try scanner.value("--since", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
-        now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
-        format = try OutputFormat.parse(&scanner)
+    mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {
         let rest = try scanner.positionals()
         switch rest.first {
         case "dismissed":

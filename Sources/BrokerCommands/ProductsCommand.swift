@@ -16,26 +16,26 @@ struct ProductsCommand: Command {
             in the order of first appearance in the catalog's entitlements, then the file's other products in its \
             order. Texts come from the product's localizations in the given locale, else its first. Ownership and \
             offer eligibility come from the published snapshot (none published: nothing owned, no offer promised).
-            """,
-        options: [
-            .init("--feature", value: "name", "Only the products that unlock this feature."),
-            .init("--locale", value: "locale", "The localization to use, as the .storekit file names it (e.g. en_US)."),
-            .init("--now", value: "ISO8601", "Evaluate ownership at this instant (never earlier than the snapshot's issue time)."),
-            OutputFormat.option,
-        ] + CommonOptions.options)
+            """)
 
-    var common: CommonOptions
+    static let options: [CommandOption<Self>] = [
+        .option("--feature", value: "name", "Only the products that unlock this feature.", .nonEmpty("a feature name"), \.feature),
+        .option(
+            "--locale", value: "locale", "The localization to use, as the .storekit file names it (e.g. en_US).",
+            .nonEmpty("a locale such as en_US"), \.locale),
+        .option(
+            "--now", value: "ISO8601", "Evaluate ownership at this instant (never earlier than the snapshot's issue time).", .iso8601, \.now),
+        OutputFormat.option(\.format),
+        .group(\.common),
+    ]
+
+    var common = CommonOptions()
     var feature: String?
     var locale: String?
     var now: Date?
-    var format: OutputFormat
+    var format = OutputFormat.text
 
-    init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
-        feature = try scanner.value("--feature", as: "a feature name") { $0.isEmpty ? nil : $0 }
-        locale = try scanner.value("--locale", as: "a locale such as en_US") { $0.isEmpty ? nil : $0 }
-        now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
-        format = try OutputFormat.parse(&scanner)
+    mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {
         let rest = try scanner.positionals()
         guard rest.isEmpty else { throw UsageError("unexpected argument '\(rest[0])' (use --feature to filter)") }
     }

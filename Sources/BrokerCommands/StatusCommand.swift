@@ -19,16 +19,12 @@ struct StatusCommand: Command {
             The text form also shows this process's launch mode (the sync preference, resolved once at start from the cached \
             snapshot) and introductory-offer eligibility per subscription group, computed from the daemon's journal when the \
             container has one (the snapshot does not carry it).
-            """,
-        options: [OutputFormat.option] + CommonOptions.options)
+            """)
 
-    var common: CommonOptions
-    var format: OutputFormat
+    static let options: [CommandOption<Self>] = [OutputFormat.option(\.format), .group(\.common)]
 
-    init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
-        format = try OutputFormat.parse(&scanner)
-    }
+    var common = CommonOptions()
+    var format = OutputFormat.text
 
     nonisolated(nonsending) func run() async throws {
         // The launch mode is resolved once, as the process starts, before anything else.

@@ -10,14 +10,14 @@ struct WatchLinkCommand: Command {
         commandName: "entitlementctl watch-link",
         abstract: "Simulate the watch going out of range (down) and coming back (up).",
         discussion: "While down, entitlementd --watch-container delivers nothing; on up it delivers only the latest snapshot.",
-        arguments: [.init("state", "The new state of the link. (values: down, up)")],
-        options: CommonOptions.options(ignoringCatalogIn: "watch-link"))
+        arguments: [.init("state", "The new state of the link. (values: down, up)")])
 
-    var common: CommonOptions
-    var up: Bool
+    static let options: [CommandOption<Self>] = [.group(\.common, CommonOptions.options(ignoringCatalogIn: "watch-link"))]
 
-    init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
+    var common = CommonOptions()
+    var up = false
+
+    mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {
         let rest = try scanner.positionals()
         guard rest.count == 1, rest[0] == "down" || rest[0] == "up" else {
             throw UsageError(rest.isEmpty ? "missing state ('down' or 'up')" : "expected 'down' or 'up', got '\(rest.joined(separator: " "))'")

@@ -6,6 +6,8 @@ import SystemShims
 /// ``Command`` parses its own options; a ``CommandGroup`` hands them to a subcommand.
 public protocol RunnableCommand: Sendable {
     static var configuration: CommandConfiguration { get }
+    /// The help screen (`--help`), generated from ``configuration`` and the declared options.
+    static var helpText: String { get }
     /// Parses a whole command line, help and version included; throws ``UsageError`` for a
     /// wrong one and ``CleanExit`` for help and version.
     static func parse(_ arguments: [String]) throws -> Self
@@ -20,23 +22,40 @@ public protocol RunnableCommand: Sendable {
     nonisolated(nonsending) func run() async throws
 }
 
-/// A command that reads its options and arguments from an ``ArgumentScanner`` over the options
-/// its configuration declares.
+/// A command whose options are declared once, as ``CommandOption``s over its own properties,
+/// in the manner of swift-argument-parser: parsing starts from ``init()`` (every option at its
+/// default), reads each declared option into its property, then hands the positional arguments
+/// to ``parseArguments(_:)``.
 public protocol Command: RunnableCommand {
-    /// Parses `scanner`, which knows the configuration's options; throws ``UsageError`` for a
-    /// wrong command line. `--help` and `--version` are handled before.
-    init(parsing scanner: inout ArgumentScanner) throws
+    /// The command with every option at its default.
+    init()
+    /// The command's options, in the order help lists them.
+    static var options: [CommandOption<Self>] { get }
+    /// Reads the positional arguments (``ArgumentScanner/positionals()``) and checks what
+    /// depends on several options; runs once every option is read. Throws ``UsageError`` for a
+    /// wrong command line. The default takes none: a positional argument is then an error.
+    mutating func parseArguments(_ scanner: inout ArgumentScanner) throws
 }
 
 extension Command {
-    /// Handles `-h`/`--help` and `--version`, then ``init(parsing:)``, then rejects leftovers;
-    /// a ``UsageError`` names this command's help.
+    public mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {}
+
+    /// Every option's spelling, placeholder and help, in declaration order.
+    public static var optionSpecs: [CommandConfiguration.Option] { options.flatMap(\.specs) }
+
+    public static var helpText: String { configuration.helpText(options: optionSpecs) }
+
+    /// Handles `-h`/`--help` and `--version`, then reads every declared option and the
+    /// positional arguments, then rejects leftovers; a ``UsageError`` names this command's help.
     public static func parse(_ arguments: [String]) throws -> Self {
-        var scanner = ArgumentScanner(arguments, options: configuration.options)
-        if scanner.wantsHelp { throw CleanExit(configuration.helpText) }
+        let options = options
+        var scanner = ArgumentScanner(arguments, options: options.flatMap(\.specs))
+        if scanner.wantsHelp { throw CleanExit(helpText) }
         if scanner.wantsVersion { throw CleanExit(versionText) }
         do {
-            let command = try Self(parsing: &scanner)
+            var command = Self()
+            for option in options { try option.read(&scanner, &command) }
+            try command.parseArguments(&scanner)
             try scanner.finish()
             return command
         } catch let error as UsageError {

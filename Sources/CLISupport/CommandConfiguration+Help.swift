@@ -23,17 +23,14 @@ public enum HelpLayout {
 }
 
 extension CommandConfiguration {
-    /// The usage line (without `USAGE: `), wrapped at ``HelpLayout/width`` so continuation
-    /// lines align after the command name.
-    public var usage: String { usage(width: HelpLayout.width) }
-
-    /// The usage line wrapped at `width` columns.
-    public func usage(width: Int) -> String {
+    /// The usage line (without `USAGE: `) of a command with `options` (or a group of
+    /// `subcommands`), wrapped at `width` columns so continuation lines align after the command name.
+    public func usage(options: [Option], subcommands: [Subcommand] = [], width: Int = HelpLayout.width) -> String {
         let prefix = "USAGE: "
         let indent = String(repeating: " ", count: prefix.count + commandName.count + 1)
         var lines: [String] = []
         var line = commandName
-        for word in usageWords {
+        for word in usageWords(options: options, subcommands: subcommands) {
             let available = width - (lines.isEmpty ? prefix.count : 0)
             if line.count + 1 + word.count > available {
                 lines.append(line)
@@ -46,18 +43,16 @@ extension CommandConfiguration {
         return lines.joined(separator: "\n")
     }
 
-    /// The full help screen at ``HelpLayout/width``, ending with a newline.
-    public var helpText: String { helpText(width: HelpLayout.width) }
-
-    /// The full help screen wrapped at `width` columns, ending with a newline.
-    public func helpText(width: Int) -> String {
+    /// The full help screen of a command with `options` (or a group of `subcommands`), wrapped
+    /// at `width` columns, ending with a newline.
+    public func helpText(options: [Option], subcommands: [Subcommand] = [], width: Int = HelpLayout.width) -> String {
         var text = "OVERVIEW: " + Self.wrap(abstract, width: width, firstIndent: 10, indent: 0).dropFirst(10) + "\n"
         if !discussion.isEmpty {
             for paragraph in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
                 text += "\n" + Self.wrap(String(paragraph), width: width, firstIndent: 0, indent: 0) + "\n"
             }
         }
-        text += "\nUSAGE: \(usage(width: width))\n"
+        text += "\nUSAGE: \(usage(options: options, subcommands: subcommands, width: width))\n"
         if !arguments.isEmpty {
             text += "\nARGUMENTS:\n" + arguments.map { Self.row("<\($0.name)>", $0.help, width: width) }.joined()
         }

@@ -1,9 +1,10 @@
-/// What a command says about itself: its name, what it does, and every argument and option it
-/// accepts. The usage line and the help screen are generated from it, and the
-/// ``ArgumentScanner`` accepts exactly the options it declares (and the built-in ones), so help
-/// cannot drift from the parser.
+/// What a command says about itself: its name, what it does and its positional arguments. The
+/// usage line and the help screen are generated from it and from the command's declared options
+/// (``CommandOption``), which the ``ArgumentScanner`` accepts exactly (and the built-in ones), so
+/// help cannot drift from the parser.
 public struct CommandConfiguration: Sendable {
-    /// One option: `--name <value>` when ``valueName`` is set, else a flag.
+    /// One option as help and the scanner see it: `--name <value>` when ``valueName`` is set,
+    /// else a flag. A command declares its options as ``CommandOption``s, which carry this.
     public struct Option: Sendable, Hashable {
         /// The spelling on the command line, e.g. `--count`.
         public var name: String
@@ -64,19 +65,12 @@ public struct CommandConfiguration: Sendable {
     public var abstract: String
     public var discussion: String
     public var arguments: [Argument]
-    public var options: [Option]
-    public var subcommands: [Subcommand]
 
-    public init(
-        commandName: String, abstract: String, discussion: String = "",
-        arguments: [Argument] = [], options: [Option] = [], subcommands: [Subcommand] = []
-    ) {
+    public init(commandName: String, abstract: String, discussion: String = "", arguments: [Argument] = []) {
         self.commandName = commandName
         self.abstract = abstract
         self.discussion = discussion
         self.arguments = arguments
-        self.options = options
-        self.subcommands = subcommands
     }
 
     /// The executable's name (`entitlementctl` for `entitlementctl check`).
@@ -118,9 +112,9 @@ public struct CommandConfiguration: Sendable {
     public static let builtInOptions: [Option] = [versionOption, helpOption]
 
     /// The words of the usage line after the command name: for a group, `[<options>]` (when it
-    /// declares any) and `<subcommand>`; else the arguments, then every option in declaration
+    /// has any) and `<subcommand>`; else the arguments, then every option in declaration
     /// order, optional ones in brackets.
-    public var usageWords: [String] {
+    func usageWords(options: [Option], subcommands: [Subcommand]) -> [String] {
         if !subcommands.isEmpty { return (options.isEmpty ? [] : ["[<options>]"]) + ["<subcommand>"] }
         var words: [String] = []
         for argument in arguments {

@@ -5,7 +5,9 @@
 /// usage error names the subcommand's help.
 ///
 /// A conforming type declares its subcommands and implements ``RunnableCommand/run()`` as
-/// `try await runSubcommand()`; parsing is provided.
+/// `try await runSubcommand()`; parsing and help are provided. The options its help lists are
+/// those every subcommand declares (``sharedOptions``): the ones that may stand before any
+/// subcommand's name.
 public protocol CommandGroup: RunnableCommand {
     /// The subcommands; each one's name is the last word of its `commandName`.
     static var subcommands: [any Command.Type] { get }
@@ -18,6 +20,14 @@ extension CommandGroup {
     public static var subcommandRows: [CommandConfiguration.Subcommand] {
         subcommands.map { .init(name(of: $0), $0.configuration.abstract) }
     }
+
+    /// The options every subcommand declares, in the first subcommand's order and words.
+    public static var sharedOptions: [CommandConfiguration.Option] {
+        let declared = subcommands.map { Set($0.optionSpecs.map(\.name)) }
+        return (subcommands.first?.optionSpecs ?? []).filter { option in declared.allSatisfy { $0.contains(option.name) } }
+    }
+
+    public static var helpText: String { configuration.helpText(options: sharedOptions, subcommands: subcommandRows) }
 
     static func name(of type: any Command.Type) -> String {
         type.configuration.lastWord
@@ -33,7 +43,7 @@ extension CommandGroup {
         let scanner = ArgumentScanner(arguments, options: optionsFirst ? allOptions : [])
         let (index, problem) = scanner.firstPositional()
         guard let index else {
-            if scanner.wantsHelp { throw CleanExit(configuration.helpText) }
+            if scanner.wantsHelp { throw CleanExit(helpText) }
             if scanner.wantsVersion { throw CleanExit(versionText) }
             if let problem { throw problem.attributed(to: configuration.commandName) }
             throw UsageError(
@@ -48,8 +58,8 @@ extension CommandGroup {
     /// `help [SUBCOMMAND]`: the subcommand's help, or the group's (for `help` alone and `help help`).
     private static func helpText(for arguments: [String]) throws -> String {
         let scanner = ArgumentScanner(arguments, options: allOptions)
-        guard let index = scanner.firstPositional().index, arguments[index] != "help" else { return configuration.helpText }
-        return try subcommand(named: arguments[index]).configuration.helpText
+        guard let index = scanner.firstPositional().index, arguments[index] != "help" else { return helpText }
+        return try subcommand(named: arguments[index]).helpText
     }
 
     /// Runs the subcommand, on the caller's executor (so a subcommand whose `run()` is
@@ -61,9 +71,9 @@ extension CommandGroup {
         }
     }
 
-    /// Every option any subcommand declares, and the group's own.
+    /// Every option any subcommand declares.
     private static var allOptions: [CommandConfiguration.Option] {
-        configuration.options + subcommands.flatMap { $0.configuration.options }
+        subcommands.flatMap { $0.optionSpecs }
     }
 
     private static var names: [String] { subcommands.map(name(of:)) }

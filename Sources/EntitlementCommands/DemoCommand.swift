@@ -23,26 +23,27 @@ public struct DemoCommand: Command {
             under their tools' names, so 'pgrep entitlementd' finds the demo's daemon.
             Also a multi-call binary: 'entitlement-demo TOOL ARGS…', or a link to it named TOOL, runs TOOL \
             (entitlementd, entitlementctl or widget-renderer).
-            """,
-        options: [
-            .init("--trial-seconds", value: "n", "How long the demo's free trial lasts (default 5)."),
-            .init("--ascii", "Print ASCII only (automatic when the locale is not UTF-8)."),
-            CommonOptions.catalogOption,
-        ])
+            """)
 
-    var catalog: ResolvedPath
-    var trialSeconds: Double
-    var charset: TextCharset
+    public static let options: [CommandOption<Self>] = [
+        .option(
+            "--trial-seconds", value: "n", "How long the demo's free trial lasts (default 5).",
+            ValueParser(expected: "a number of seconds from 1 to 60") { Double($0).flatMap { (1...60).contains($0) ? $0 : nil } },
+            \.trialSeconds),
+        .flag("--ascii", "Print ASCII only (automatic when the locale is not UTF-8).", \.asciiRequested),
+        // The demo's containers are its own: of the locations only the catalog is taken.
+        .group(\.common, [CommonOptions.catalogOption]),
+    ]
 
-    public init(parsing scanner: inout ArgumentScanner) throws {
-        trialSeconds = try scanner.value("--trial-seconds", as: "a number of seconds from 1 to 60") { Double($0).flatMap { (1...60).contains($0) ? $0 : nil } } ?? 5
-        charset = .forOutput(asciiRequested: scanner.flag("--ascii"))
-        catalog = try CommonOptions.catalog(parsing: &scanner)
-        let extra = try scanner.positionals()
-        guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
-    }
+    var common = CommonOptions()
+    var trialSeconds = 5.0
+    var asciiRequested = false
+
+    public init() {}
 
     public func run() async throws {
+        let catalog = common.catalog
+        let charset = TextCharset.forOutput(asciiRequested: asciiRequested)
         let loaded = try CatalogLoading.load(catalog)
         let absoluteCatalog = URL(fileURLWithPath: catalog.path).standardizedFileURL.path
         let root = try Self.makeTemporaryDirectory()

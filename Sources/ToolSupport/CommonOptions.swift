@@ -7,17 +7,26 @@ import SystemShims
 /// `--container`, `--group` and `--catalog`, which every tool takes: each from its flag, else
 /// its environment variable (`ENTITLEMENTS_CONTAINER`, `ENTITLEMENTS_GROUP`,
 /// `ENTITLEMENTS_CATALOG`), else ``DefaultLocations`` (none of which depends on the working
-/// directory).
-package struct CommonOptions: Sendable {
+/// directory). Declared once, as an option group; ``validate()`` resolves them.
+package struct CommonOptions: OptionGroup {
     package static let defaultGroup = "group.com.irenews.geko"
 
-    package var containerPath: ResolvedPath
+    /// What `--container`, `--group` and `--catalog` gave; `nil` when not given.
+    package var containerFlag: String?
+    package var groupFlag: String?
+    package var catalogFlag: String?
+
+    /// The resolved container (``resolve(variable:locations:)``).
+    package private(set) var containerPath = ResolvedPath(path: "", source: .flag("--container"))
     /// The group `--group` or `ENTITLEMENTS_GROUP` names, else ``defaultGroup``; a command that
     /// loads the catalog asks ``group(for:)`` instead, which lets the catalog's `appGroup` decide.
-    package var group: String
+    package private(set) var group = defaultGroup
     /// Whether `--group` or `ENTITLEMENTS_GROUP` named ``group``.
-    package var groupIsExplicit: Bool
-    package var catalog: ResolvedPath
+    package private(set) var groupIsExplicit = false
+    /// The resolved catalog (``resolve(variable:locations:)``).
+    package private(set) var catalog = ResolvedPath(path: "", source: .flag("--catalog"))
+
+    package init() {}
 
     package var container: String { containerPath.path }
     package var catalogPath: String { catalog.path }
@@ -34,36 +43,22 @@ package struct CommonOptions: Sendable {
         ContainerLayout(container: container, group: group(for: catalog))
     }
 
-    /// Reads the three options from `scanner`; what no flag names comes from `environment`'s
-    /// variables, then from `locations` (by default the places `environment` and this
-    /// executable give), which are looked at once, so container and catalog come from one place.
-    package init(
-        parsing scanner: inout ArgumentScanner, environment: [String: String], locations: DefaultLocations? = nil
-    ) throws(UsageError) {
-        try self.init(
-            parsing: &scanner, variable: { environment[$0] }, locations: { locations ?? DefaultLocations(environment: environment) })
-    }
+    /// Resolves the options from this process's environment and the default places.
+    package mutating func validate() throws(UsageError) { try resolve() }
 
-    /// Reads the three options from `scanner`, the variables this process's environment (or
-    /// `variable`) gives by name, and the default places: ``init(parsing:environment:locations:)``
-    /// without building a table of the whole environment, of which a tool reads a handful of names
-    /// (the three `ENTITLEMENTS_*` variables and, for the default places, `HOME` and the XDG ones).
-    package init(parsing scanner: inout ArgumentScanner, variable: (String) -> String? = ProcessEnvironment.value(of:)) throws(UsageError) {
-        try self.init(parsing: &scanner, variable: variable, locations: { DefaultLocations(variable: variable) })
-    }
-
-    private init(
-        parsing scanner: inout ArgumentScanner, variable: (String) -> String?, locations: () -> DefaultLocations
+    /// Resolves the flags given: what no flag names comes from the variables `variable` gives
+    /// by name (by default this process's environment, read one name at a time), then from
+    /// `locations` (by default the places that environment and this executable give), which are
+    /// looked at once, so container and catalog come from one place.
+    package mutating func resolve(
+        variable: (String) -> String? = ProcessEnvironment.value(of:), locations: (() -> DefaultLocations)? = nil
     ) throws(UsageError) {
-        let containerFlag = try scanner.value("--container")
-        let groupFlag = try scanner.value("--group")
-        let catalogFlag = try scanner.value("--catalog")
         let explicitContainer = try Self.explicit(containerFlag, flag: "--container", variable: "ENTITLEMENTS_CONTAINER", in: variable)
         let explicitCatalog = try Self.explicit(catalogFlag, flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", in: variable)
         if let explicitContainer, let explicitCatalog {
             (containerPath, catalog) = (explicitContainer, explicitCatalog)
         } else {
-            let defaults = locations().resolve()
+            let defaults = (locations?() ?? DefaultLocations(variable: variable)).resolve()
             (containerPath, catalog) = (explicitContainer ?? defaults.container, explicitCatalog ?? defaults.catalog)
         }
         let explicitGroup = groupFlag ?? variable("ENTITLEMENTS_GROUP").flatMap { $0.isEmpty ? nil : $0 }
@@ -72,26 +67,6 @@ package struct CommonOptions: Sendable {
         guard Self.isValidGroup(group) else {
             throw UsageError("invalid group '\(group)': use letters, digits, '.', '-' and '_' only")
         }
-    }
-
-    /// Only `--catalog` (for a command that declares no container: the demo).
-    package static func catalog(
-        parsing scanner: inout ArgumentScanner, environment: [String: String], locations: DefaultLocations? = nil
-    ) throws(UsageError) -> ResolvedPath {
-        try catalog(parsing: &scanner, variable: { environment[$0] }, locations: { locations ?? DefaultLocations(environment: environment) })
-    }
-
-    /// Only `--catalog`, from this process's environment (or `variable`) and the default places.
-    package static func catalog(
-        parsing scanner: inout ArgumentScanner, variable: (String) -> String? = ProcessEnvironment.value(of:)
-    ) throws(UsageError) -> ResolvedPath {
-        try catalog(parsing: &scanner, variable: variable, locations: { DefaultLocations(variable: variable) })
-    }
-
-    private static func catalog(
-        parsing scanner: inout ArgumentScanner, variable: (String) -> String?, locations: () -> DefaultLocations
-    ) throws(UsageError) -> ResolvedPath {
-        try explicit(scanner.value("--catalog"), flag: "--catalog", variable: "ENTITLEMENTS_CATALOG", in: variable) ?? locations().resolve().catalog
     }
 
     /// The path the flag or, without it, the environment variable names; `nil` for neither.
@@ -109,35 +84,39 @@ package struct CommonOptions: Sendable {
     /// A group id becomes a file name: no slashes, no leading dot, nothing empty.
     package static func isValidGroup(_ group: String) -> Bool { Catalog.isValidAppGroup(group) }
 
-    package static let containerOption = CommandConfiguration.Option(
+    package static let containerOption = CommandOption<Self>.option(
         "--container", value: "dir",
-        "App-group container (env ENTITLEMENTS_CONTAINER). Default: the container of the place the default catalog comes from (see --catalog): $XDG_STATE_HOME/entitlements/container (~/.local/state/entitlements/container), /var/lib/entitlements/container or the package's Shared/Container; with no catalog anywhere, the user's (the system's when there is no home).")
-    package static let groupOption = CommandConfiguration.Option(
+        "App-group container (env ENTITLEMENTS_CONTAINER). Default: the container of the place the default catalog comes from (see --catalog): $XDG_STATE_HOME/entitlements/container (~/.local/state/entitlements/container), /var/lib/entitlements/container or the package's Shared/Container; with no catalog anywhere, the user's (the system's when there is no home).",
+        .text, \.containerFlag)
+    package static let groupOption = CommandOption<Self>.option(
         "--group", value: "id",
-        "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; else the catalog's appGroup; default \(defaultGroup)).")
-    package static let catalogOption = CommandConfiguration.Option(
+        "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; else the catalog's appGroup; default \(defaultGroup)).",
+        .text, \.groupFlag)
+    package static let catalogOption = CommandOption<Self>.option(
         "--catalog", value: "file",
-        "Catalog JSON (env ENTITLEMENTS_CATALOG). Default: the first of these that exists: $XDG_CONFIG_HOME/entitlements/Catalog.json (~/.config/entitlements/Catalog.json); /etc/entitlements/Catalog.json; for a tool run from its package's .build, the package's Shared/Catalog.json.")
+        "Catalog JSON (env ENTITLEMENTS_CATALOG). Default: the first of these that exists: $XDG_CONFIG_HOME/entitlements/Catalog.json (~/.config/entitlements/Catalog.json); /etc/entitlements/Catalog.json; for a tool run from its package's .build, the package's Shared/Catalog.json.",
+        .text, \.catalogFlag)
 
     /// The three options as every command that reads the container declares them.
-    package static let options: [CommandConfiguration.Option] = [containerOption, groupOption, catalogOption]
+    package static let options = [containerOption, groupOption, catalogOption]
 
     /// The three options for a command that reads no container but accepts the same command
     /// line as the others (`evaluate`): `--container` and `--group` are parsed and not used.
-    package static func options(ignoringContainerIn command: String) -> [CommandConfiguration.Option] {
-        var container = containerOption, group = groupOption
-        container.help = "Accepted like every tool's, unused: \(command) reads no container."
-        group.help = "Accepted like every tool's, unused."
-        return [container, group, catalogOption]
+    package static func options(ignoringContainerIn command: String) -> [CommandOption<Self>] {
+        [
+            containerOption.help("Accepted like every tool's, unused: \(command) reads no container."),
+            groupOption.help("Accepted like every tool's, unused."), catalogOption,
+        ]
     }
 
     /// The three options for a command that reads no catalog (`watch-link`): `--catalog` is
     /// accepted and ignored.
-    package static func options(ignoringCatalogIn command: String) -> [CommandConfiguration.Option] {
-        var catalog = catalogOption, group = groupOption
-        catalog.help = "Accepted like every tool's, unused: \(command) reads no catalog."
-        group.help = "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; default \(defaultGroup))."
-        return [containerOption, group, catalog]
+    package static func options(ignoringCatalogIn command: String) -> [CommandOption<Self>] {
+        [
+            containerOption,
+            groupOption.help("App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; default \(defaultGroup))."),
+            catalogOption.help("Accepted like every tool's, unused: \(command) reads no catalog."),
+        ]
     }
 }
 

@@ -4,9 +4,8 @@ import CLISupport
 package enum OutputFormat: String, Sendable, CaseIterable {
     case text, json
 
-    package static let option = CommandConfiguration.Option("--format", value: "format", "Output format. (values: text, json; default: text)")
-
-    package static func parse(_ scanner: inout ArgumentScanner) throws(UsageError) -> OutputFormat {
-        try scanner.value("--format", as: "'text' or 'json'") { OutputFormat(rawValue: $0) } ?? .text
+    /// `--format`, for a command whose `property` holds the format (``text`` by default).
+    package static func option<Command>(_ property: any WritableKeyPath<Command, OutputFormat> & Sendable) -> CommandOption<Command> {
+        .option("--format", value: "format", "Output format. (values: text, json; default: text)", .oneOf("'text' or 'json'"), property)
     }
 }

@@ -20,34 +20,43 @@ public struct WidgetRendererCommand: Command {
             timeline's reload date arrives, until SIGINT or SIGTERM or until its output is closed (exit 0). \
             Every JSON line names the feature that gates it ("feature"); a --feature the catalog does not \
             define is a usage error (exit 64).
-            """,
-        options: [
-            .init("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)"),
-            .init("--feature", value: "feature", "The catalog feature that gates what is rendered (default: the catalog's widgetFeature, widgets, on a phone or tablet; its watchFeature, watchApp, on the watch, for the app and its complications)."),
-            .init("--family", value: "family", repeatable: true, "A widget family to render ('\(watchAppName)' for the watch app); repeat for several (default: all of the device's)."),
-            OutputFormat.option,
-            .init("--now", value: "ISO8601", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time)."),
-            .init("--follow", "Keep running and print again on every change."),
-            .init("--ascii", "Draw with ASCII only (automatic when the locale is not UTF-8)."),
-        ] + CommonOptions.options)
+            """)
 
-    var common: CommonOptions
-    var device: DeviceProfile
-    var families: [WidgetFamily]
-    var showsWatchApp: Bool
-    var format: OutputFormat
+    public static let options: [CommandOption<Self>] = [
+        .option("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)", .oneOf("phone, tablet or watch"), \.device),
+        .option(
+            "--feature", value: "feature",
+            "The catalog feature that gates what is rendered (default: the catalog's widgetFeature, widgets, on a phone or tablet; its watchFeature, watchApp, on the watch, for the app and its complications).",
+            .text, \.feature),
+        .repeatable(
+            "--family", value: "family",
+            "A widget family to render ('\(watchAppName)' for the watch app); repeat for several (default: all of the device's).", .text,
+            \.familyNames),
+        OutputFormat.option(\.format),
+        .option(
+            "--now", value: "ISO8601", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time).", .iso8601, \.now),
+        .flag("--follow", "Keep running and print again on every change.", \.follow),
+        .flag("--ascii", "Draw with ASCII only (automatic when the locale is not UTF-8).", \.asciiRequested),
+        .group(\.common),
+    ]
+
+    var common = CommonOptions()
+    var device = DeviceProfile.phone
+    /// `--family` as given; ``families`` and ``showsWatchApp`` are what they select on ``device``.
+    var familyNames: [String] = []
+    var families: [WidgetFamily] = []
+    var showsWatchApp = false
+    var format = OutputFormat.text
     var now: Date?
-    var follow: Bool
-    var charset: TextCharset
+    var follow = false
+    var asciiRequested = false
     /// `--feature`, checked against the catalog when it is loaded.
     var feature: String?
 
-    public init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
-        device = try scanner.value("--device", as: "phone, tablet or watch") { DeviceProfile(rawValue: $0) } ?? .phone
-        feature = try scanner.value("--feature")
-        let device = device
-        let names = try scanner.values("--family")
+    public init() {}
+
+    public mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {
+        let device = device, names = familyNames
         let known = (device == .watch ? [Self.watchAppName] : []) + device.families.map(\.rawValue)
         families = try names.filter { device != .watch || $0 != Self.watchAppName }.map { name throws(UsageError) -> WidgetFamily in
             guard let family = WidgetFamily(rawValue: name) else {
@@ -63,13 +72,7 @@ public struct WidgetRendererCommand: Command {
         // No --family: everything the device shows. Given: exactly those (the watch app only when named).
         showsWatchApp = device == .watch && (names.isEmpty || names.contains(Self.watchAppName))
         if names.isEmpty { families = device.families }
-        format = try OutputFormat.parse(&scanner)
-        now = try scanner.value("--now", as: "an ISO 8601 date such as 2026-11-22T10:00:00Z", ISO8601.date(from:))
-        follow = scanner.flag("--follow")
-        charset = .forOutput(asciiRequested: scanner.flag("--ascii"))
         if follow, now != nil { throw UsageError("'--now' cannot be combined with '--follow'") }
-        let extra = try scanner.positionals()
-        guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
     }
 
     /// The `--family` name of the watch app's launch screen (not a WidgetKit family).
@@ -87,7 +90,8 @@ public struct WidgetRendererCommand: Command {
                     + " (\(common.catalogPath) defines: \(known.joined(separator: ", ")))")
         }
         let renderer = TimelineRendering(
-            device: device, families: families, showsWatchApp: showsWatchApp, format: format, charset: charset,
+            device: device, families: families, showsWatchApp: showsWatchApp, format: format,
+            charset: .forOutput(asciiRequested: asciiRequested),
             timeZone: .local, gate: catalog.featureGate, feature: feature)
         if follow {
             try await SnapshotFollower(layout: common.layout(for: catalog), rendering: renderer).run()

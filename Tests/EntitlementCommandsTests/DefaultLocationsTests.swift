@@ -40,12 +40,14 @@ struct DefaultLocationsTests {
             let user = DefaultLocations.Place(name: "user default", catalog: root + "/user/Catalog.json", container: root + "/user/container")
             let system = DefaultLocations.Place(name: "system default", catalog: root + "/system/Catalog.json", container: root + "/system/container")
             let locations = DefaultLocations(user, system)
-            func parse(_ arguments: [String], _ environment: [String: String] = [:]) throws -> CommonOptions {
-                var scanner = ArgumentScanner(arguments, options: CommonOptions.options)
-                return try CommonOptions(parsing: &scanner, environment: environment, locations: locations)
+            func parse(_ flags: (container: String, catalog: String, group: String)? = nil, _ environment: [String: String] = [:]) throws -> CommonOptions {
+                var options = CommonOptions()
+                (options.containerFlag, options.catalogFlag, options.groupFlag) = (flags?.container, flags?.catalog, flags?.group)
+                try options.resolve(variable: { environment[$0] }, locations: { locations })
+                return options
             }
 
-            let nowhere = try parse([])
+            let nowhere = try parse()
             #expect(nowhere.containerPath == ResolvedPath(path: user.container, source: .defaultPlace("user default")))
             #expect(nowhere.catalog.alsoTried == [user, system])
             let error = #expect(throws: UsageError.self) { try CatalogLoading.load(nowhere.catalog) }
@@ -53,36 +55,34 @@ struct DefaultLocationsTests {
 
             try FileManager.default.createDirectory(atPath: root + "/system", withIntermediateDirectories: true)
             try Data("{}".utf8).write(to: URL(fileURLWithPath: system.catalog))
-            let installed = try parse([])
+            let installed = try parse()
             #expect(installed.catalog == ResolvedPath(path: system.catalog, source: .defaultPlace("system default")))
             #expect(installed.containerPath == ResolvedPath(path: system.container, source: .defaultPlace("system default")))
             #expect(installed.group == CommonOptions.defaultGroup)
 
             let environment = ["ENTITLEMENTS_CONTAINER": "/e/c", "ENTITLEMENTS_CATALOG": "/e/Catalog.json", "ENTITLEMENTS_GROUP": "group.e"]
-            let fromEnvironment = try parse([], environment)
+            let fromEnvironment = try parse(nil, environment)
             #expect(fromEnvironment.containerPath == ResolvedPath(path: "/e/c", source: .environment("ENTITLEMENTS_CONTAINER")))
             #expect(fromEnvironment.catalog == ResolvedPath(path: "/e/Catalog.json", source: .environment("ENTITLEMENTS_CATALOG")))
             #expect(fromEnvironment.group == "group.e")
 
-            let fromFlags = try parse(["--container", "/f/c", "--catalog", "/f/Catalog.json", "--group", "group.f"], environment)
+            let fromFlags = try parse(("/f/c", "/f/Catalog.json", "group.f"), environment)
             #expect(fromFlags.containerPath == ResolvedPath(path: "/f/c", source: .flag("--container")))
             #expect(fromFlags.catalog == ResolvedPath(path: "/f/Catalog.json", source: .flag("--catalog")))
             #expect(fromFlags.group == "group.f")
         }
     }
 
-    @Test("The default places come from the environment the options are parsed with")
+    @Test("The default places come from the environment the options are resolved with")
     func injectedEnvironment() throws {
         try withTemporaryDirectory { root in
             try FileManager.default.createDirectory(atPath: root + "/config/entitlements", withIntermediateDirectories: true)
             try Data("{}".utf8).write(to: URL(fileURLWithPath: root + "/config/entitlements/Catalog.json"))
             let environment = ["HOME": root + "/home", "XDG_CONFIG_HOME": root + "/config", "XDG_STATE_HOME": root + "/state"]
-            var scanner = ArgumentScanner([], options: CommonOptions.options)
-            let options = try CommonOptions(parsing: &scanner, environment: environment)
+            var options = CommonOptions()
+            try options.resolve(variable: { environment[$0] })
             #expect(options.catalog == ResolvedPath(path: root + "/config/entitlements/Catalog.json", source: .defaultPlace("user default")))
             #expect(options.containerPath == ResolvedPath(path: root + "/state/entitlements/container", source: .defaultPlace("user default")))
-            var catalogOnly = ArgumentScanner([], options: [CommonOptions.catalogOption])
-            #expect(try CommonOptions.catalog(parsing: &catalogOnly, environment: environment).path == root + "/config/entitlements/Catalog.json")
         }
     }
 
