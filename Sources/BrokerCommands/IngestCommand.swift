@@ -49,17 +49,16 @@ struct IngestCommand: Command {
             StandardStreams.writeOut(queued)
             return
         }
-        // Held from before the events are queued until the wait ends: a signal then finds them
-        // durably queued before it ends this process.
-        let signals = HeldSignals()
+        // A terminating signal ends the wait once the queued events are durable, then this
+        // process, as the signal would have.
         let outcome: IngestClient.QueuedWait?
-        do { outcome = try client.enqueueAndWait(lines, source: source, timeout: timeout, signals: signals) } catch { throw error.toolError }
+        do { outcome = try await client.enqueueAndWait(lines, source: source, timeout: timeout) } catch { throw error.toolError }
         switch outcome {
         case nil: Self.noEvents(source)
         case .published(_, let generation)?:
             StandardStreams.writeOut("published generation \(generation.map(String.init) ?? "unknown")\n")
         case .interrupted(_, let signal)?:
-            HeldSignals.terminate(by: signal)
+            ProcessExit.terminate(by: signal)
         }
     }
 
