@@ -6,7 +6,7 @@
 /// Options are read through their declarations (``CommandOption``), so only a declared option
 /// can be read. Every argument must be consumed; ``finish()`` reports the first one nobody
 /// asked for, with a suggestion.
-public struct ArgumentScanner: Sendable {
+package struct ArgumentScanner: Sendable {
     private let arguments: [String]
     /// Which of ``arguments`` a read has taken (and `--`, which no read returns). A flag per
     /// argument rather than an array of optional strings, whose generic metadata every tool
@@ -17,7 +17,7 @@ public struct ArgumentScanner: Sendable {
     /// Every declared and built-in option, by every spelling.
     private let declared: [String: CommandConfiguration.Option]
     /// Scans `arguments` for a command that declares `options`.
-    public init(_ arguments: [String], options: [CommandConfiguration.Option]) {
+    package init(_ arguments: [String], options: [CommandConfiguration.Option]) {
         let separator = arguments.firstIndex(of: "--") ?? arguments.count
         self.arguments = arguments
         self.separator = separator
@@ -35,10 +35,10 @@ public struct ArgumentScanner: Sendable {
     }
 
     /// Whether `-h` or `--help` appears before `--`.
-    public var wantsHelp: Bool { containsBeforeSeparator(CommandConfiguration.helpOption) }
+    package var wantsHelp: Bool { containsBeforeSeparator(CommandConfiguration.helpOption) }
 
     /// Whether `--version` appears before `--`.
-    public var wantsVersion: Bool { containsBeforeSeparator(CommandConfiguration.versionOption) }
+    package var wantsVersion: Bool { containsBeforeSeparator(CommandConfiguration.versionOption) }
 
     private func containsBeforeSeparator(_ option: CommandConfiguration.Option) -> Bool {
         let spellings = option.spellings
@@ -50,7 +50,7 @@ public struct ArgumentScanner: Sendable {
     /// (an unknown option, whose value cannot be skipped, ends the search). Reading the
     /// arguments once for both keeps "which word is the subcommand" and "which option is wrong"
     /// from disagreeing.
-    public func firstPositional() -> (index: Int?, problem: UsageError?) {
+    package func firstPositional() -> (index: Int?, problem: UsageError?) {
         var index = 0
         while index < separator {
             let argument = arguments[index]
@@ -71,7 +71,7 @@ public struct ArgumentScanner: Sendable {
     }
 
     /// The arguments without the one at `index` (a subcommand's name), for the subcommand.
-    public func arguments(removingAt index: Int) -> [String] {
+    package func arguments(removingAt index: Int) -> [String] {
         var rest = arguments
         rest.remove(at: index)
         return rest
@@ -123,7 +123,7 @@ public struct ArgumentScanner: Sendable {
 
     /// Removes and returns the remaining arguments that are not options. Call after all options
     /// and flags; an unknown option (`-x`, `--xyz`) is an error, except `-` (standard input).
-    public mutating func positionals() throws(UsageError) -> [String] {
+    package mutating func positionals() throws(UsageError) -> [String] {
         var result: [String] = []
         for index in arguments.indices {
             guard let argument = remaining(at: index) else { continue }
@@ -136,14 +136,14 @@ public struct ArgumentScanner: Sendable {
 
     /// Removes and returns the one optional positional argument (`FILE`, `-`), or `nil`; more
     /// than one is a usage error naming `name`.
-    public mutating func optionalPositional(_ name: String) throws(UsageError) -> String? {
+    package mutating func optionalPositional(_ name: String) throws(UsageError) -> String? {
         let all = try positionals()
         guard all.count <= 1 else { throw UsageError("expected at most one \(name), got \(all.count)") }
         return all.first
     }
 
     /// Fails on the first argument nobody consumed.
-    public func finish() throws(UsageError) {
+    package func finish() throws(UsageError) {
         for index in arguments.indices {
             guard let argument = remaining(at: index) else { continue }
             if index < separator, Self.looksLikeOption(argument) { throw unexpectedOption(argument) }

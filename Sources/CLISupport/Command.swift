@@ -4,7 +4,7 @@ import SystemShims
 /// A command a tool's `main` runs: parsed from a whole command line, then run. Parsing is
 /// separate from running so tests can parse argument arrays without starting anything. A
 /// ``Command`` parses its own options; a ``CommandGroup`` hands them to a subcommand.
-public protocol RunnableCommand: Sendable {
+package protocol RunnableCommand: Sendable {
     static var configuration: CommandConfiguration { get }
     /// The help screen (`--help`), generated from ``configuration`` and the declared options.
     static var helpText: String { get }
@@ -26,7 +26,7 @@ public protocol RunnableCommand: Sendable {
 /// in the manner of swift-argument-parser: parsing starts from ``init()`` (every option at its
 /// default), reads each declared option into its property, then hands the positional arguments
 /// to ``parseArguments(_:)``.
-public protocol Command: RunnableCommand {
+package protocol Command: RunnableCommand {
     /// The command with every option at its default.
     init()
     /// The command's options, in the order help lists them.
@@ -38,16 +38,16 @@ public protocol Command: RunnableCommand {
 }
 
 extension Command {
-    public mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {}
+    package mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {}
 
     /// Every option's spelling, placeholder and help, in declaration order.
-    public static var optionSpecs: [CommandConfiguration.Option] { options.flatMap(\.specs) }
+    package static var optionSpecs: [CommandConfiguration.Option] { options.flatMap(\.specs) }
 
-    public static var helpText: String { configuration.helpText(options: optionSpecs) }
+    package static var helpText: String { configuration.helpText(options: optionSpecs) }
 
     /// Handles `-h`/`--help` and `--version`, then reads every declared option and the
     /// positional arguments, then rejects leftovers; a ``UsageError`` names this command's help.
-    public static func parse(_ arguments: [String]) throws -> Self {
+    package static func parse(_ arguments: [String]) throws -> Self {
         let options = options
         var scanner = ArgumentScanner(arguments, options: options.flatMap(\.specs))
         if scanner.wantsHelp { throw CleanExit(helpText) }
@@ -66,13 +66,13 @@ extension Command {
 
 extension RunnableCommand {
     /// `entitlementctl 1.0.0`.
-    public static var versionText: String { "\(configuration.toolName) \(ToolVersion.current)\n" }
+    package static var versionText: String { "\(configuration.toolName) \(ToolVersion.current)\n" }
 
     /// Parses the process arguments (or `arguments`), runs, and exits with the contract's code:
     /// 0 on success, 64 for a ``UsageError`` (one line and a hint), the error's code for
     /// ``ToolError`` (one line on stderr), and 1 with `tool: error: …` for anything else. Runs on
     /// its caller's executor.
-    nonisolated(nonsending) public static func main(_ arguments: [String]? = nil) async -> Never {
+    nonisolated(nonsending) package static func main(_ arguments: [String]? = nil) async -> Never {
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
         let code: Int32
         do {
@@ -85,7 +85,7 @@ extension RunnableCommand {
     }
 
     /// The text `error` prints, the stream it goes to and the exit status.
-    public static func message(for error: any Error) -> (text: String, toStandardError: Bool, status: Int32) {
+    package static func message(for error: any Error) -> (text: String, toStandardError: Bool, status: Int32) {
         let tool = configuration.toolName
         switch error {
         case let clean as CleanExit:
@@ -103,7 +103,7 @@ extension RunnableCommand {
     }
 
     /// Writes the message for `error` to the right stream and returns the exit status.
-    public static func report(_ error: any Error) -> Int32 {
+    package static func report(_ error: any Error) -> Int32 {
         let (text, toStandardError, status) = message(for: error)
         if !text.isEmpty {
             if toStandardError { StandardStreams.writeError(text) } else { StandardStreams.writeOut(text) }

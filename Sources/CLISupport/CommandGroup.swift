@@ -8,7 +8,7 @@
 /// `try await runSubcommand()`; parsing and help are provided. The options its help lists are
 /// those every subcommand declares (``sharedOptions``): the ones that may stand before any
 /// subcommand's name.
-public protocol CommandGroup: RunnableCommand {
+package protocol CommandGroup: RunnableCommand {
     /// The subcommands; each one's name is the last word of its `commandName`.
     static var subcommands: [any Command.Type] { get }
     init(subcommand: any Command)
@@ -17,17 +17,17 @@ public protocol CommandGroup: RunnableCommand {
 
 extension CommandGroup {
     /// The subcommands' names and abstracts, for the group's help.
-    public static var subcommandRows: [CommandConfiguration.Subcommand] {
+    package static var subcommandRows: [CommandConfiguration.Subcommand] {
         subcommands.map { .init(name(of: $0), $0.configuration.abstract) }
     }
 
     /// The options every subcommand declares, in the first subcommand's order and words.
-    public static var sharedOptions: [CommandConfiguration.Option] {
+    package static var sharedOptions: [CommandConfiguration.Option] {
         let declared = subcommands.map { Set($0.optionSpecs.map(\.name)) }
         return (subcommands.first?.optionSpecs ?? []).filter { option in declared.allSatisfy { $0.contains(option.name) } }
     }
 
-    public static var helpText: String { configuration.helpText(options: sharedOptions, subcommands: subcommandRows) }
+    package static var helpText: String { configuration.helpText(options: sharedOptions, subcommands: subcommandRows) }
 
     static func name(of type: any Command.Type) -> String {
         type.configuration.lastWord
@@ -36,7 +36,7 @@ extension CommandGroup {
     /// Finds the subcommand among `arguments` (skipping every subcommand's options and their
     /// values), then parses everything else as that subcommand's arguments. Before the
     /// subcommand's name, help and version rank above an unknown option.
-    public static func parse(_ arguments: [String]) throws -> Self {
+    package static func parse(_ arguments: [String]) throws -> Self {
         // Only options standing before the subcommand's name need every subcommand's options to
         // be skipped; when the name comes first (the usual spelling) the scanner needs none.
         let optionsFirst = arguments.first.map(ArgumentScanner.looksLikeOption) ?? false
@@ -65,7 +65,7 @@ extension CommandGroup {
     /// Runs the subcommand, on the caller's executor (so a subcommand whose `run()` is
     /// `nonisolated(nonsending)` runs there too); a usage error it finds only while running
     /// names its help.
-    nonisolated(nonsending) public func runSubcommand() async throws {
+    nonisolated(nonsending) package func runSubcommand() async throws {
         do { try await subcommand.run() } catch let error as UsageError {
             throw error.attributed(to: type(of: subcommand).configuration.commandName)
         }

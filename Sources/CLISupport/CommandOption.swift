@@ -7,9 +7,9 @@
 ///
 /// A group (``group(_:_:)``) is one declaration of several options that several commands share,
 /// with a check of its own once they are read (``OptionGroup/validate()``).
-public struct CommandOption<Root>: Sendable {
+package struct CommandOption<Root>: Sendable {
     /// The option as help and the scanner see it; several for a group.
-    public let specs: [CommandConfiguration.Option]
+    package let specs: [CommandConfiguration.Option]
     /// Reads the option from the scanner into the command.
     let read: @Sendable (inout ArgumentScanner, inout Root) throws(UsageError) -> Void
 
@@ -21,7 +21,7 @@ public struct CommandOption<Root>: Sendable {
     }
 
     /// A flag: `property` becomes `true` when it is given.
-    public static func flag(_ name: String, _ help: String, _ property: any WritableKeyPath<Root, Bool> & Sendable) -> Self {
+    package static func flag(_ name: String, _ help: String, _ property: any WritableKeyPath<Root, Bool> & Sendable) -> Self {
         let spec = CommandConfiguration.Option(name, help)
         return Self([spec]) { scanner, root throws(UsageError) in
             if scanner.flag(spec) { root[keyPath: property] = true }
@@ -29,7 +29,7 @@ public struct CommandOption<Root>: Sendable {
     }
 
     /// An option with a value, which `parser` turns into `property`'s value; given at most once.
-    public static func option<Value>(
+    package static func option<Value>(
         _ name: String, value placeholder: String, _ help: String, _ parser: ValueParser<Value>,
         _ property: any WritableKeyPath<Root, Value> & Sendable
     ) -> Self {
@@ -40,7 +40,7 @@ public struct CommandOption<Root>: Sendable {
     }
 
     /// An option with a value, which `parser` turns into `property`'s value; given at most once.
-    public static func option<Value>(
+    package static func option<Value>(
         _ name: String, value placeholder: String, _ help: String, _ parser: ValueParser<Value>,
         _ property: any WritableKeyPath<Root, Value?> & Sendable
     ) -> Self {
@@ -51,7 +51,7 @@ public struct CommandOption<Root>: Sendable {
     }
 
     /// An option that may be given more than once; `property` holds every value, in order.
-    public static func repeatable<Value>(
+    package static func repeatable<Value>(
         _ name: String, value placeholder: String, _ help: String, _ parser: ValueParser<Value>,
         _ property: any WritableKeyPath<Root, [Value]> & Sendable
     ) -> Self {
@@ -65,7 +65,7 @@ public struct CommandOption<Root>: Sendable {
 
     /// The options of the group `property` holds (by default every one it declares), then its
     /// ``OptionGroup/validate()``.
-    public static func group<Group: OptionGroup>(
+    package static func group<Group: OptionGroup>(
         _ property: any WritableKeyPath<Root, Group> & Sendable, _ options: [CommandOption<Group>] = Group.options
     ) -> Self {
         Self(options.flatMap(\.specs)) { scanner, root throws(UsageError) in
@@ -78,7 +78,7 @@ public struct CommandOption<Root>: Sendable {
 
     /// The same option with another help text (a command that accepts a shared option but uses
     /// it differently, or not at all).
-    public func help(_ help: String) -> Self {
+    package func help(_ help: String) -> Self {
         var specs = specs
         for index in specs.indices { specs[index].help = help }
         return Self(specs, read: read)
@@ -87,7 +87,7 @@ public struct CommandOption<Root>: Sendable {
 
 /// Options several commands share, declared once (``CommandOption/group(_:_:)``), like
 /// swift-argument-parser's `@OptionGroup`.
-public protocol OptionGroup: Sendable {
+package protocol OptionGroup: Sendable {
     /// Every option at its default.
     init()
     /// The group's options, in the order help lists them.
@@ -97,5 +97,5 @@ public protocol OptionGroup: Sendable {
 }
 
 extension OptionGroup {
-    public mutating func validate() throws(UsageError) {}
+    package mutating func validate() throws(UsageError) {}
 }

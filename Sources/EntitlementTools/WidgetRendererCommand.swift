@@ -2,17 +2,16 @@ import CLISupport
 import EntitlementModel
 import FoundationEssentials
 import SystemShims
-import ToolSupport
 import WatchExtension
 import WidgetTimeline
 
 /// `widget-renderer`: print widget (or watch) timelines from the shared file, once or on every change.
-public struct WidgetRendererCommand: Command {
-    public static let configuration = CommandConfiguration(
+package struct WidgetRendererCommand: Command {
+    package static let configuration = CommandConfiguration(
         commandName: "widget-renderer",
         abstract: "Render widget timelines (phone) or the watch app and its complications from the shared file.",
         discussion: """
-            Families use WidgetKit's names: \(WidgetFamily.allCases.map(\.rawValue).joined(by: ", ")); \
+            Families use WidgetKit's names: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")); \
             on the watch, '\(Self.watchAppName)' names the watch app's launch screen, shown with every \
             complication when no --family is given. Text gives times in the local zone (TZ) with their \
             UTC offset; JSON prints one object per family timeline per line, times in UTC. --follow \
@@ -22,7 +21,7 @@ public struct WidgetRendererCommand: Command {
             define is a usage error (exit 64).
             """)
 
-    public static let options: [CommandOption<Self>] = [
+    package static let options: [CommandOption<Self>] = [
         .option("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)", .oneOf("phone, tablet or watch"), \.device),
         .option(
             "--feature", value: "feature",
@@ -53,9 +52,9 @@ public struct WidgetRendererCommand: Command {
     /// `--feature`, checked against the catalog when it is loaded.
     var feature: String?
 
-    public init() {}
+    package init() {}
 
-    public mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {
+    package mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {
         let device = device, names = familyNames
         let known = (device == .watch ? [Self.watchAppName] : []) + device.families.map(\.rawValue)
         families = try names.filter { device != .watch || $0 != Self.watchAppName }.map { name throws(UsageError) -> WidgetFamily in
@@ -80,7 +79,7 @@ public struct WidgetRendererCommand: Command {
 
     // On the main thread: a one-shot render is synchronous work and starts no thread of the
     // concurrency pool (three fewer threads at start-up); `--follow` awaits its watch from here.
-    nonisolated(nonsending) public func run() async throws {
+    nonisolated(nonsending) package func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         let feature = feature ?? (device == .watch ? catalog.watchFeature : catalog.widgetFeature)
         if self.feature != nil, catalog.featureGate.rules[feature] == nil {

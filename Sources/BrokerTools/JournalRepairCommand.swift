@@ -1,7 +1,7 @@
 import Broker
 import CLISupport
 import FoundationEssentials
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementctl journal-repair`: set a damaged journal's damage aside and list what was lost.
 struct JournalRepairCommand: Command {

@@ -1,4 +1,4 @@
-@testable import ToolSupport
+@testable import EntitlementTools
 import Testing
 import WidgetTimeline
 

@@ -1,5 +1,5 @@
 import CLISupport
-@testable import ToolSupport
+@testable import EntitlementTools
 import Foundation
 import Testing
 import TestSupport

@@ -3,7 +3,7 @@ import CLISupport
 import EntitlementModel
 import FoundationEssentials
 import SystemShims
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementctl ingest [FILE|-] [--wait]`.
 struct IngestCommand: Command {

@@ -1,13 +1,11 @@
-import BrokerCommands
 import CLISupport
-import ToolSupport
-import WidgetRendererCommands
+import EntitlementTools
 
 /// The entry point of the multi-call executables: `entitlement-demo entitlementd …`, or a link
 /// to it named `entitlementd`, runs the daemon, so `swift run entitlement-demo` needs no other
-/// product built. The shipped tools start through `ToolStart` (in `ToolSupport`) instead and link only their own
-/// command library.
-public enum ToolEntry {
+/// product built. The shipped tools start through `ToolStart` (in `EntitlementTools`) instead, so
+/// `widget-renderer` links no `BrokerTools`.
+package enum ToolEntry {
     static let tools: [String: any RunnableCommand.Type] = [
         "entitlementd": EntitlementdCommand.self,
         "entitlementctl": EntitlementctlCommand.self,
@@ -16,7 +14,7 @@ public enum ToolEntry {
     ]
 
     /// Runs the tool `name` with the process arguments; never returns.
-    public static func main(_ name: String) async -> Never {
+    package static func main(_ name: String) async -> Never {
         var arguments = Array(CommandLine.arguments.dropFirst())
         var tool = name
         if name == "entitlement-demo" {

@@ -2,7 +2,7 @@ import Broker
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementctl evaluate [--now ISO8601] [FILE|-]`: the engine without a daemon.
 struct EvaluateCommand: Command {
@@ -43,5 +43,3 @@ struct EvaluateCommand: Command {
     }
 }
 
-import FoundationEssentials
-import ToolSupport

@@ -4,7 +4,7 @@ import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
 import SystemShims
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementctl check FEATURE [--count N [--adding K]] [--days-ago N] [--record]`: exit 0 when unlocked, 1 when locked.
 struct CheckCommand: Command {

@@ -1,23 +1,23 @@
 import CLISupport
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementctl`: feed events, inspect the snapshot, check a feature, drive the watch link.
-public struct EntitlementctlCommand: CommandGroup {
-    public static let configuration = CommandConfiguration(
+package struct EntitlementctlCommand: CommandGroup {
+    package static let configuration = CommandConfiguration(
         commandName: "entitlementctl",
         abstract: "Feed StoreKit events to entitlementd and inspect what it publishes.",
         discussion: "Options may stand before or after the subcommand: 'entitlementctl --container DIR status' is 'entitlementctl status --container DIR'.")
 
-    public static let subcommands: [any Command.Type] = [
+    package static let subcommands: [any Command.Type] = [
         IngestCommand.self, StatusCommand.self, EvaluateCommand.self, CheckCommand.self, FeaturesCommand.self, ProductsCommand.self,
         PaywallCommand.self, WatchLinkCommand.self, JournalRepairCommand.self,
     ]
 
-    public let subcommand: any Command
+    package let subcommand: any Command
 
-    public init(subcommand: any Command) { self.subcommand = subcommand }
+    package init(subcommand: any Command) { self.subcommand = subcommand }
 
     // On the caller's executor (the main thread): every subcommand is synchronous work, so a
     // command starts no thread of the concurrency pool.
-    nonisolated(nonsending) public func run() async throws { try await runSubcommand() }
+    nonisolated(nonsending) package func run() async throws { try await runSubcommand() }
 }

@@ -5,7 +5,7 @@ import FoundationEssentials
 import ServiceRuntime
 import SharedDefaults
 import SystemShims
-import ToolSupport
+import EntitlementTools
 import WidgetTimeline
 
 /// `entitlement-demo`: the whole product in under a minute, on the built-in defaults.
@@ -14,8 +14,8 @@ import WidgetTimeline
 /// binary, run as each tool) on temporary containers, then plays: free → free trial starts
 /// (unlocked) → trial ends (locked at the second, with no event) → lifetime purchase (unlocked) →
 /// refund (locked). Every child is stopped and every file removed before it exits.
-public struct DemoCommand: Command {
-    public static let configuration = CommandConfiguration(
+package struct DemoCommand: Command {
+    package static let configuration = CommandConfiguration(
         commandName: "entitlement-demo",
         abstract: "Play free → trial → trial ends → lifetime → refund through the daemon, a widget and a watch.",
         discussion: """
@@ -25,7 +25,7 @@ public struct DemoCommand: Command {
             (entitlementd, entitlementctl or widget-renderer).
             """)
 
-    public static let options: [CommandOption<Self>] = [
+    package static let options: [CommandOption<Self>] = [
         .option(
             "--trial-seconds", value: "n", "How long the demo's free trial lasts (default 5).",
             ValueParser(expected: "a number of seconds from 1 to 60") { Double($0).flatMap { (1...60).contains($0) ? $0 : nil } },
@@ -39,9 +39,9 @@ public struct DemoCommand: Command {
     var trialSeconds = 5.0
     var asciiRequested = false
 
-    public init() {}
+    package init() {}
 
-    public func run() async throws {
+    package func run() async throws {
         let catalog = common.catalog
         let charset = TextCharset.forOutput(asciiRequested: asciiRequested)
         let loaded = try CatalogLoading.load(catalog)

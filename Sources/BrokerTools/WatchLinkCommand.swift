@@ -1,8 +1,9 @@
 import Broker
 import CLISupport
+import EntitlementDefaults
 import FoundationEssentials
 import SystemShims
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementctl watch-link down|up`: simulate the watch going out of range and coming back.
 struct WatchLinkCommand: Command {

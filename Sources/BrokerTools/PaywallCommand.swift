@@ -3,7 +3,7 @@ import EntitlementDefaults
 import EntitlementModel
 import FoundationEssentials
 import SystemShims
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementctl paywall dismissed FEATURE` and `entitlementctl paywall report [--since ISO8601]`.
 struct PaywallCommand: Command {

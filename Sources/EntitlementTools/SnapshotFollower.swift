@@ -5,7 +5,6 @@ import ServiceRuntime
 import EntitlementDefaults
 import SharedDefaults
 import SystemShims
-import ToolSupport
 
 /// `widget-renderer --follow`: print on every published change and whenever a timeline's reload
 /// date arrives (so a widget locks at expiry with no process publishing), until SIGINT/SIGTERM

@@ -5,7 +5,7 @@ import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
 import SystemShims
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementctl status [--format json|text]`.
 struct StatusCommand: Command {

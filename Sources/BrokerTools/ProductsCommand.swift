@@ -3,7 +3,7 @@ import EntitlementDefaults
 import EntitlementModel
 import FoundationEssentials
 import SystemShims
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementctl products [--feature F] [--locale L] [--format json]`: what a paywall draws.
 struct ProductsCommand: Command {

@@ -5,7 +5,7 @@ import FoundationEssentials
 import ServiceRuntime
 import EntitlementDefaults
 import SharedDefaults
-import ToolSupport
+import EntitlementTools
 import WidgetTimeline
 
 /// The demo's processes and its script. Every wait has a deadline; a missed one fails the demo

@@ -3,7 +3,7 @@ import EntitlementDefaults
 import EntitlementModel
 import FoundationEssentials
 import SystemShims
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementctl features [--format json]`: every feature's `check` in one read of the snapshot.
 struct FeaturesCommand: Command {

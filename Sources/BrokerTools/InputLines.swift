@@ -2,7 +2,7 @@ import Broker
 import CLISupport
 import FoundationEssentials
 import SystemShims
-import ToolSupport
+import EntitlementTools
 
 /// Reads JSON Lines (cut by ``JSONLines``) from a file or standard input (`-`), with a size cap
 /// so a runaway input is a clean error rather than an exhausted machine.

@@ -1,11 +1,11 @@
 import Broker
 import CLISupport
 import FoundationEssentials
-import ToolSupport
+import EntitlementTools
 
 /// `entitlementd`: the daemon, in the foreground, logging to stderr.
-public struct EntitlementdCommand: Command {
-    public static let configuration = CommandConfiguration(
+package struct EntitlementdCommand: Command {
+    package static let configuration = CommandConfiguration(
         commandName: "entitlementd",
         abstract: "Compute entitlements from queued StoreKit events and publish them to the shared defaults file.",
         discussion: """
@@ -17,7 +17,7 @@ public struct EntitlementdCommand: Command {
             Exits 75 at once if its lock file or container is removed while it runs.
             """)
 
-    public static let options: [CommandOption<Self>] = [
+    package static let options: [CommandOption<Self>] = [
         .group(\.common),
         .option("--watch-container", value: "dir", "Also deliver every new snapshot to the watch's container (latest wins).", .text, \.watchContainer),
         .flag("--no-fsync", "Skip fsync (benchmarks on tmpfs only: events are no longer crash-safe).", \.skipsFsync),
@@ -27,9 +27,9 @@ public struct EntitlementdCommand: Command {
     var watchContainer: String?
     var skipsFsync = false
 
-    public init() {}
+    package init() {}
 
-    public func run() async throws {
+    package func run() async throws {
         // The daemon loads (and on SIGHUP reloads) the catalog itself; a missing one is refused
         // here first so the message says where its path came from.
         try CatalogLoading.requireExists(common.catalog)

@@ -2,7 +2,6 @@ import CLISupport
 import EntitlementModel
 import FoundationEssentials
 import SharedDefaults
-import ToolSupport
 import WatchExtension
 import WidgetTimeline
 
@@ -58,7 +57,7 @@ struct TimelineRendering: Sendable {
         case .text:
             let renderer = TimelineTextRenderer(charset: charset, timeZone: timeZone)
             output = timelines.map { renderer.render(timeline: $0.timeline, family: $0.family, now: now) }
-                .joined(by: "\n\n") + "\n"
+                .joined(separator: "\n\n") + "\n"
         case .json:
             output = launch.map { Self.launchJSON($0, snapshot: snapshot, feature: feature).serialized + "\n" } ?? ""
             for (family, timeline) in timelines {
