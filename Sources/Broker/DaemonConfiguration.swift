@@ -1,3 +1,4 @@
+import EntitlementDefaults
 /// How to run ``EntitlementDaemon``.
 public struct DaemonConfiguration: Sendable {
     /// The container the daemon serves.

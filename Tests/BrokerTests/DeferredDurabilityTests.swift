@@ -1,5 +1,6 @@
 #if ENABLE_MOCKING
 @testable import Broker
+import EntitlementDefaults
 import EntitlementModel
 import Foundation
 import Glibc
