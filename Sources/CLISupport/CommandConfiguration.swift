@@ -74,36 +74,11 @@ package struct CommandConfiguration: Sendable {
     }
 
     /// The executable's name (`entitlementctl` for `entitlementctl check`).
-    package var toolName: String { Self.words(of: commandName).map { String(commandName[$0.first]) } ?? commandName }
+    package var toolName: String { commandName.split(separator: " ").first.map(String.init) ?? commandName }
 
     /// The last word of ``commandName`` (`check` for `entitlementctl check`), as a group names
     /// its subcommand; empty when it has no word.
-    var lastWord: String { Self.words(of: commandName).map { String(commandName[$0.last]) } ?? "" }
-
-    /// The first and the last space-separated word of `name`, or `nil` when it has none: what
-    /// `split(separator: " ")` gives first and last, without the array of substrings (whose
-    /// generic metadata a tool would build at every start to learn its own name).
-    private static func words(of name: String) -> (first: Range<String.Index>, last: Range<String.Index>)? {
-        var first: Range<String.Index>?, last: Range<String.Index>?
-        var wordStart: String.Index?
-        var index = name.utf8.startIndex
-        while true {
-            let atEnd = index == name.utf8.endIndex
-            if atEnd || name.utf8[index] == UInt8(ascii: " ") {
-                if let start = wordStart {
-                    last = start..<index
-                    if first == nil { first = last }
-                    wordStart = nil
-                }
-                if atEnd { break }
-            } else if wordStart == nil {
-                wordStart = index
-            }
-            index = name.utf8.index(after: index)
-        }
-        guard let first, let last else { return nil }
-        return (first, last)
-    }
+    var lastWord: String { commandName.split(separator: " ").last.map(String.init) ?? "" }
 
     package static let versionOption = Option("--version", "Show the version.")
     package static let helpOption = Option("--help", short: "-h", "Show help information.")
