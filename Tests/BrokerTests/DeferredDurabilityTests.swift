@@ -12,7 +12,7 @@ import TestSupport
 /// `ingest --wait` queues its file without fsyncs (the daemon journals before it publishes), so
 /// every outcome the daemon has not journaled must make the file durable before it is reported,
 /// and whatever a power cut leaves of such a file must be safe for the daemon to read.
-@Suite("Deferred durability of ingest --wait", .timeLimit(.minutes(1)))
+@Suite("Deferred durability of ingest --wait", .timeLimit(.minutes(10)))
 struct DeferredDurabilityTests {
     /// A client on a fresh container whose inbox exists, with the catalog the daemon tests use.
     private static func withClient(_ body: (IngestClient, Inbox, ContainerLayout) async throws -> Void) async throws {
@@ -100,10 +100,11 @@ struct DeferredDurabilityTests {
             let lock = try DaemonLock.acquire(path: layout.daemonLockPath, container: layout.container)
             defer { withExtendedLifetime(lock) {} }
             let faults = SyscallFaults()
-            async let outcome = Self.enqueueAndWait(client, faults: faults, timeout: 30)
-            // The wait listens for its signals before it queues the file.
-            let queued = try await eventually { try !inbox.pending().isEmpty }
-            #expect(queued)
+            async let outcome = Self.enqueueAndWait(client, faults: faults, timeout: 300)
+            // The wait listens for its signals before it queues the file. A loaded machine may
+            // take long to get there; the signal is sent only once it has.
+            let queued = try await eventually(timeout: .seconds(300)) { try !inbox.pending().isEmpty }
+            try #require(queued, "the wait never queued its file")
             kill(getpid(), SIGWINCH)
             let ended = await outcome
             let ticket = try #require(try inbox.pending().first as String?)
