@@ -443,6 +443,8 @@ final class DaemonCore {
         /// Position in ``newEvents`` of the newest version of each transaction and renewal info.
         private var transactionVersions: [String: Int] = [:]
         private var renewalVersions: [String: Int] = [:]
+        private var appTransactionVersions: [String: Int] = [:]
+        private var grantVersions: [String: Int] = [:]
 
         /// Empties the step for the next one, keeping its buffers.
         mutating func reset() {
@@ -454,6 +456,8 @@ final class DaemonCore {
             newEvents.removeAll(keepingCapacity: true)
             transactionVersions.removeAll(keepingCapacity: true)
             renewalVersions.removeAll(keepingCapacity: true)
+            appTransactionVersions.removeAll(keepingCapacity: true)
+            grantVersions.removeAll(keepingCapacity: true)
         }
 
         /// Whether `event` would change `facts` as they stand after this step's earlier events;
@@ -470,11 +474,18 @@ final class DaemonCore {
             case .renewalInfo(let info):
                 let original = info.originalTransactionId
                 held = renewalVersions[original].map { newEvents[$0] } ?? facts.renewalInfo(original: original).map(StoreEvent.renewalInfo)
+            case .appTransaction(let app):
+                let id = app.appTransactionId
+                held = appTransactionVersions[id].map { newEvents[$0] } ?? facts.appTransaction(id: id).map(StoreEvent.appTransaction)
+            case .grant(let grant):
+                held = grantVersions[grant.grantId].map { newEvents[$0] } ?? facts.grant(id: grant.grantId).map(StoreEvent.grant)
             }
             if let held, !FactStore.supersedes(event, held) { return false }
             switch event {
             case .transaction(let transaction): transactionVersions[transaction.transactionId] = newEvents.count
             case .renewalInfo(let info): renewalVersions[info.originalTransactionId] = newEvents.count
+            case .appTransaction(let app): appTransactionVersions[app.appTransactionId] = newEvents.count
+            case .grant(let grant): grantVersions[grant.grantId] = newEvents.count
             }
             newEvents.append(event)
             return true

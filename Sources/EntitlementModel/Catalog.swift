@@ -44,6 +44,10 @@ public struct Catalog: Sendable, Hashable {
     /// no revocation.
     public var renewalLeeway: ISO8601Duration?
 
+    /// Who keeps an entitlement for having bought the app while it was paid (catalog key
+    /// `paidAppGrant`); `nil` when the catalog names none.
+    public var paidAppGrant: PaidAppGrant?
+
     /// The widget feature of a catalog that names none.
     public static let defaultWidgetFeature = "widgets"
     /// The watch feature of a catalog that names none.
