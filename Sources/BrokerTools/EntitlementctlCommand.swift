@@ -1,7 +1,7 @@
 import CLISupport
 import EntitlementTools
 
-/// `entitlementctl`: feed events, inspect the snapshot, check a feature, drive the watch link.
+/// `entitlementctl`: feed events, inspect the snapshot, check a feature, repair the journal.
 package struct EntitlementctlCommand: CommandGroup {
     package static let configuration = CommandConfiguration(
         commandName: "entitlementctl",
@@ -10,7 +10,7 @@ package struct EntitlementctlCommand: CommandGroup {
 
     package static let subcommands: [any Command.Type] = [
         IngestCommand.self, StatusCommand.self, EvaluateCommand.self, CheckCommand.self, FeaturesCommand.self, ProductsCommand.self,
-        PaywallCommand.self, PreferenceCommand.self, WatchLinkCommand.self, JournalRepairCommand.self,
+        PaywallCommand.self, PreferenceCommand.self, JournalRepairCommand.self,
     ]
 
     package let subcommand: any Command

@@ -19,12 +19,10 @@ package struct EntitlementdCommand: Command {
 
     package static let options: [CommandOption<Self>] = [
         .group(\.common),
-        .option("--watch-container", value: "dir", "Also deliver every new snapshot to the watch's container (latest wins).", .text, \.watchContainer),
         .flag("--no-fsync", "Skip fsync (benchmarks on tmpfs only: events are no longer crash-safe).", \.skipsFsync),
     ]
 
     var common = CommonOptions()
-    var watchContainer: String?
     var skipsFsync = false
 
     package init() {}
@@ -36,7 +34,7 @@ package struct EntitlementdCommand: Command {
         // The group is fixed at start: from the catalog's appGroup unless a flag or the environment names it.
         let layout = common.groupIsExplicit ? common.layout : common.layout(for: try? CatalogLoading.load(common.catalog))
         let configuration = DaemonConfiguration(
-            layout: layout, catalogPath: common.catalogPath, durable: !skipsFsync, watchContainer: watchContainer,
+            layout: layout, catalogPath: common.catalogPath, durable: !skipsFsync,
             log: { StandardStreams.writeError("entitlementd: \($0)\n") })
         do { try await EntitlementDaemon(configuration: configuration).run() } catch { throw error.toolError }
     }

@@ -192,6 +192,11 @@ extension Catalog {
             catalog.renewalLeeway = leeway
         }
         catalog.paidAppGrant = try decodePaidAppGrant(root, entitlements: entitlements)
+        if let cursor = try root.optional("companionOfflineLimit") {
+            guard let limit = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
+            guard limit != ISO8601Duration() else { throw cursor.fail("is zero (the watch would never trust its snapshot)") }
+            catalog.companionOfflineLimit = limit
+        }
         return catalog
     }
 

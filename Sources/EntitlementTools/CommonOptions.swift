@@ -109,7 +109,7 @@ package struct CommonOptions: OptionGroup {
         ]
     }
 
-    /// The three options for a command that reads no catalog (`watch-link`): `--catalog` is
+    /// The three options for a command that reads no catalog (`journal-repair`): `--catalog` is
     /// accepted and ignored.
     package static func options(ignoringCatalogIn command: String) -> [CommandOption<Self>] {
         [
