@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import EntitlementModel
 
 /// How to run ``EntitlementDaemon``.

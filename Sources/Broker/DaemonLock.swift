@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import SystemShims
 
 /// The single-writer lock of a container (the caller keeps the returned `FileLock` alive and unlocks it on exit): an exclusive `flock` on

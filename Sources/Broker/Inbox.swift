@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import FoundationEssentials
 import SystemShims
 

@@ -38,9 +38,6 @@ public enum EventDecoder {
     /// Decodes one line (UTF-8 JSON or a JWS; surrounding white space allowed).
     /// - Throws: ``EventDecodingError`` with a one-line description naming the field and, for a
     ///   refused signature, the reason.
-    // Inlinable so that a caller's concrete collection specializes it: unspecialized, its
-    // `Result` was built and its `Error` conformance looked up at run time on first use.
-    @inlinable
     public static func decode(line: some Collection<UInt8>, signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
         let decoded: Result<[StoreEvent], EventDecodingError>
         if let inPlace = line.withContiguousStorageIfAvailable({ bytes in Result { () throws(EventDecodingError) in try decode(bytes: bytes, signatures) } }) {
@@ -54,7 +51,6 @@ public enum EventDecoder {
     /// One line's bytes, read in place. A bare JWS (base64url symbols and two dots) is never
     /// JSON (no JSON value has two dots outside a string), so it is told apart first and its
     /// bytes go to the JWS reader as they are.
-    @usableFromInline
     static func decode(bytes line: UnsafeBufferPointer<UInt8>, _ signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
         if let jws = bareJWS(line) {
             do { return try signedLine(jws, signatures) } catch { throw EventDecodingError(error) }
