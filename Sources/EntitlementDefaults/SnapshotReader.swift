@@ -4,7 +4,7 @@ import SharedDefaults
 import Synchronization
 import SystemShims
 
-/// What one ``SnapshotReader/refresh(changeReported:)`` found.
+/// What one ``SnapshotReader/refresh()`` found.
 public enum SnapshotReadOutcome: Sendable, Hashable {
     /// The file did not change (or changed without a new snapshot); the value is the last good one.
     case unchanged(EntitlementSnapshot?)
@@ -44,7 +44,7 @@ public final class SnapshotReader: Sendable {
     public var path: String { defaults.path }
 
     /// A reader of `<container>/Library/Preferences/<suiteName>.plist`. Nothing is read until
-    /// ``refresh(changeReported:)``. The default options trust the reader's own user and the
+    /// ``refresh()``. The default options trust the reader's own user and the
     /// daemon's (`SharedDefaults.Options.readingTheDaemon`), so a reader in the daemon's group
     /// reads what the daemon publishes as its own user.
     public init(suiteName: String, container: String, options: SharedDefaults.Options = .readingTheDaemon) {
@@ -59,12 +59,7 @@ public final class SnapshotReader: Sendable {
     /// A changed file is checked like every `SharedDefaults` file (see `SharedDefaultsError`)
     /// and its snapshot is decoded with `EntitlementSnapshot/decode(fromSuiteBytes:)`: the whole
     /// file must be a property list with a dictionary root.
-    ///
-    /// - Parameter changeReported: pass `true` when a watcher (a `DirectoryWatch` of the
-    ///   suite file's directory) just reported an event: the file is then opened before it is
-    ///   compared with the last one read, one system call less when it did change. The outcome
-    ///   is the same either way; an unchanged file is still not read.
-    public func refresh(changeReported: Bool = false) -> SnapshotReadOutcome {
+    public func refresh() -> SnapshotReadOutcome {
         state.withLock { lastGood in
             let path = path
             let result: ReloadResult
@@ -73,7 +68,7 @@ public final class SnapshotReader: Sendable {
             var decoded: EntitlementSnapshot?
             var refusal: SnapshotDecodingError?
             do throws(SharedDefaultsError) {
-                result = try defaults.reload(changeReported: changeReported) { bytes throws(SharedDefaultsError) in
+                result = try defaults.reload { bytes throws(SharedDefaultsError) in
                     switch try Self.snapshot(in: bytes, path: path) {
                     case .decoded(let snapshot): decoded = snapshot
                     case .refused(let error): refusal = error

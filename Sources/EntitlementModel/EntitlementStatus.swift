@@ -124,13 +124,13 @@ public struct EntitlementStatus: Sendable, Hashable {
         accessPeriod.contains(instant)
     }
 
-    /// When access is in force, without the rest of the status (what a prepared feature check keeps).
+    /// When access is in force, without the rest of the status (what a feature check reads).
     struct AccessPeriod: Sendable, Hashable {
         var active: Bool
         var expiresAt: Date?
 
         /// Whether access is in force at `instant` (see `EntitlementStatus/isActive(at:)`).
-        @inline(__always) func contains(_ instant: Date) -> Bool {
+        func contains(_ instant: Date) -> Bool {
             guard active else { return false }
             guard let expiresAt else { return true }
             return instant < expiresAt

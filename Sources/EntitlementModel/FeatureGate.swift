@@ -62,9 +62,7 @@ public enum GateDecision: Sendable, Hashable {
 
 /// The feature gate: features, the entitlements that unlock them and the free allowances.
 /// Pure. ``check(_:snapshot:wallClock:currentCount:daysAgo:adding:)`` gives the full decision with its
-/// paywall (two dictionary lookups); for repeated yes/no checks (a widget, a list of items) use
-/// ``prepared(for:)`` once per snapshot and ``handle(_:)`` once per feature, which makes a check
-/// an array index and a Date comparison.
+/// paywall (two dictionary lookups, about a tenth of a microsecond).
 public struct FeatureGate: Sendable, Hashable {
     /// Every feature the catalog defines, by name (for example `widgets`). A name not in here is
     /// locked with ``PaywallReason/unknownFeature``.

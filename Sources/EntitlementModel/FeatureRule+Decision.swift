@@ -6,7 +6,7 @@ import Foundation
 
 /// What a snapshot says about one feature's entitlement, resolved before the clock is read:
 /// the input of the gate's rule that ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:adding:)``
-/// computes per call and ``FeatureAccess`` once per snapshot.
+/// computes per call.
 enum FeatureHolding: Sendable, Hashable {
     /// The feature is free for everyone.
     case free
@@ -17,7 +17,7 @@ enum FeatureHolding: Sendable, Hashable {
     case entitlement(EntitlementStatus.AccessPeriod, EntitlementState, familyRevoked: Bool)
 
     /// Whether the user holds the feature at `instant` (the snapshot's effective now).
-    @inline(__always) func standing(at instant: Date) -> FeatureStanding {
+    func standing(at instant: Date) -> FeatureStanding {
         switch self {
         case .free: return .holds
         case .noSnapshot: return .noSnapshot
@@ -68,7 +68,7 @@ extension FeatureRule {
 
         /// The most items a user of `standing` may have: `nil` when unlimited (the user holds the
         /// feature), else the free allowance (0 without one).
-        @inline(__always) func itemLimit(_ standing: FeatureStanding) -> Int? {
+        func itemLimit(_ standing: FeatureStanding) -> Int? {
             standing == .holds ? nil : freeCount ?? 0
         }
 
@@ -78,7 +78,7 @@ extension FeatureRule {
         /// none), a free time window unlocks items up to
         /// `freeDays` back and locks older ones with ``PaywallReason/limitReached``, and anything
         /// else is locked with the reason the standing gives.
-        @inline(__always) func verdict(_ standing: FeatureStanding, currentCount: Int?, daysAgo: Int?, adding: Int = 1) -> FeatureVerdict {
+        func verdict(_ standing: FeatureStanding, currentCount: Int?, daysAgo: Int?, adding: Int = 1) -> FeatureVerdict {
             guard let limit = itemLimit(standing) else { return .unlocked(remaining: nil) }
             if let count = currentCount.map({ max(0, $0) }), count < limit, max(0, adding) <= limit - count {
                 return .unlocked(remaining: limit - count)

@@ -107,8 +107,7 @@ private struct FollowerService: ServiceLoopHandler {
         case .start, .source(.fileChanged):
             // Render at once at start (locked if nothing is there yet: the watch arms only once
             // the directory exists); later, only when what a frame shows changed.
-            let watchReported: Bool = if case .start = event { false } else { true }
-            if !refresh(changeReported: watchReported), printedAny { return next }
+            if !refresh(), printedAny { return next }
         case .deadline:
             // A publish whose watch event is still queued is rendered now, not after a frame without it.
             let reloading = reloadDue.map { $0 <= Date() } ?? false
@@ -131,8 +130,8 @@ private struct FollowerService: ServiceLoopHandler {
     /// or a read that failed or succeeded again (the frame's staleness). A refused file is
     /// reported on stderr and the last good snapshot kept; a failed read too, and it is tried
     /// again after the back-off.
-    private mutating func refresh(changeReported: Bool = false) -> Bool {
-        let outcome = reader.refresh(changeReported: changeReported)
+    private mutating func refresh() -> Bool {
+        let outcome = reader.refresh()
         let wasFailing = retryDue != nil
         let kept = reader.lastGood.map { String($0.generation) } ?? "none"
         switch outcome {

@@ -18,17 +18,6 @@ extension SharedDefaults {
     /// When nothing changed this costs two system calls and no path walk: `fstat` of the kept
     /// directory and the `fstatat` of step 2.
     ///
-    /// With `changeReported` (a watcher said the file's name changed, so it is most likely
-    /// another file, and the directory's times changed with it) step 1 looks the directory up by
-    /// name at once, without the `fstat` that would only show new times, and steps 2 and 3 are
-    /// taken the other way round: the file is opened first and
-    /// the `fstat` of the open file is the key, one system call less for a changed file (an
-    /// unchanged one is then closed unread). Every answer is the one the look-up first would
-    /// give: the same key, the same ``ReadCache/answer(for:)``, and a file that cannot be
-    /// opened is looked up by name to refuse it with the key and the error the look-up first
-    /// finds. While the last file was refused the name is looked up first regardless, so a
-    /// refused file is never opened again until it changes.
-    ///
     /// A problem is recorded in ``ReadCache/lastError`` and thrown; the last good contents stay.
     ///
     /// A missing file leaves this instance holding nothing in its directory: the pinned file
@@ -44,16 +33,15 @@ extension SharedDefaults {
     ///     same operation (a writer, under its file lock). It is used without a system call if
     ///     the state still holds exactly that validation, and it is kept when the file is
     ///     missing (the caller is about to create the file in it).
-    ///   - changeReported: open the file before comparing it (see above).
     ///   - decode: turns a changed, validated file's bytes into the dictionary the getters serve
     ///     from then on; called only when the result is ``ReloadResult/changed``. A
     ///     `SharedDefaultsError` it throws refuses the file like any other problem.
     func refresh(
-        _ state: inout State, holding held: ValidatedDirectory? = nil, changeReported: Bool = false,
+        _ state: inout State, holding held: ValidatedDirectory? = nil,
         decode: ([UInt8]) throws(SharedDefaultsError) -> [String: PropertyListValue]
     ) throws(SharedDefaultsError) -> ReloadResult {
         do {
-            guard try validateDirectory(&state, holding: held, changeExpected: changeReported) else {
+            guard try validateDirectory(&state, holding: held, changeExpected: false) else {
                 state.cache.becomeMissing()
                 return .missing
             }
@@ -62,24 +50,7 @@ extension SharedDefaults {
         }
         // From here `state.directory` is the validated directory; it is read in place, not
         // copied, on the path every unchanged refresh takes.
-        var opened: OpenedFile?
-        let key: ReadCache.Key
-        if changeReported, state.cache.rejected == nil {
-            let file: OpenedFile
-            do {
-                guard let found = try openFile(in: state.directory!) else { return fileIsMissing(&state, letGoOfDirectory: held == nil) }
-                file = found
-            } catch {
-                // As if looked up first: the name's key (or the look-up's own failure), then this refusal.
-                guard let named = try lookUpKey(&state, letGoOfDirectory: held == nil) else { return .missing }
-                throw state.cache.refuse(error, key: named)
-            }
-            key = ReadCache.Key(directory: state.directory!.status, file: file.status)
-            opened = consume file
-        } else {
-            guard let named = try lookUpKey(&state, letGoOfDirectory: held == nil) else { return .missing }
-            key = named
-        }
+        guard let key = try lookUpKey(&state, letGoOfDirectory: held == nil) else { return .missing }
         switch state.cache.answer(for: key) {
         case .unchanged: return .unchanged
         case .refusedAgain(let error): throw error
@@ -89,13 +60,7 @@ extension SharedDefaults {
         // copy of the whole `ValidatedDirectory` would retain and release its descriptors.
         let directoryStatus = state.directory!.status
         do {
-            let file: OpenedFile
-            if let alreadyOpen = opened.take() {
-                file = alreadyOpen
-            } else {
-                guard let found = try openFile(in: state.directory!) else { return fileIsMissing(&state, letGoOfDirectory: held == nil) }
-                file = found
-            }
+            guard let file = try openFile(in: state.directory!) else { return fileIsMissing(&state, letGoOfDirectory: held == nil) }
             let status = file.status
             let (contents, descriptor) = try readValidatedFile(file, &state, decode: decode)
             state.cache.accept(contents, key: ReadCache.Key(directory: directoryStatus, file: status), pinning: descriptor)
@@ -128,15 +93,11 @@ extension SharedDefaults {
     ///
     /// Not generic on purpose: it is called from other modules on every refresh, and a generic
     /// entry point there would be run unspecialized, looking its types up at run time.
-    ///
-    /// - Parameter changeReported: a watcher reported that the file's name changed: the file is
-    ///   opened before it is compared, which saves a system call when it did change (see
-    ///   ``refresh(_:holding:changeReported:decode:)``); every answer is the same either way.
     package func reload(
-        changeReported: Bool = false, consume: ([UInt8]) throws(SharedDefaultsError) -> Void
+        consume: ([UInt8]) throws(SharedDefaultsError) -> Void
     ) throws(SharedDefaultsError) -> ReloadResult {
         try state.withLock { state throws(SharedDefaultsError) in
-            try refresh(&state, changeReported: changeReported) { bytes throws(SharedDefaultsError) in
+            try refresh(&state) { bytes throws(SharedDefaultsError) in
                 try consume(bytes)
                 return [String: PropertyListValue]()
             }

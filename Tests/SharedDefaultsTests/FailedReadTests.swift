@@ -23,7 +23,7 @@ import Testing
             try writer.publish(two)
             let faults = SyscallFaults()
             faults.inject(.fail(errno), into: call)
-            let outcome = faults.withFaults { reader.refresh(changeReported: true) }
+            let outcome = faults.withFaults { reader.refresh() }
             guard case .failed(let reason, errno, one) = outcome else {
                 Issue.record("expected a failed read keeping generation 1, got \(outcome)")
                 return

@@ -65,10 +65,8 @@ struct BenchmarkResults {
     var purchase: PurchaseBenchmark.Outcome?
     var statPoller = Peer()
     var userDefaults = Peer()
-    /// Per check through a prepared ``FeatureAccess`` and a ``FeatureHandle`` (what a widget calls).
+    /// Per `FeatureGate.check` (the decision with its paywall: what a widget calls).
     var checkNanoseconds: Double?
-    /// Per full `FeatureGate.check` (the decision with its paywall).
-    var checkFullNanoseconds: Double?
     /// Entitlement count → microseconds.
     var decodeMicroseconds: [Int: Double] = [:]
     var unchangedMicroseconds: Double?

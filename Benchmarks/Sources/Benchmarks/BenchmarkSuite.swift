@@ -32,7 +32,6 @@ struct BenchmarkSuite {
         step("costs", into: &results) { results throws(BenchmarkError) in
             let gate = try WidgetEntryMaker(catalogPath: catalogPath).provider.gate
             results.checkNanoseconds = CostBenchmarks.featureCheck(gate: gate, iterations: plan.checkIterations, repeats: plan.costRepeats)
-            results.checkFullNanoseconds = CostBenchmarks.featureCheckFull(gate: gate, iterations: plan.checkIterations, repeats: plan.costRepeats)
             for count in CostBenchmarks.decodeSizes {
                 results.decodeMicroseconds[count] = try CostBenchmarks.decode(
                     entitlements: count, iterations: plan.decodeIterations, repeats: plan.costRepeats)

@@ -9,34 +9,10 @@ import SharedDefaults
 /// In-process costs: a feature check on a loaded snapshot, decode and validation of the shared
 /// file's bytes, and the "unchanged?" fast path of a reader.
 enum CostBenchmarks {
-    /// Nanoseconds per check of `widgets` on a loaded snapshot the way a widget or list cell
-    /// checks: ``FeatureAccess/isUnlocked(_:at:currentCount:daysAgo:)`` with a ``FeatureHandle``,
-    /// the access prepared once per snapshot (outside the timed loop, as a reader does when a new
-    /// snapshot arrives). Median of `repeats` timed loops of `iterations` checks, counted into a
-    /// black hole.
+    /// Nanoseconds per ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:adding:)``
+    /// (the decision with its paywall) of `widgets` on a loaded snapshot, as a widget or list cell
+    /// checks. Median of `repeats` timed loops of `iterations` checks, counted into a black hole.
     static func featureCheck(gate: FeatureGate, iterations: Int, repeats: Int) -> Double {
-        let snapshot = SampleSnapshots.snapshot(generation: 2, entitlements: 3)
-        let access = gate.prepared(for: snapshot)
-        let widgets = gate.handle("widgets")
-        var wallClock = snapshot.issuedAt.addingTimeInterval(60)
-        var perCheck: [Double] = []
-        for _ in 0..<repeats {
-            var unlocked = 0
-            let start = MonotonicClock.now()
-            for _ in 0..<iterations {
-                if access.isUnlocked(widgets, at: wallClock) { unlocked &+= 1 }
-                wallClock = wallClock.addingTimeInterval(0.000_001)  // a moving clock: nothing to hoist
-            }
-            let elapsed = MonotonicClock.now() - start
-            blackHole(unlocked)
-            perCheck.append(Double(elapsed) / Double(iterations))
-        }
-        return median(perCheck)
-    }
-
-    /// Nanoseconds per full ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:adding:)``
-    /// (the decision with its paywall) of `widgets` on the same loaded snapshot.
-    static func featureCheckFull(gate: FeatureGate, iterations: Int, repeats: Int) -> Double {
         let snapshot = SampleSnapshots.snapshot(generation: 2, entitlements: 3)
         let wallClock = snapshot.issuedAt.addingTimeInterval(60)
         var perCheck: [Double] = []
@@ -199,7 +175,7 @@ enum CostBenchmarks {
         return median(perRefresh)
     }
 
-    /// Runs one cost (`check`, `checkfull`, `decode1`, `decode100`, `decode1000`, `unchanged`, `encode`, `publish-tmpfs`,
+    /// Runs one cost (`check`, `decode1`, `decode100`, `decode1000`, `unchanged`, `encode`, `publish-tmpfs`,
     /// `refresh-changed`, `signatures` (the P-256 / P-384 verification rows without OpenSSL), or
     /// the quick `ingest` or `ingest-signed` run with its child processes) long enough to profile,
     /// printing its figure.
@@ -207,9 +183,7 @@ enum CostBenchmarks {
         let value: Double
         switch name {
         case "check":
-            value = featureCheck(gate: try WidgetEntryMaker(catalogPath: catalogPath).provider.gate, iterations: 100_000_000, repeats: 3)
-        case "checkfull":
-            value = featureCheckFull(gate: try WidgetEntryMaker(catalogPath: catalogPath).provider.gate, iterations: 10_000_000, repeats: 3)
+            value = featureCheck(gate: try WidgetEntryMaker(catalogPath: catalogPath).provider.gate, iterations: 10_000_000, repeats: 3)
         case "decode1":
             value = try decode(entitlements: 1, iterations: .max, repeats: 3, loopBudget: 1_700_000_000)
         case "decode100":
