@@ -77,7 +77,7 @@ let package = Package(
         // thread; graceful shutdown with a deadline), signals as an AsyncSequence, child processes.
         .target(name: "ServiceRuntime", dependencies: ["SystemShims", "FileWatch"], swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
-        .target(name: "Broker", dependencies: ["EntitlementModel", "SignedData", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
+        .target(name: "Broker", dependencies: ["EntitlementModel", "SignedData", "CompanionLink", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
         .target(name: "WidgetTimeline", dependencies: ["CivilTime", "EntitlementModel", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.

@@ -8,14 +8,17 @@ public struct DaemonConfiguration: Sendable {
     public var durable: Bool
     /// A second container (the watch's) that receives every new snapshot while the link is up.
     public var watchContainer: String?
+    /// The companion link, if this daemon keeps one (`--companion-listen` / `--companion-connect`).
+    public var companion: CompanionConfiguration?
     /// Where one-line log messages go (the daemon passes stderr).
     public var log: @Sendable (String) -> Void
 
     /// A configuration; `durable` defaults to on and no watch container.
     public init(
         layout: ContainerLayout, catalogPath: String, durable: Bool = true, watchContainer: String? = nil,
-        log: @escaping @Sendable (String) -> Void
+        companion: CompanionConfiguration? = nil, log: @escaping @Sendable (String) -> Void
     ) {
+        self.companion = companion
         self.layout = layout
         self.catalogPath = catalogPath
         self.durable = durable

@@ -18,17 +18,36 @@ public struct EntitlementdCommand: Command {
             """,
         options: CommonOptions.options + [
             .init("--watch-container", value: "dir", "Also deliver every new snapshot to the watch's container (latest wins)."),
+            .init("--companion-listen", value: "[host:]port", "Be the watch: accept the phone's companion link here (host defaults to 127.0.0.1)."),
+            .init("--companion-connect", value: "host:port", "Be the phone: keep a companion link to the watch at this address."),
+            .init("--pairing-key", value: "file", "The pairing key both sides hold (entitlementctl pair); required with --companion-*."),
             .init("--no-fsync", "Skip fsync (benchmarks on tmpfs only: events are no longer crash-safe)."),
         ])
 
     var common: CommonOptions
     var watchContainer: String?
     var durable: Bool
+    var companion: CompanionConfiguration?
 
     public init(parsing scanner: inout ArgumentScanner) throws {
         common = try CommonOptions(parsing: &scanner)
         watchContainer = try scanner.value("--watch-container")
         durable = !scanner.flag("--no-fsync")
+        let listen = try scanner.value("--companion-listen"), connect = try scanner.value("--companion-connect")
+        let pairingKey = try scanner.value("--pairing-key")
+        switch (listen, connect, pairingKey) {
+        case (nil, nil, nil):
+            companion = nil
+        case (.some, .some, _):
+            throw UsageError("--companion-listen and --companion-connect exclude each other")
+        case (nil, nil, .some):
+            throw UsageError("--pairing-key needs --companion-listen or --companion-connect")
+        case (_, _, nil):
+            throw UsageError("--companion-listen and --companion-connect need --pairing-key FILE")
+        case (let listen, let connect, let key?):
+            companion = CompanionConfiguration(endpoint: listen.map { .listen($0) } ?? .connect(connect!), pairingKeyPath: key)
+            do { _ = try companion!.address() } catch { throw UsageError("\(error)") }
+        }
         let extra = try scanner.positionals()
         guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
     }
@@ -41,7 +60,7 @@ public struct EntitlementdCommand: Command {
         let layout = common.groupIsExplicit ? common.layout : common.layout(for: try? CatalogLoading.load(common.catalog))
         let configuration = DaemonConfiguration(
             layout: layout, catalogPath: common.catalogPath, durable: durable, watchContainer: watchContainer,
-            log: { StandardStreams.writeError("entitlementd: \($0)\n") })
+            companion: companion, log: { StandardStreams.writeError("entitlementd: \($0)\n") })
         do { try await EntitlementDaemon(configuration: configuration).run() } catch { throw error.toolError }
     }
 }
