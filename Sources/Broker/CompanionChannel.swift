@@ -75,10 +75,16 @@ final class CompanionChannel: @unchecked Sendable {
         switch configuration.endpoint {
         case .listen:
             role = .responder
-            do { listener = SharedFileDescriptor(try TCPSocket.listen(on: address)) } catch {
+            let bound: TCPSocket.Address
+            do {
+                let socket = SharedFileDescriptor(try TCPSocket.listen(on: address))
+                bound = try TCPSocket.localAddress(of: socket.descriptor)
+                listener = socket
+            } catch {
                 throw .io(path: "\(address)", operation: "listen (--companion-listen)", errno: error)
             }
-            log("companion: listening on \(address)")
+            // The port actually bound: port 0 asks the kernel for a free one.
+            log("companion: listening on \(bound)")
         case .connect:
             role = .initiator
         }

@@ -31,7 +31,7 @@ package final class CompanionOutbox: Sendable {
         if existed {
             do {
                 let reading = try FileDescriptor.open(path, .readOnly)
-                bytes = try reading.readAll(limit: Int.max)
+                bytes = try reading.readAll(limit: 1 << 40)
             } catch {
                 throw .badInput("\(path): cannot read the companion outbox: \(error)")
             }
@@ -47,7 +47,9 @@ package final class CompanionOutbox: Sendable {
             }
             if bytes.isEmpty || intact == 0 {
                 let seeded = existed ? [] : seed()
+                // Framed as a journal is, beginning with an empty checkpoint, so it scans as one.
                 var header = JournalRecord.header
+                JournalRecord.append(.checkpointStart, JournalCheckpoint.payload(count: 0), to: &header)
                 for line in seeded { JournalRecord.append(.event, line.utf8, to: &header) }
                 try file.truncate(to: 0)
                 try file.writeAll(header)
@@ -76,10 +78,13 @@ package final class CompanionOutbox: Sendable {
         guard !lines.isEmpty else { return }
         var bytes: [UInt8] = []
         for line in lines { JournalRecord.append(.event, line.utf8, to: &bytes) }
+        let originalLength = try? file.descriptor.seekToEnd()
         do {
             try file.descriptor.writeAll(bytes)
             if durable { try file.descriptor.fsync() }
         } catch {
+            // No partial record stays behind to garble the next append (disk full).
+            if let originalLength { try? file.descriptor.truncate(to: originalLength) }
             throw .io(path: path, operation: "append", errno: error)
         }
         state.withLock { state in
@@ -99,7 +104,7 @@ package final class CompanionOutbox: Sendable {
         }
         if let held { return held }
         // Asked again for what was acknowledged before (a peer that lost it): read the file.
-        guard let reading = try? FileDescriptor.open(path, .readOnly), let bytes = try? reading.readAll(limit: Int.max) else { return [] }
+        guard let reading = try? FileDescriptor.open(path, .readOnly), let bytes = try? reading.readAll(limit: 1 << 40) else { return [] }
         let events = JournalScan(bytes).records.filter { $0.kind == .event }
         guard sequence >= 1, Int(sequence - 1) < events.count else { return [] }
         let start = Int(sequence - 1)
