@@ -4,14 +4,19 @@ import SystemShims
 public struct CompanionConfiguration: Sendable {
     /// `--companion-listen` (the watch) or `--companion-connect` (the phone).
     public enum Endpoint: Sendable, Equatable {
+        /// Accept the phone's connections at `[HOST:]PORT` (the watch).
         case listen(String)
+        /// Keep a connection to the watch at `HOST:PORT` (the phone).
         case connect(String)
     }
 
+    /// Which end this daemon is, and its address as given on the command line.
     public var endpoint: Endpoint
     /// The `--pairing-key` file.
     public var pairingKeyPath: String
 
+    /// A link configuration; nothing is checked until the daemon starts (the address by
+    /// ``address()``, the key by ``PairingKeyFile``).
     public init(endpoint: Endpoint, pairingKeyPath: String) {
         self.endpoint = endpoint
         self.pairingKeyPath = pairingKeyPath
