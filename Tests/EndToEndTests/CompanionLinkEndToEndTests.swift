@@ -25,6 +25,8 @@ struct CompanionLinkEndToEndTests {
         var phone: ChildProcess?
         var watchPort: UInt16 = 0
         var proxy: LinkProxy?
+        /// The watch's own catalog, when it differs from the phone's.
+        var watchCatalog: String?
 
         init(root: String) async throws {
             self.root = root
@@ -34,7 +36,9 @@ struct CompanionLinkEndToEndTests {
         }
 
         func container(_ side: String) -> String { root + "/" + side }
-        func common(_ side: String) -> [String] { ["--container", container(side), "--group", group, "--catalog", BuiltTools.defaultCatalog] }
+        func common(_ side: String) -> [String] {
+            ["--container", container(side), "--group", group, "--catalog", side == "watch" ? watchCatalog ?? BuiltTools.defaultCatalog : BuiltTools.defaultCatalog]
+        }
         func snapshot(_ side: String) -> EntitlementSnapshot? { SnapshotReader(suiteName: group, container: container(side)).refresh().snapshot }
         func state(_ side: String) -> EntitlementState? { snapshot(side)?.status(of: "plus").state }
 
@@ -313,6 +317,28 @@ struct CompanionLinkEndToEndTests {
             // And the real phone still gets in once the flood is gone.
             try await pair.startPhone()
             #expect(await ChildProcess.wait(timeout: Self.deadline) { pair.state("phone") == .purchased })
+        }
+    }
+
+    @Test("Each side judges under its own catalog: under signatures: required an unsigned purchase from the phone unlocks nothing, and the link goes on")
+    func ownCatalogDecides() async throws {
+        try await Self.with { pair in
+            pair.watchCatalog = try JournalKeepingTests.catalog(
+                replacingEnvironmentWith: #""environment": "Xcode", "signatures": "required""#, in: pair.root + "/strict")
+            try await pair.startWatch()
+            try await pair.startPhone()
+            #expect(try await pair.waitUntilConnected())
+            #expect(try await pair.ingest("phone", Self.purchase("7801")) == 0)
+            #expect(pair.state("phone") == .purchased)
+            // Acknowledged and kept by the watch (its drain empties the inbox), granting nothing there.
+            #expect(await Self.settles(pair))
+            #expect(await ChildProcess.wait(timeout: Self.deadline) { pair.watch?.standardError.contains("signature policy does not read") == true })
+            #expect(pair.state("watch") != .purchased)
+            // The link did not stall: the next event crosses too.
+            let refund = Fixture.transaction(id: "7801", product: Self.product, purchased: Date(timeIntervalSinceNow: -60), expires: nil,
+                                             signed: Date(), revoked: Date())
+            #expect(try await pair.ingest("phone", refund) == 0)
+            #expect(await Self.settles(pair))
         }
     }
 
