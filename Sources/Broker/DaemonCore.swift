@@ -26,7 +26,10 @@ final class DaemonCore {
     private let inbox: Inbox
     private let store: SharedDefaults
     private var state: BrokerState
-    private var published: (entitlements: [String: EntitlementStatus], nextTransition: Date?, unmappedProducts: [String], flags: [String: Bool])?
+    private var published: (
+        entitlements: [String: EntitlementStatus], nextTransition: Date?, unmappedProducts: [String],
+        introOfferEligibility: [String: Bool], flags: [String: Bool]
+    )?
     /// The unmapped products already named in the log (each once per run).
     private var loggedUnmappedProducts: Set<String> = []
     private let replica: WatchReplica?
@@ -529,7 +532,7 @@ final class DaemonCore {
         let flags = catalog.legacyFlags(result.entitlements)
         if !force, !reanchored, let published, published.entitlements == result.entitlements,
             published.nextTransition == result.nextTransition, published.unmappedProducts == result.unmappedProducts,
-            published.flags == flags
+            published.introOfferEligibility == result.introductoryOfferEligibility, published.flags == flags
         {
             lastEvaluation = (inputsVersion, result.nextTransition)
             return result.nextTransition
@@ -552,7 +555,7 @@ final class DaemonCore {
             throw .store("\(error)")
         }
         state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot, historyID: state.historyID)
-        published = (result.entitlements, result.nextTransition, result.unmappedProducts, flags)
+        published = (result.entitlements, result.nextTransition, result.unmappedProducts, result.introductoryOfferEligibility, flags)
         reanchored = false
         // Only a published result may be reused: a failed publish is evaluated and retried.
         lastEvaluation = (inputsVersion, result.nextTransition)

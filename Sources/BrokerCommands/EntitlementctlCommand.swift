@@ -12,7 +12,7 @@ public struct EntitlementctlCommand: CommandGroup {
 
     public static let subcommands: [any Command.Type] = [
         IngestCommand.self, StatusCommand.self, EvaluateCommand.self, CheckCommand.self, FeaturesCommand.self, ProductsCommand.self,
-        PaywallCommand.self, WatchLinkCommand.self, JournalRepairCommand.self, PairCommand.self, CompanionCommand.self,
+        PaywallCommand.self, PreferenceCommand.self, WatchLinkCommand.self, JournalRepairCommand.self, PairCommand.self, CompanionCommand.self,
     ]
 
     public let subcommand: any Command

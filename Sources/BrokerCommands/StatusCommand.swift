@@ -1,10 +1,8 @@
-import Broker
 import CLISupport
 import EntitlementModel
 import FoundationEssentials
 import EntitlementDefaults
 import SharedDefaults
-import SystemShims
 import ToolSupport
 
 /// `entitlementctl status [--format json|text]`.
@@ -13,12 +11,14 @@ struct StatusCommand: Command {
         commandName: "entitlementctl status",
         abstract: "Print the published snapshot.",
         discussion: """
-            The JSON form is the snapshot: every entitlement, and unmappedProducts (purchases no entitlement \
-            of the catalog lists: kept, granting nothing until the catalog maps them). \
+            The JSON form is the snapshot: every entitlement, unmappedProducts (purchases no entitlement \
+            of the catalog lists: kept, granting nothing until the catalog maps them) and introOfferIneligibleGroups \
+            (subscription groups whose introductory offer the user may no longer take), plus preferences: \
+            {KEY: {"value", "effectiveAtNextLaunch"}} for each of the catalog's preferences (the stored choice, else its \
+            default; effective only when on and its feature is unlocked). \
             Exit 69 when nothing has been published yet, 65 when the shared file is refused (torn, foreign, symlinked, unknown schema). \
-            The text form also shows this process's launch mode (the sync preference, resolved once at start from the cached \
-            snapshot) and introductory-offer eligibility per subscription group, computed from the daemon's journal when the \
-            container has one (the snapshot does not carry it).
+            The text form also shows each preference as this process resolved it at launch from the cached \
+            snapshot, and introductory-offer eligibility per subscription group.
             """,
         options: [OutputFormat.option] + CommonOptions.options)
 
@@ -36,8 +36,7 @@ struct StatusCommand: Command {
         let catalog: Result<Catalog, any Error> = Result { try CatalogLoading.load(common.catalog) }
         let layout = common.layout(for: try? catalog.get())
         let defaults = SharedDefaults(suiteName: layout.group, container: common.container, options: .readingTheDaemon)
-        let launch = try? LaunchPreferences(defaults: defaults, gate: catalog.get().featureGate, wallClock: launchClock)
-        let syncPreference = LaunchPreferences.syncPreference(in: defaults)
+        let launch = (try? catalog.get()).map { LaunchPreferences(defaults: defaults, catalog: $0, wallClock: launchClock) }
 
         switch SnapshotLoading.read(layout) {
         case .missing(let path):
@@ -47,19 +46,49 @@ struct StatusCommand: Command {
         case .failed(let reason, let errno):
             throw ToolError(ExitCode(failedCall: errno), reason)
         case .snapshot(let snapshot):
+            let preferences = (try? catalog.get()).map { Self.preferences($0, launch: launch, defaults: defaults) } ?? []
             switch format {
-            case .json: StandardStreams.writeOut(snapshot.json.serialized + "\n")
+            case .json:
+                var object = snapshot.json
+                if case .object(var members) = object {
+                    members["preferences"] = .object(Dictionary(uniqueKeysWithValues: preferences.map { ($0.key, $0.json) }))
+                    object = .object(members)
+                }
+                StandardStreams.writeOut(object.serialized + "\n")
             case .text:
                 var text = Self.text(snapshot, now: Date())
                 switch catalog {
                 case .success(let catalog):
-                    text += Self.launchLine(launch?.mode, syncPreference: syncPreference)
-                    text += Self.introductoryOfferLines(catalog: catalog, layout: layout)
+                    text += preferences.map(\.line).joined()
+                    text += Self.introductoryOfferLines(catalog: catalog, snapshot: snapshot)
                 case .failure(let error):
-                    text += "launch mode: unknown (\(error))\n"
+                    text += "preferences: unknown (\(error))\n"
                 }
                 StandardStreams.writeOut(text)
             }
+        }
+    }
+
+    /// One of the catalog's preferences as this process resolved it at launch.
+    struct Preference {
+        var key: String
+        var declaration: PreferenceDeclaration
+        var value: Bool
+        var mode: LaunchMode
+
+        /// `{"value": bool, "effectiveAtNextLaunch": bool}`.
+        var json: JSONValue { .object(["value": .bool(value), "effectiveAtNextLaunch": .bool(mode.isOn)]) }
+
+        /// `preference syncEnabled (sync): on; at next launch: off (needs premium: notEntitled)`.
+        var line: String { "preference \(key) (\(declaration.feature)): \(value ? "on" : "off"); at next launch: \(mode)\n" }
+    }
+
+    /// The catalog's preferences in key order, each with its stored value and launch mode.
+    static func preferences(_ catalog: Catalog, launch: LaunchPreferences?, defaults: SharedDefaults) -> [Preference] {
+        catalog.preferences.sorted { $0.key < $1.key }.map { key, declaration in
+            Preference(
+                key: key, declaration: declaration, value: LaunchPreferences.value(key, in: defaults, catalog: catalog),
+                mode: launch?.mode(key) ?? .off(.undeclared))
         }
     }
 
@@ -83,56 +112,16 @@ struct StatusCommand: Command {
         return text
     }
 
-    /// `launch mode: sync on (sync preference on; resolved at launch, changes apply on next launch)`.
-    static func launchLine(_ mode: LaunchMode?, syncPreference: Bool) -> String {
-        let mode = mode.map(\.description) ?? "unknown"
-        return "launch mode: \(mode) (sync preference \(syncPreference ? "on" : "off"); resolved at launch, changes apply on next launch)\n"
-    }
-
-    /// One line per subscription group: `introductory offer, group <id>: eligible|not eligible`,
-    /// from the journal's facts under the catalog's policy; one `unknown` line when the container
-    /// has no readable journal (a watch container, or no daemon ever ran).
-    static func introductoryOfferLines(catalog: Catalog, layout: ContainerLayout) -> String {
-        let scan: JournalScan
-        do { scan = try JournalLines.read(path: layout.journalPath) } catch {
-            return "introductory offers: unknown (\(error))\n"
+    /// One line per subscription group of the catalog, `introductory offer, group <id>:
+    /// eligible|not eligible`, from the snapshot's `introOfferIneligibleGroups`.
+    static func introductoryOfferLines(catalog: Catalog, snapshot: EntitlementSnapshot) -> String {
+        var groups: Set<String> = []
+        for product in catalog.products.values {
+            if case .autoRenewable(let group, _) = product.kind { groups.insert(group) }
         }
-        let facts: FactStore
-        do { facts = try JournalReplay.replay(scan.records, format: scan.format, path: layout.journalPath, catalog: catalog).facts } catch {
-            return "introductory offers: unknown (\(error))\n"
-        }
-        let eligibility = EntitlementEngine(catalog: catalog).introductoryOfferEligibility(facts)
-        if eligibility.isEmpty { return "introductory offers: the catalog has no subscription groups\n" }
-        return eligibility.sorted { $0.key < $1.key }
-            .map { "introductory offer, group \($0.key): \($0.value ? "eligible" : "not eligible")\n" }.joined()
-    }
-}
-
-/// The daemon's journal, read without taking part in its writing: its intact records (a torn
-/// last record, an append in progress, and damaged records are left out).
-enum JournalLines {
-    struct ReadError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func read(path: String) throws(ReadError) -> JournalScan {
-        let bytes: [UInt8]
-        do throws(Errno) {
-            let descriptor = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
-            bytes = try descriptor.closeAfter { descriptor throws(Errno) in
-                let status = try descriptor.fstat()
-                guard status.type == .regular, status.userID == ProcessIdentity.effectiveUserID else { throw .permissionDenied }
-                do throws(ReadAllError) { return try descriptor.readAll(limit: Int(Int32.max) << 16) } catch {
-                    switch error {
-                    case .system(let errno): throw errno
-                    case .exceedsLimit: throw .fileTooLarge
-                    }
-                }
-            }
-        } catch {
-            if error == .noSuchFileOrDirectory { throw ReadError(description: "\(path): no journal in this container") }
-            throw ReadError(description: "\(path): \(error)")
-        }
-        return JournalScan(bytes)
+        if groups.isEmpty { return "introductory offers: the catalog has no subscription groups\n" }
+        return groups.sorted().map { group in
+            "introductory offer, group \(group): \(catalog.featureGate.introOfferEligible(group: group, snapshot: snapshot) ? "eligible" : "not eligible")\n"
+        }.joined()
     }
 }

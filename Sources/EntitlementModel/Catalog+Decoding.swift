@@ -175,6 +175,7 @@ extension Catalog {
         catalog.widgetFeature = try decodeFeatureName(root, "widgetFeature", rules: rules) ?? defaultWidgetFeature
         catalog.watchFeature = try decodeFeatureName(root, "watchFeature", rules: rules) ?? defaultWatchFeature
         catalog.legacyKeys = try decodeLegacyKeys(root, entitlements: entitlements)
+        catalog.preferences = try decodePreferences(root, rules: rules, legacyKeys: catalog.legacyKeys)
         if let cursor = try root.optional("renewalLeeway") {
             guard let leeway = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
             guard leeway != ISO8601Duration() else { throw cursor.fail("is zero (leave the key out for no leeway)") }
@@ -196,6 +197,31 @@ extension Catalog {
             keys[key] = entitlement
         }
         return keys
+    }
+
+    /// `preferences`: suite key -> `{"feature": F, "default": bool}` (`default` false when left
+    /// out). The key may be neither the snapshot's nor a legacy key (each publish rewrites those),
+    /// and `features` must define F.
+    private static func decodePreferences(
+        _ root: JSONCursor, rules: [String: FeatureRule], legacyKeys: [String: String]
+    ) throws(JSONPathError) -> [String: PreferenceDeclaration] {
+        guard let cursor = try root.optional("preferences") else { return [:] }
+        var preferences: [String: PreferenceDeclaration] = [:]
+        for (key, item) in try cursor.entries() {
+            guard !key.isEmpty, key != EntitlementSnapshot.defaultsKey, legacyKeys[key] == nil else {
+                throw item.fail("'\(key)' cannot be a preference key (the snapshot's key, a legacy key, or empty)")
+            }
+            for (member, value) in try item.entries() where member != "feature" && member != "default" {
+                throw value.fail("unknown key (a preference has feature and default)")
+            }
+            let featureCursor = try item.required("feature")
+            let feature = try featureCursor.string()
+            guard rules[feature] != nil else {
+                throw featureCursor.fail("feature '\(feature)' is not in features (\(rules.keys.sorted().joined(separator: ", ")))")
+            }
+            preferences[key] = PreferenceDeclaration(feature: feature, defaultValue: try item.optionalBool("default") ?? false)
+        }
+        return preferences
     }
 
     /// The feature the optional `key` names, which `features` must define.
@@ -258,8 +284,6 @@ extension Catalog {
             if case .autoRenewable(let group, _) = product.kind { groups[product.id] = group }
         }
         var gate = featureGate
-        gate.subscriptionGroups = groups
-        gate.introductoryOfferPolicy = introductoryOfferPolicy
         for (feature, rule) in gate.rules {
             var rule = rule
             if rule.cooldown == nil { rule.cooldown = defaultCooldown }

@@ -34,6 +34,10 @@ public struct Catalog: Sendable, Hashable {
         legacyKeys.mapValues { statuses[$0]?.active ?? false }
     }
 
+    /// Suite key -> premium toggle (catalog key `preferences`): what `entitlementctl preference`
+    /// stores and `LaunchPreferences` resolves at launch. Nothing about a preference is built in.
+    public var preferences: [String: PreferenceDeclaration] = [:]
+
     /// How long an auto-renewable subscription stays active past its `expiresDate` while its
     /// renewal has not arrived (catalog key `renewalLeeway`; `nil`, the default, for none). Only
     /// with positive evidence: the latest renewal info says auto-renew is on, no billing problem,

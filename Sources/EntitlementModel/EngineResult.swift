@@ -35,7 +35,7 @@ public struct EngineResult: Sendable, Hashable {
         self.introductoryOfferEligibility = introductoryOfferEligibility
     }
 
-    /// The snapshot to publish.
+    /// The snapshot to publish (its `introOfferIneligibleGroups` from ``introductoryOfferEligibility``).
     ///
     /// - Parameters:
     ///   - generation: the publish counter (the caller keeps it strictly increasing).
@@ -45,6 +45,7 @@ public struct EngineResult: Sendable, Hashable {
         let issued = max(issuedAt ?? effectiveNow, effectiveNow)
         return EntitlementSnapshot(
             generation: generation, issuedAt: issued, nextTransition: nextTransition.flatMap { $0 > issued ? $0 : nil },
-            entitlements: entitlements, unmappedProducts: unmappedProducts)
+            entitlements: entitlements, unmappedProducts: unmappedProducts,
+            introOfferIneligibleGroups: introductoryOfferEligibility.filter { !$0.value }.keys.sorted())
     }
 }

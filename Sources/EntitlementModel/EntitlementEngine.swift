@@ -108,27 +108,6 @@ public struct EntitlementEngine: Sendable {
         return unmapped.sorted()
     }
 
-    /// Subscription group id -> whether the user may still redeem that group's introductory offer
-    /// (one per group), under ``Catalog/introductoryOfferPolicy``. Revoked and upgraded
-    /// transactions count as history too. One step per product the facts name.
-    public func introductoryOfferEligibility(_ facts: FactStore) -> [String: Bool] {
-        var eligibility: [String: Bool] = [:]
-        for product in catalog.products.values {
-            if case .autoRenewable(let group, _) = product.kind { eligibility[group] = true }
-        }
-        for (position, productId) in facts.productIds.enumerated() {
-            let use = facts.productUses[position]
-            guard use.transactions > 0, let product = catalog.products[productId], case .autoRenewable(let group, _) = product.kind
-            else { continue }
-            switch catalog.introductoryOfferPolicy {
-            case .newSubscribersOnly: eligibility[group] = false
-            case .oncePerGroup where use.introductoryOffers > 0: eligibility[group] = false
-            case .oncePerGroup: break
-            }
-        }
-        return eligibility
-    }
-
     // MARK: Steps
 
     /// One transaction's claim on its entitlements at `now`, or `nil` when it grants nothing

@@ -17,7 +17,8 @@ extension EntitlementStatus {
 }
 
 extension EntitlementSnapshot {
-    /// The contract's JSON: `generation`, `entitlements` and `unmappedProducts`, plus `schemaVersion`, `issuedAt`,
+    /// The contract's JSON: `generation`, `entitlements`, `unmappedProducts` and
+    /// `introOfferIneligibleGroups`, plus `schemaVersion`, `issuedAt`,
     /// `nextTransition` (ISO 8601 or `null`), the boot it was issued in, `bootId` and
     /// `bootTimeNanoseconds` (both `null` when the snapshot has none), and `historyId` (`null`
     /// when the snapshot has none).
@@ -32,6 +33,7 @@ extension EntitlementSnapshot {
             "nextTransition": .date(nextTransition),
             "entitlements": .object(Dictionary(uniqueKeysWithValues: entitlements.lazy.map { ($0.key, $0.value.json) })),
             "unmappedProducts": .array(unmappedProducts.map(JSONValue.string)),
+            "introOfferIneligibleGroups": .array(introOfferIneligibleGroups.map(JSONValue.string)),
         ])
     }
 }

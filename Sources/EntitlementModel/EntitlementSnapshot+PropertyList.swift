@@ -38,6 +38,7 @@ extension EntitlementSnapshot {
                 for (id, status) in entitlements { table[id] = status.propertyList }
                 root[field.rawValue] = .dictionary(table)
             case .unmappedProducts: root[field.rawValue] = .array(unmappedProducts.map { .string($0) })
+            case .introOfferIneligibleGroups: root[field.rawValue] = .array(introOfferIneligibleGroups.map { .string($0) })
             }
         }
         return .dictionary(root)

@@ -40,25 +40,34 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     /// and in a snapshot written without the field): what a developer checks when a user who
     /// paid is locked.
     public var unmappedProducts: [String]
+    /// The sorted subscription groups whose introductory offer the user may no longer take, as
+    /// the daemon decided from every journaled transaction (expired, revoked and upgraded ones
+    /// included) under the catalog's `introductoryOffer` policy; empty when none, and in a
+    /// snapshot written without the field. What ``FeatureGate/introOfferEligible(group:snapshot:)``
+    /// reads: the entitlements alone name only each one's deciding product, so a subscription
+    /// since replaced by a lifetime purchase would not show.
+    public var introOfferIneligibleGroups: [String]
 
     /// A snapshot as the engine makes it; readers get theirs from the shared file instead.
     public init(
         schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
         nextTransition: Date?, entitlements: [String: EntitlementStatus], issuedIn: BootInstant? = nil, historyID: String? = nil,
-        unmappedProducts: [String] = []
+        unmappedProducts: [String] = [], introOfferIneligibleGroups: [String] = []
     ) {
         self.init(
             schemaVersion: schemaVersion, generation: generation, issuedAt: issuedAt, nextTransition: nextTransition,
-            entitlements: EntitlementTable(entitlements), issuedIn: issuedIn, historyID: historyID, unmappedProducts: unmappedProducts)
+            entitlements: EntitlementTable(entitlements), issuedIn: issuedIn, historyID: historyID, unmappedProducts: unmappedProducts,
+            introOfferIneligibleGroups: introOfferIneligibleGroups)
     }
 
     /// A snapshot of the statuses in `entitlements`.
     public init(
         schemaVersion: Int = EntitlementSnapshot.currentSchemaVersion, generation: Int64, issuedAt: Date,
         nextTransition: Date?, entitlements: EntitlementTable, issuedIn: BootInstant? = nil, historyID: String? = nil,
-        unmappedProducts: [String] = []
+        unmappedProducts: [String] = [], introOfferIneligibleGroups: [String] = []
     ) {
         self.unmappedProducts = unmappedProducts
+        self.introOfferIneligibleGroups = introOfferIneligibleGroups
         self.schemaVersion = schemaVersion
         self.generation = generation
         self.issuedAt = issuedAt

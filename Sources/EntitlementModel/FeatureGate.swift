@@ -69,20 +69,10 @@ public struct FeatureGate: Sendable, Hashable {
     /// Every feature the catalog defines, by name (for example `widgets`). A name not in here is
     /// locked with ``PaywallReason/unknownFeature``.
     public var rules: [String: FeatureRule]
-    /// Product id -> subscription group id, for every auto-renewable product of the catalog
-    /// (what introductory-offer eligibility reads the snapshot's products against).
-    public var subscriptionGroups: [String: String]
-    /// Who may still redeem a subscription group's introductory offer.
-    public var introductoryOfferPolicy: IntroductoryOfferPolicy
 
     /// A gate over `rules`; apps usually take ``Catalog/featureGate`` from a loaded catalog instead.
-    public init(
-        rules: [String: FeatureRule], subscriptionGroups: [String: String] = [:],
-        introductoryOfferPolicy: IntroductoryOfferPolicy = .newSubscribersOnly
-    ) {
+    public init(rules: [String: FeatureRule]) {
         self.rules = rules
-        self.subscriptionGroups = subscriptionGroups
-        self.introductoryOfferPolicy = introductoryOfferPolicy
     }
 
     /// Copy used when a feature is unknown or has no copy of its own.

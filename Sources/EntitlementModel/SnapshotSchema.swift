@@ -27,9 +27,11 @@ enum SnapshotSchema {
 
     /// The snapshot dictionary's fields. `bootId` and `bootTimeNanoseconds` (the boot id and
     /// `CLOCK_BOOTTIME` at issue) are both present or both absent; `historyId` (the history the
-    /// generation counts in) is optional, absent from snapshots written before it existed.
+    /// generation counts in) is optional, absent from snapshots written before it existed;
+    /// so are `unmappedProducts` and `introOfferIneligibleGroups` (read as empty).
     enum RootField: String, SnapshotFieldName {
         case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements, historyId, unmappedProducts
+        case introOfferIneligibleGroups
         static var rememberedIn: Int? { nil }  // read once per file
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -43,6 +45,7 @@ enum SnapshotSchema {
             case .entitlements: 6
             case .historyId: 7
             case .unmappedProducts: 8
+            case .introOfferIneligibleGroups: 9
             }
         }
     }
@@ -97,6 +100,7 @@ enum SnapshotSchema {
         let schemaVersion = fields[.schemaVersion], generation = fields[.generation], issuedAt = fields[.issuedAt]
         let nextTransition = fields[.nextTransition], bootId = fields[.bootId], bootTime = fields[.bootTimeNanoseconds]
         let table = fields[.entitlements], history = fields[.historyId], unmapped = fields[.unmappedProducts]
+        let ineligible = fields[.introOfferIneligibleGroups]
         // Any integral number (1.0 included), as `PropertyListValue.integerValue` reads it.
         guard let versionObject = schemaVersion,
             let version = source.integer(versionObject) ?? source.real(versionObject).flatMap({ PropertyListValue.real($0).integerValue })
@@ -147,9 +151,17 @@ enum SnapshotSchema {
             }
             unmappedProducts = strings
         }
+        var introOfferIneligibleGroups: [String] = []
+        if let ineligible {
+            guard let strings = source.strings(ineligible) else {
+                throw .invalidField(path: RootField.introOfferIneligibleGroups.rawValue, problem: "is not an array of strings")
+            }
+            introOfferIneligibleGroups = strings
+        }
         return EntitlementSnapshot(
             schemaVersion: Int(version), generation: generation, issuedAt: issued, nextTransition: next,
-            entitlements: entitlements, issuedIn: issuedIn, historyID: historyID, unmappedProducts: unmappedProducts)
+            entitlements: entitlements, issuedIn: issuedIn, historyID: historyID, unmappedProducts: unmappedProducts,
+            introOfferIneligibleGroups: introOfferIneligibleGroups)
     }
 
     /// The boot reading: `nil` when both fields are absent; refused when only one is there or

@@ -10,17 +10,13 @@ protocol MontgomeryModulus {
     static var inverseNegated: UInt64 { get }
     /// R² mod modulus, R = 2^(64·wordCount): multiplying by it enters the Montgomery domain.
     static var rSquared: Limbs { get }
-    /// a·b·R⁻¹ mod modulus for a, b below it: the multiplication kernel for this modulus.
-    static func montgomeryProduct(_ a: Limbs, _ b: Limbs) -> Limbs
 }
 
 extension MontgomeryModulus {
-    /// The general kernel: interleaved multiplication and reduction (CIOS).
+    /// a·b·R⁻¹ mod modulus for a, b below it.
     @inline(__always)
     static func montgomeryProduct(_ a: Limbs, _ b: Limbs) -> Limbs {
-        wordCount == 4
-            ? FourWords.montgomeryProduct(a, b, modulus: modulus, k: inverseNegated)
-            : SixWords.montgomeryProduct(a, b, modulus: modulus, k: inverseNegated)
+        Multiword.montgomeryProduct(a, b, modulus: modulus, k: inverseNegated, count: wordCount)
     }
 }
 
@@ -29,9 +25,6 @@ enum P256FieldPrime: MontgomeryModulus {
     static var modulus: Limbs { Limbs(0xffff_ffff_ffff_ffff, 0x0000_0000_ffff_ffff, 0x0000_0000_0000_0000, 0xffff_ffff_0000_0001) }
     static var inverseNegated: UInt64 { 1 }
     static var rSquared: Limbs { Limbs(0x0000_0000_0000_0003, 0xffff_fffb_ffff_ffff, 0xffff_ffff_ffff_fffe, 0x0000_0004_ffff_fffd) }
-    /// The prime's shape turns each reduction step's multiplications into shifts.
-    @inline(__always)
-    static func montgomeryProduct(_ a: Limbs, _ b: Limbs) -> Limbs { FourWords.montgomeryProductP256(a, b) }
 }
 
 enum P256GroupOrder: MontgomeryModulus {

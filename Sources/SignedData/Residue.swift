@@ -33,16 +33,12 @@ struct Residue<M: MontgomeryModulus>: Equatable, Sendable {
 
     @inline(__always)
     static func + (lhs: Residue, rhs: Residue) -> Residue {
-        M.wordCount == 4
-            ? Residue(montgomery: FourWords.add(lhs.limbs, rhs.limbs, modulus: M.modulus))
-            : Residue(montgomery: SixWords.add(lhs.limbs, rhs.limbs, modulus: M.modulus))
+        Residue(montgomery: Multiword.add(lhs.limbs, rhs.limbs, modulus: M.modulus, count: M.wordCount))
     }
 
     @inline(__always)
     static func - (lhs: Residue, rhs: Residue) -> Residue {
-        M.wordCount == 4
-            ? Residue(montgomery: FourWords.subtract(lhs.limbs, rhs.limbs, modulus: M.modulus))
-            : Residue(montgomery: SixWords.subtract(lhs.limbs, rhs.limbs, modulus: M.modulus))
+        Residue(montgomery: Multiword.subtract(lhs.limbs, rhs.limbs, modulus: M.modulus, count: M.wordCount))
     }
 
     @inline(__always)

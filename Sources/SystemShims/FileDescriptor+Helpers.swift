@@ -62,12 +62,7 @@ extension FileDescriptor {
     /// until end of file.
     package func readAll(limit: Int, expectedSize: Int) throws(ReadAllError) -> [UInt8] {
         guard expectedSize > 0, expectedSize <= limit else { return try readAll(limit: limit) }
-        // Read into temporary memory and copied into a new array, rather than read straight
-        // into an uninitialized array (``read(upTo:)``): the copy costs a fraction of the read,
-        // and the array is then made by code specialized here, while `Array(repeating:count:)`
-        // and `Array(unsafeUninitializedCapacity:)` are the standard library's unspecialized code,
-        // which asks the runtime for the array type's metadata on every call (about 1 µs of a
-        // woken reader's cold run).
+        // One byte more than expected, so a file that grew since the `fstat` is noticed.
         let result: Result<[UInt8], Errno> = withUnsafeTemporaryAllocation(byteCount: expectedSize + 1, alignment: 1) { buffer in
             do throws(Errno) {
                 let count = try read(into: buffer)

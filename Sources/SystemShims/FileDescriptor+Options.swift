@@ -21,15 +21,6 @@ extension FileDescriptor {
         package var rawValue: CInt
         package init(rawValue: CInt) { self.rawValue = rawValue }
 
-        /// The union of `elements`, as the standard library's `init(arrayLiteral:)` gives it. That
-        /// one runs unspecialized for a type of another module and, on its first call in a
-        /// process, looks up `Array<OpenOptions>: Collection` among every conformance record
-        /// of the binary (~90 K instructions of a one-shot tool).
-        package init(arrayLiteral elements: OpenOptions...) {
-            rawValue = 0
-            for element in elements { rawValue |= element.rawValue }
-        }
-
         /// `O_NOFOLLOW`: fail with `ELOOP` if the last path component is a symbolic link.
         package static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
         /// `O_CLOEXEC`: the descriptor is not inherited by `exec`ed programs.

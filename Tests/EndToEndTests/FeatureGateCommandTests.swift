@@ -116,37 +116,33 @@ import TestSupport
             let defaults = try publish(Self.premium, fixture)
             let first = try await fixture.run("entitlementctl", ["status"] + fixture.common)
             #expect(first.status == 0)
-            #expect(first.standardOutput.contains("launch mode: sync on (sync preference on;"), "\(first.standardOutput)")
+            #expect(first.standardOutput.contains("preference syncEnabled (sync): on; at next launch: on\n"), "\(first.standardOutput)")
 
-            try LaunchPreferences.setSyncEnabled(false, in: defaults)
+            try LaunchPreferences.set("syncEnabled", false, in: defaults)
             let second = try await fixture.run("entitlementctl", ["status"] + fixture.common)
-            #expect(second.standardOutput.contains("launch mode: local only (sync turned off) (sync preference off;"), "\(second.standardOutput)")
+            #expect(second.standardOutput.contains("preference syncEnabled (sync): off; at next launch: off (turned off)\n"), "\(second.standardOutput)")
 
-            try LaunchPreferences.setSyncEnabled(true, in: defaults)
+            try LaunchPreferences.set("syncEnabled", true, in: defaults)
             var lapsed = Self.free
             lapsed.generation = 2
             try defaults.publish(lapsed)
             let third = try await fixture.run("entitlementctl", ["status"] + fixture.common)
-            #expect(third.standardOutput.contains("launch mode: local only (sync needs premium: notEntitled) (sync preference on;"), "\(third.standardOutput)")
+            #expect(third.standardOutput.contains("preference syncEnabled (sync): on; at next launch: off (needs premium: notEntitled)\n"), "\(third.standardOutput)")
         }
     }
 
-    @Test func statusShowsIntroductoryOfferEligibilityFromTheJournal() async throws {
+    @Test func statusShowsIntroductoryOfferEligibilityFromTheSnapshot() async throws {
         try await Fixture.with { fixture in
-            _ = try publish(Self.free, fixture)
-            let noJournal = try await fixture.run("entitlementctl", ["status"] + fixture.common)
-            #expect(noJournal.standardOutput.contains("introductory offers: unknown ("), "\(noJournal.standardOutput)")
+            let defaults = try publish(Self.free, fixture)
+            let open = try await fixture.run("entitlementctl", ["status"] + fixture.common)
+            #expect(open.standardOutput.contains("introductory offer, group 21400001: eligible\n"), "\(open.standardOutput)")
 
-            try FileManager.default.createDirectory(atPath: fixture.layout.brokerDirectory, withIntermediateDirectories: true)
-            #expect(FileManager.default.createFile(atPath: fixture.layout.journalPath, contents: Data()))
-            let empty = try await fixture.run("entitlementctl", ["status"] + fixture.common)
-            #expect(empty.standardOutput.contains("introductory offer, group 21400001: eligible\n"), "\(empty.standardOutput)")
-
-            let trial = Fixture.transaction(
-                id: "t1", purchased: Self.issued.addingTimeInterval(-86_400 * 40), expires: Self.issued.addingTimeInterval(-86_400 * 33))
-            try Data((trial + "\n").utf8).write(to: URL(fileURLWithPath: fixture.layout.journalPath))
-            let used = try await fixture.run("entitlementctl", ["status"] + fixture.common)
-            #expect(used.standardOutput.contains("introductory offer, group 21400001: not eligible\n"), "\(used.standardOutput)")
+            var used = Self.free
+            used.generation = 2
+            used.introOfferIneligibleGroups = ["21400001"]
+            try defaults.publish(used)
+            let closed = try await fixture.run("entitlementctl", ["status"] + fixture.common)
+            #expect(closed.standardOutput.contains("introductory offer, group 21400001: not eligible\n"), "\(closed.standardOutput)")
         }
     }
 }

@@ -17,10 +17,12 @@ import TestSupport
     static let free = EntitlementSnapshot(generation: 1, issuedAt: issued, nextTransition: nil, entitlements: ["premium": .notPurchased])
     static let lapsed = EntitlementSnapshot(
         generation: 1, issuedAt: issued, nextTransition: nil,
-        entitlements: ["premium": EntitlementStatus(active: false, state: .expired, expiresAt: issued - 86_400, productId: "app.calm.monthly")])
+        entitlements: ["premium": EntitlementStatus(active: false, state: .expired, expiresAt: issued - 86_400, productId: "app.calm.monthly")],
+        introOfferIneligibleGroups: ["900"])
     static let premium = EntitlementSnapshot(
         generation: 1, issuedAt: issued, nextTransition: nil,
-        entitlements: ["premium": EntitlementStatus(active: true, state: .subscribed, expiresAt: issued + 86_400 * 300, productId: "app.calm.yearly", willRenew: true)])
+        entitlements: ["premium": EntitlementStatus(active: true, state: .subscribed, expiresAt: issued + 86_400 * 300, productId: "app.calm.yearly", willRenew: true)],
+        introOfferIneligibleGroups: ["900"])
 
     static let storeKit = #"""
         {"identifier": "CALM", "nonRenewingSubscriptions": [],
@@ -117,7 +119,8 @@ import TestSupport
 
             // After the trial ended: the expired copy, no offer.
             try app.publish(EntitlementSnapshot(
-                generation: 2, issuedAt: Self.issued, nextTransition: nil, entitlements: Self.lapsed.entitlements))
+                generation: 2, issuedAt: Self.issued, nextTransition: nil, entitlements: Self.lapsed.entitlements,
+                introOfferIneligibleGroups: Self.lapsed.introOfferIneligibleGroups))
             let lapsed = try await app.json(["check", "soundscapes"])
             #expect(lapsed.object["reason"] as? String == "expired")
             #expect(lapsed.object["introOfferEligible"] as? Bool == false)
@@ -163,7 +166,8 @@ import TestSupport
             let german = try #require(try await app.json(["products", "--locale", "de_DE", "--feature", "sessions"]).object["products"] as? [[String: Any]])
             #expect(german.map { $0["displayName"] as? String } == ["Calm Yearly", "Calm monatlich", "Calm für immer"])
 
-            try app.publish(EntitlementSnapshot(generation: 2, issuedAt: Self.issued, nextTransition: nil, entitlements: Self.premium.entitlements))
+            try app.publish(EntitlementSnapshot(generation: 2, issuedAt: Self.issued, nextTransition: nil, entitlements: Self.premium.entitlements,
+                introOfferIneligibleGroups: Self.premium.introOfferIneligibleGroups))
             let owned = try #require(try await app.json(["products"]).object["products"] as? [[String: Any]])
             #expect(owned.map { $0["owned"] as? Bool } == [true, false, false, false])
             #expect(owned[1]["introOfferEligible"] as? Bool == false)
@@ -194,7 +198,8 @@ import TestSupport
             let over = try await app.json(["check", "sessions", "--count", "3", "--adding", "3"])
             #expect(over.status == 1 && over.object["reason"] as? String == "limitReached")
             #expect(over.object["count"] as? Int == 3 && over.object["limit"] as? Int == 5 && over.object["remaining"] as? Int == 2)
-            try app.publish(EntitlementSnapshot(generation: 2, issuedAt: Self.issued, nextTransition: nil, entitlements: Self.premium.entitlements))
+            try app.publish(EntitlementSnapshot(generation: 2, issuedAt: Self.issued, nextTransition: nil, entitlements: Self.premium.entitlements,
+                introOfferIneligibleGroups: Self.premium.introOfferIneligibleGroups))
             let unlimited = try await app.json(["check", "sessions", "--count", "300", "--adding", "50"])
             #expect(unlimited.status == 0 && unlimited.object["limit"] is NSNull && unlimited.object["remaining"] is NSNull)
             #expect(unlimited.object["count"] as? Int == 300)
@@ -235,7 +240,8 @@ import TestSupport
             #expect(try await app.run(["check", "soundscapes", "--record"]).status == 1)
             #expect(try await app.run(["paywall", "dismissed", "soundscapes"]).status == 0)
             #expect(try await app.run(["paywall", "dismissed", "nope"]).status == 64)
-            try app.publish(EntitlementSnapshot(generation: 2, issuedAt: Self.issued, nextTransition: nil, entitlements: Self.premium.entitlements))
+            try app.publish(EntitlementSnapshot(generation: 2, issuedAt: Self.issued, nextTransition: nil, entitlements: Self.premium.entitlements,
+                introOfferIneligibleGroups: Self.premium.introOfferIneligibleGroups))
             #expect(try await app.run(["check", "sessions", "--count", "40", "--record"]).status == 0)
             // A damaged line is skipped and counted, never fatal.
             let handle = try #require(FileHandle(forWritingAtPath: app.log.path))

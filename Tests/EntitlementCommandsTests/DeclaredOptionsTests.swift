@@ -21,6 +21,7 @@ struct DeclaredOptionsTests {
         (FeaturesCommand.self, []),
         (ProductsCommand.self, []),
         (PaywallCommand.self, ["report"]),
+        (PreferenceCommand.self, ["syncEnabled", "on"]),
         (WatchLinkCommand.self, ["up"]),
         (JournalRepairCommand.self, []),
     ]
@@ -92,7 +93,7 @@ struct DeclaredOptionsTests {
 
     @Test("The group lists every subcommand, and every subcommand is in the registry above")
     func groupListsSubcommands() {
-        let contract = ["ingest", "status", "evaluate", "check", "features", "products", "paywall", "watch-link", "journal-repair"]
+        let contract = ["ingest", "status", "evaluate", "check", "features", "products", "paywall", "preference", "watch-link", "journal-repair"]
         #expect(EntitlementctlCommand.configuration.subcommands.map(\.name) == contract)
         #expect(EntitlementctlCommand.subcommands.map { $0.configuration.commandName } == contract.map { "entitlementctl " + $0 })
         #expect(Set(contract.map { "entitlementctl " + $0 }).isSubset(of: Set(Self.names)))

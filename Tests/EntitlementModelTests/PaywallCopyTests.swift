@@ -13,10 +13,11 @@ import Testing
             "expired": PaywallCopyOverride(title: "Expired"), "limitReached": PaywallCopyOverride(message: "Full"),
             "introOffer": PaywallCopyOverride(callToAction: "Try free"),
         ], introOfferGroups: ["g"])
-    static let gate = FeatureGate(rules: ["cards": rule], subscriptionGroups: ["monthly": "g"])
+    static let gate = FeatureGate(rules: ["cards": rule])
 
-    static func snapshot(_ status: EntitlementStatus) -> EntitlementSnapshot {
-        EntitlementSnapshot(generation: 1, issuedAt: time, nextTransition: nil, entitlements: ["plus": status])
+    static func snapshot(_ status: EntitlementStatus, ineligibleGroups: [String] = []) -> EntitlementSnapshot {
+        EntitlementSnapshot(
+            generation: 1, issuedAt: time, nextTransition: nil, entitlements: ["plus": status], introOfferIneligibleGroups: ineligibleGroups)
     }
 
     @Test func fallbackChainIntroOfferThenReasonThenOwn() {
@@ -29,7 +30,7 @@ import Testing
 
     @Test func eligibilityEndsWithAnySubscriptionInTheGroup() {
         let free = Self.snapshot(.notPurchased)
-        let lapsed = Self.snapshot(EntitlementStatus(active: false, state: .expired, productId: "monthly"))
+        let lapsed = Self.snapshot(EntitlementStatus(active: false, state: .expired, productId: "monthly"), ineligibleGroups: ["g"])
         #expect(Self.gate.introOfferEligible("cards", snapshot: free))
         #expect(!Self.gate.introOfferEligible("cards", snapshot: lapsed))
         #expect(!Self.gate.introOfferEligible("cards", snapshot: nil))
