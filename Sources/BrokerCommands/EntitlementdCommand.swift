@@ -27,17 +27,16 @@ public struct EntitlementdCommand: Command {
     var common: CommonOptions
     var watchContainer: String?
     var durable: Bool
-    var companion: CompanionConfiguration?
+    var companionListen: String?
+    var companionConnect: String?
+    var pairingKey: String?
 
-    public init(parsing scanner: inout ArgumentScanner) throws {
-        common = try CommonOptions(parsing: &scanner)
-        watchContainer = try scanner.value("--watch-container")
-        durable = !scanner.flag("--no-fsync")
-        let listen = try scanner.value("--companion-listen"), connect = try scanner.value("--companion-connect")
-        let pairingKey = try scanner.value("--pairing-key")
-        switch (listen, connect, pairingKey) {
+    /// The companion link the flags ask for; the flags go together, so this is checked when the
+    /// command runs, not option by option.
+    func companion() throws(UsageError) -> CompanionConfiguration? {
+        switch (companionListen, companionConnect, pairingKey) {
         case (nil, nil, nil):
-            companion = nil
+            return nil
         case (.some, .some, _):
             throw UsageError("--companion-listen and --companion-connect exclude each other")
         case (nil, nil, .some):
@@ -45,14 +44,25 @@ public struct EntitlementdCommand: Command {
         case (_, _, nil):
             throw UsageError("--companion-listen and --companion-connect need --pairing-key FILE")
         case (let listen, let connect, let key?):
-            companion = CompanionConfiguration(endpoint: listen.map { .listen($0) } ?? .connect(connect!), pairingKeyPath: key)
-            do { _ = try companion!.address() } catch { throw UsageError("\(error)") }
+            let companion = CompanionConfiguration(endpoint: listen.map { .listen($0) } ?? .connect(connect!), pairingKeyPath: key)
+            do { _ = try companion.address() } catch { throw UsageError("\(error)") }
+            return companion
         }
+    }
+
+    public init(parsing scanner: inout ArgumentScanner) throws {
+        common = try CommonOptions(parsing: &scanner)
+        watchContainer = try scanner.value("--watch-container")
+        durable = !scanner.flag("--no-fsync")
+        companionListen = try scanner.value("--companion-listen")
+        companionConnect = try scanner.value("--companion-connect")
+        pairingKey = try scanner.value("--pairing-key")
         let extra = try scanner.positionals()
         guard extra.isEmpty else { throw UsageError("unexpected argument '\(extra[0])'") }
     }
 
     public func run() async throws {
+        let companion = try companion()
         // The daemon loads (and on SIGHUP reloads) the catalog itself; a missing one is refused
         // here first so the message says where its path came from.
         try CatalogLoading.requireExists(common.catalog)

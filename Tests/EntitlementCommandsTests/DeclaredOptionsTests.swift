@@ -24,6 +24,8 @@ struct DeclaredOptionsTests {
         (PreferenceCommand.self, ["syncEnabled", "on"]),
         (WatchLinkCommand.self, ["up"]),
         (JournalRepairCommand.self, []),
+        (PairCommand.self, []),
+        (CompanionCommand.self, []),
     ]
 
     static var names: [String] { commands.map { $0.type.configuration.commandName } }
@@ -42,6 +44,7 @@ struct DeclaredOptionsTests {
         case "format": "json"
         case "device": "phone"
         case "family": "systemSmall"
+        case "[host:]port", "host:port": "127.0.0.1:9"
         default: "unexpected placeholder <\(placeholder)>"
         }
     }
@@ -93,7 +96,7 @@ struct DeclaredOptionsTests {
 
     @Test("The group lists every subcommand, and every subcommand is in the registry above")
     func groupListsSubcommands() {
-        let contract = ["ingest", "status", "evaluate", "check", "features", "products", "paywall", "preference", "watch-link", "journal-repair"]
+        let contract = ["ingest", "status", "evaluate", "check", "features", "products", "paywall", "preference", "watch-link", "journal-repair", "pair", "companion"]
         #expect(EntitlementctlCommand.configuration.subcommands.map(\.name) == contract)
         #expect(EntitlementctlCommand.subcommands.map { $0.configuration.commandName } == contract.map { "entitlementctl " + $0 })
         #expect(Set(contract.map { "entitlementctl " + $0 }).isSubset(of: Set(Self.names)))
