@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker", "CompanionLink", "SignedData"],
-            exclude: ["Golden", "AppleModels"], swiftSettings: strict
+            exclude: ["Golden", "AppleModels", "Grants"], swiftSettings: strict
         ),
         // The hostile-input corpus (Tests/Corpus) through the real tools, the decoder fixes it
         // led to, and the systemd notify protocol against a socket the test owns.

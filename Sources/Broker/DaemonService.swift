@@ -11,7 +11,7 @@ struct DaemonService: ServiceLoopHandler {
     enum Source: Sendable {
         /// Something arrived in (or left) the inbox.
         case inbox
-        /// Something changed in `Library/Broker`: the lock file or the watch link.
+        /// Something changed in `Library/Broker`: the lock file.
         case broker(FileWatchEvent)
         /// A directory watch failed and fell back to polling; the line to log.
         case watchFailed(String)
@@ -89,7 +89,6 @@ struct DaemonService: ServiceLoopHandler {
             // first publish.
             work.run()
             wakeLinkForNewEvents()
-            core.watchLinkChanged()
             reportReadiness(reloaded: false)
             return next()
         }
@@ -106,8 +105,8 @@ struct DaemonService: ServiceLoopHandler {
         case .source(.inbox):
             work.inboxChanged()
         case .source(.broker(let change)):
-            if case .changed(let names) = change, !names.contains(ContainerLayout.watchLinkName) { break }
-            core.watchLinkChanged()
+            // The lock was checked above; nothing else of `Library/Broker` is watched.
+            _ = change
         case .source(.watchFailed(let message)):
             configuration.log(message)
         case .source(.companionSynced):

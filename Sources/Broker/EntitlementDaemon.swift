@@ -38,8 +38,7 @@ public struct EntitlementDaemon: Sendable {
         let layout = configuration.layout
         // The lock file's removal (the container deleted under the daemon) is noticed within
         // the watch's latency; the lock is also checked at every wake-up, before any write.
-        var brokerNames: Set = [ContainerLayout.daemonLockName]
-        if configuration.watchContainer != nil { brokerNames.insert(ContainerLayout.watchLinkName) }
+        let brokerNames: Set = [ContainerLayout.daemonLockName]
         let link = configuration.companion.map { _ in CompanionLinkSource() }
         var sources: [ServiceLoopSource<DaemonService.Source>] = [
             // A burst of inbox files is one queued wake-up, and one drain takes everything queued.

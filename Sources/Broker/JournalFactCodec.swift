@@ -1,9 +1,11 @@
 import EntitlementModel
 import FoundationEssentials
 
-/// The payloads of a checkpoint's fact records (``JournalRecord/Kind/transaction`` and
-/// ``JournalRecord/Kind/renewalInfo``): every field of a ``StoreTransaction`` or ``RenewalInfo``
-/// in a fixed order, one word each (``JournalWords``), `-` when absent.
+/// The payloads of a checkpoint's fact records in words (``JournalRecord/Kind/transaction`` and
+/// ``JournalRecord/Kind/renewalInfo`` of earlier checkpoints, ``JournalRecord/Kind/checkpointAppTransaction``
+/// and ``JournalRecord/Kind/checkpointGrant``): every field of a ``StoreTransaction``,
+/// ``RenewalInfo``, ``AppTransaction`` or ``EntitlementGrant`` in a fixed order, one word each
+/// (``JournalWords``), `-` when absent.
 ///
 /// Not JSON: a checkpoint of 200,000 transactions must replay in well under a second, and a JSON
 /// object costs a dictionary per line to parse; dates are the 16 hex digits of their bits, so
@@ -38,6 +40,24 @@ enum JournalFactCodec {
         date(r.gracePeriodExpiresDate); number(r.expirationIntent?.rawValue); date(r.signedDate); date(r.renewalDate)
         date(r.recentSubscriptionStartDate); number(r.offerType?.rawValue); text(r.offerIdentifier); text(r.offerDiscountType?.rawValue)
         text(r.environment?.rawValue)
+        return Array(words.joined(separator: " ").utf8)
+    }
+
+    static func payload(_ a: AppTransaction) -> [UInt8] {
+        var words: [String] = []
+        func text(_ value: String?) { words.append(value.map(word) ?? "-") }
+        func date(_ value: Date?) { words.append(value.map(JournalWords.date) ?? "-") }
+        text(a.appTransactionId); text(a.bundleId); text(a.originalApplicationVersion); date(a.originalPurchaseDate)
+        text(a.environment?.rawValue); date(a.signedDate); words.append(a.isSigned ? "1" : "0")
+        return Array(words.joined(separator: " ").utf8)
+    }
+
+    static func payload(_ g: EntitlementGrant) -> [UInt8] {
+        var words: [String] = []
+        func text(_ value: String?) { words.append(value.map(word) ?? "-") }
+        func date(_ value: Date?) { words.append(value.map(JournalWords.date) ?? "-") }
+        text(g.grantId); text(g.entitlement); date(g.expiresDate); words.append(g.revoked ? "1" : "0"); text(g.reason); text(g.bundleId)
+        date(g.signedDate); text(g.keyId)
         return Array(words.joined(separator: " ").utf8)
     }
 
@@ -115,6 +135,26 @@ enum JournalFactCodec {
             offerDiscountType: offerDiscountType.map(OfferDiscountType.init(rawValue:)), offerPeriod: offerPeriod,
             environment: environment.map(StoreEnvironment.init(rawValue:)), storefront: storefront, storefrontId: storefrontId,
             transactionReason: transactionReason.map(TransactionReason.init(rawValue:)), price: price, currency: currency)
+    }
+
+    static func appTransaction(_ payload: ArraySlice<UInt8>) -> AppTransaction? {
+        var w = Words(payload)
+        let id = w.required(), bundleId = w.text(), version = w.text(), purchased = w.date(), environment = w.text(), signed = w.date()
+        let isSigned = w.number()
+        guard !w.failed, w.atEnd, let isSigned, isSigned == 0 || isSigned == 1 else { return nil }
+        return AppTransaction(
+            appTransactionId: id, bundleId: bundleId, originalApplicationVersion: version, originalPurchaseDate: purchased,
+            environment: environment.map(StoreEnvironment.init(rawValue:)), signedDate: signed, isSigned: isSigned == 1)
+    }
+
+    static func grant(_ payload: ArraySlice<UInt8>) -> EntitlementGrant? {
+        var w = Words(payload)
+        let id = w.required(), entitlement = w.required(), expires = w.date(), revoked = w.number(), reason = w.text()
+        let bundleId = w.required(), signed = w.date(), keyId = w.text()
+        guard !w.failed, w.atEnd, let signed, let revoked, revoked == 0 || revoked == 1 else { return nil }
+        return EntitlementGrant(
+            grantId: id, entitlement: entitlement, expiresDate: expires, revoked: revoked == 1, reason: reason, bundleId: bundleId,
+            signedDate: signed, keyId: keyId)
     }
 
     static func renewalInfo(_ payload: ArraySlice<UInt8>) -> RenewalInfo? {

@@ -10,7 +10,8 @@
 /// how many records it holds, see ``JournalCheckpoint``), `N`, `T` and `R` (a compaction's
 /// checkpoint: the names its facts share, then each transaction and renewal info it kept, in
 /// binary, see ``FactStore/checkpointPayloads(_:)`` and ``JournalBinary``), `s` (the summary
-/// that closes a compaction's facts, see ``JournalSummary``) or `l` (a loss marker written by the
+/// that closes a compaction's facts, see ``JournalSummary``), `A` and `G` (a checkpoint's app
+/// transactions and grants, in words, see ``JournalFactCodec``) or `l` (a loss marker written by the
 /// repair command, see ``JournalLoss``). `t` and `r` are the text fact records of earlier
 /// checkpoints (``JournalFactCodec``), still read. The length says where the record ends, so a
 /// damaged newline is noticed (the byte after the payload is not `\n`) without losing the next
@@ -30,6 +31,8 @@ package struct JournalRecord: Sendable, Hashable {
         case checkpointNames = 0x4E  // "N"
         case checkpointTransaction = 0x54  // "T"
         case checkpointRenewalInfo = 0x52  // "R"
+        case checkpointAppTransaction = 0x41  // "A"
+        case checkpointGrant = 0x47  // "G"
 
         /// Whether the payload is binary (written through ``JournalBinary``).
         package var isBinary: Bool { self == .checkpointNames || self == .checkpointTransaction || self == .checkpointRenewalInfo }
@@ -100,7 +103,7 @@ package struct JournalRecord: Sendable, Hashable {
         let count = bytes.count
         var position = start
         guard let kind = Kind(rawValue: bytes[position]) else {
-            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not one of 'e', 'N', 'T', 'R', 's', 'l', 't', 'r'", end: nil, intact: nil)
+            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not one of 'e', 'N', 'T', 'R', 'A', 'G', 's', 'l', 't', 'r'", end: nil, intact: nil)
         }
         position += 1
         guard position < count else { return .incomplete(expectedLength: nil) }

@@ -50,6 +50,12 @@ package enum JournalReplay {
                     : JournalFactCodec.renewalInfo(record.payload).map(StoreEvent.renewalInfo)
                 guard let event = decoded else { throw damaged(record, "unreadable fact record") }
                 if outcome.facts.insert(event) { outcome.replayed += 1 }
+            case .checkpointAppTransaction:
+                guard let app = JournalFactCodec.appTransaction(record.payload) else { throw damaged(record, "unreadable app transaction record") }
+                if outcome.facts.insert(.appTransaction(app)) { outcome.replayed += 1 }
+            case .checkpointGrant:
+                guard let grant = JournalFactCodec.grant(record.payload) else { throw damaged(record, "unreadable grant record") }
+                if outcome.facts.insert(.grant(grant)) { outcome.replayed += 1 }
             case .checkpointStart:
                 // Its count is the scan's to check (``JournalCheckpoint``).
                 continue
@@ -84,7 +90,8 @@ package enum JournalReplay {
     }
 
     /// The records of a checkpoint of `facts`: its start (``JournalCheckpoint``), its names, each
-    /// fact held (binary, see ``FactStore/checkpointPayloads(_:)``), the summary, then the event
+    /// transaction and renewal info held (binary, see ``FactStore/checkpointPayloads(_:)``), each
+    /// app transaction and grant (in words, ``JournalFactCodec``), the summary, then the event
     /// lines `carrying` (``Outcome/unread``) as they were.
     package static func checkpoint(of facts: FactStore, carrying lines: [String] = []) -> [JournalRecord] {
         // Every payload escaped into one buffer; the records are slices of it.
@@ -104,6 +111,15 @@ package enum JournalReplay {
         // Positions as read back: the start first, then every record it counts.
         var records = pieces.enumerated().map { index, piece in
             JournalRecord(kind: piece.0, payload: escaped[piece.1], index: index + 1, offset: 0)
+        }
+        // App transactions and grants, in words, by id.
+        for id in facts.appTransactions.keys.sorted() {
+            guard let app = facts.appTransaction(id: id) else { continue }
+            records.append(JournalRecord(kind: .checkpointAppTransaction, payload: JournalFactCodec.payload(app), index: records.count + 1, offset: 0))
+        }
+        for id in facts.grants.keys.sorted() {
+            guard let grant = facts.grant(id: id) else { continue }
+            records.append(JournalRecord(kind: .checkpointGrant, payload: JournalFactCodec.payload(grant), index: records.count + 1, offset: 0))
         }
         records.append(JournalRecord(kind: .summary, payload: JournalSummary.payload(facts.summary), index: records.count + 1, offset: 0))
         // After the summary, so that a catalog that reads them again counts them in the product

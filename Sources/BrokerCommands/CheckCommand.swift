@@ -12,7 +12,8 @@ struct CheckCommand: Command {
         commandName: "entitlementctl check",
         abstract: "Check one feature against the published snapshot (exit 0 unlocked, 1 locked).",
         discussion: """
-            Fails closed: no snapshot or a refused shared file answers locked, with the reason. A feature the catalog \
+            Fails closed: no snapshot or a refused shared file answers locked, with the reason, and so does the \
+            watch's snapshot once its last sync with the phone is the catalog's companionOfflineLimit old. A feature the catalog \
             does not define is a usage error (exit 64) that lists the known ones. The paywall copy is the feature's \
             copy for the reason (paywall.byReason), or its introOffer copy when the user may take an introductory \
             offer. The JSON form always has introOfferEligible, presentPaywall, count, limit and remaining (null when \
@@ -57,11 +58,11 @@ struct CheckCommand: Command {
         let catalog = try CatalogLoading.load(common.catalog)
         let gate = catalog.featureGate
         try Self.requireKnown(feature, gate: gate, catalogPath: "\(common.catalogPath)")
-        let read = FeatureSnapshotRead(common, catalog: catalog)
+        let read = FeatureSnapshotRead(common, catalog: catalog, now: now)
         // A file that could not be read says nothing about the purchase: what would be locked
         // without it is no answer (75, or 77 without permission), while a free feature still is.
         let log = PaywallAnalyticsLog(container: common.container)
-        let clock = read.clock(now)
+        let clock = read.clock
         var check = FeatureCheck(
             feature, gate: gate, snapshot: read.snapshot, clock: clock, count: count, adding: adding, daysAgo: daysAgo,
             analytics: (try? log.events()) ?? [])
@@ -102,24 +103,31 @@ struct CheckCommand: Command {
 }
 
 /// The one-shot read of the snapshot a feature answer needs: the snapshot, a note on why there
-/// is none, or the failed system call that kept it from being read.
+/// is none, or the failed system call that kept it from being read, and the instant to answer at.
 struct FeatureSnapshotRead {
     var snapshot: EntitlementSnapshot?
     var note: String?
     var failed: (reason: String, errno: Errno)?
+    /// The instant to answer at: `--now` or the wall clock, never earlier than the snapshot's
+    /// issue plus the boot time elapsed since (same boot).
+    var clock: Date
 
-    /// Reads the suite `common` names, or the catalog's `appGroup` when no group was given.
-    init(_ common: CommonOptions, catalog: Catalog) {
+    /// Reads the suite `common` names, or the catalog's `appGroup` when no group was given, to
+    /// answer at `now` (`nil`: the wall clock). A snapshot the watch's broker published whose
+    /// last sync with the phone is the catalog's `companionOfflineLimit` old counts as none
+    /// (``EntitlementSnapshot/isTrusted(at:offlineLimit:readerIsWatch:)``), with a note saying so.
+    init(_ common: CommonOptions, catalog: Catalog, now: Date?) {
         switch SnapshotLoading.read(common.layout(for: catalog)) {
         case .snapshot(let s): snapshot = s
         case .missing(let path): note = "\(path): no snapshot published yet (container \(common.containerPath.origin))"
         case .refused(let reason): note = reason
         case .failed(let reason, let errno): failed = (reason, errno)
         }
-    }
-
-    /// Never earlier than the snapshot's issue plus the boot time elapsed since (same boot).
-    func clock(_ now: Date?) -> Date {
-        snapshot?.effectiveNow(wallClock: now ?? Date(), boot: .current()) ?? now ?? Date()
+        clock = snapshot?.effectiveNow(wallClock: now ?? Date(), boot: .current()) ?? now ?? Date()
+        if let stale = snapshot, !stale.isTrusted(at: clock, offlineLimit: catalog.companionOfflineLimit, readerIsWatch: false) {
+            snapshot = nil
+            note = "the watch last synced with its phone at \(stale.companionSyncedAt.map(ISO8601.string(from:)) ?? "?"),"
+                + " companionOfflineLimit \(catalog.companionOfflineLimit) ago or more (container \(common.containerPath.origin)); failing closed"
+        }
     }
 }

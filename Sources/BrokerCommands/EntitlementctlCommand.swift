@@ -1,7 +1,7 @@
 import CLISupport
 import ToolSupport
 
-/// `entitlementctl`: feed events, inspect the snapshot, check a feature, drive the watch link.
+/// `entitlementctl`: feed events, inspect the snapshot, check a feature, repair the journal.
 public struct EntitlementctlCommand: CommandGroup {
     public static let configuration = CommandConfiguration(
         commandName: "entitlementctl",
@@ -12,7 +12,7 @@ public struct EntitlementctlCommand: CommandGroup {
 
     public static let subcommands: [any Command.Type] = [
         IngestCommand.self, StatusCommand.self, EvaluateCommand.self, CheckCommand.self, FeaturesCommand.self, ProductsCommand.self,
-        PaywallCommand.self, PreferenceCommand.self, WatchLinkCommand.self, JournalRepairCommand.self, PairCommand.self, CompanionCommand.self,
+        PaywallCommand.self, PreferenceCommand.self, JournalRepairCommand.self, PairCommand.self, CompanionCommand.self,
     ]
 
     public let subcommand: any Command

@@ -17,7 +17,6 @@ public struct EntitlementdCommand: Command {
             Exits 75 at once if its lock file or container is removed while it runs.
             """,
         options: CommonOptions.options + [
-            .init("--watch-container", value: "dir", "Also deliver every new snapshot to the watch's container (latest wins)."),
             .init("--companion-listen", value: "[host:]port", "Be the watch: accept the phone's companion link here (host defaults to 127.0.0.1)."),
             .init("--companion-connect", value: "host:port", "Be the phone: keep a companion link to the watch at this address."),
             .init("--pairing-key", value: "file", "The pairing key both sides hold (entitlementctl pair); required with --companion-*."),
@@ -25,7 +24,6 @@ public struct EntitlementdCommand: Command {
         ])
 
     var common: CommonOptions
-    var watchContainer: String?
     var durable: Bool
     var companionListen: String?
     var companionConnect: String?
@@ -52,7 +50,6 @@ public struct EntitlementdCommand: Command {
 
     public init(parsing scanner: inout ArgumentScanner) throws {
         common = try CommonOptions(parsing: &scanner)
-        watchContainer = try scanner.value("--watch-container")
         durable = !scanner.flag("--no-fsync")
         companionListen = try scanner.value("--companion-listen")
         companionConnect = try scanner.value("--companion-connect")
@@ -69,8 +66,8 @@ public struct EntitlementdCommand: Command {
         // The group is fixed at start: from the catalog's appGroup unless a flag or the environment names it.
         let layout = common.groupIsExplicit ? common.layout : common.layout(for: try? CatalogLoading.load(common.catalog))
         let configuration = DaemonConfiguration(
-            layout: layout, catalogPath: common.catalogPath, durable: durable, watchContainer: watchContainer,
-            companion: companion, log: { StandardStreams.writeError("entitlementd: \($0)\n") })
+            layout: layout, catalogPath: common.catalogPath, durable: durable, companion: companion,
+            log: { StandardStreams.writeError("entitlementd: \($0)\n") })
         do { try await EntitlementDaemon(configuration: configuration).run() } catch { throw error.toolError }
     }
 }

@@ -35,8 +35,8 @@ struct FeaturesCommand: Command {
     nonisolated(nonsending) func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         let gate = catalog.featureGate
-        let read = FeatureSnapshotRead(common, catalog: catalog)
-        let clock = read.clock(now)
+        let read = FeatureSnapshotRead(common, catalog: catalog, now: now)
+        let clock = read.clock
         let analytics = (try? PaywallAnalyticsLog(container: common.container).events()) ?? []
         let checks = gate.rules.keys.sorted().map {
             FeatureCheck($0, gate: gate, snapshot: read.snapshot, clock: clock, analytics: analytics)

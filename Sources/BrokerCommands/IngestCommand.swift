@@ -9,10 +9,11 @@ import ToolSupport
 struct IngestCommand: Command {
     static let configuration = CommandConfiguration(
         commandName: "entitlementctl ingest",
-        abstract: "Queue StoreKit transactions, renewal infos and server notifications (JSON Lines).",
+        abstract: "Queue StoreKit transactions, renewal infos, server notifications, app transactions and grants (JSON Lines).",
         discussion: """
             Every line is validated against the catalog (bundle id, environment, and every JWS against its \
             signatures rule: intact always, trusted where signatures are required) before any is queued. \
+            A grant is a JWS signed with one of the catalog's grantKeys (header kid), on a line of its own. \
             Exits 0 only once the events are durably queued (they survive kill -9 and power loss). \
             With --wait, also waits until entitlementd has published a generation that includes them, \
             and exits 65 naming the reason if entitlementd refused any of them.

@@ -62,8 +62,8 @@ struct PaywallCommand: Command {
         switch action {
         case .dismissed(let feature):
             try CheckCommand.requireKnown(feature, gate: gate, catalogPath: "\(common.catalogPath)")
-            let read = FeatureSnapshotRead(common, catalog: catalog)
-            let clock = read.clock(now)
+            let read = FeatureSnapshotRead(common, catalog: catalog, now: now)
+            let clock = read.clock
             let reason = gate.check(feature, snapshot: read.snapshot, wallClock: clock).paywall?.reason
             do { try log.append(PaywallEvent(.paywallDismissed, feature: feature, reason: reason, time: clock)) } catch {
                 throw ToolError(Self.exitCode(error), error.description)

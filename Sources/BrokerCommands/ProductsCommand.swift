@@ -43,9 +43,9 @@ struct ProductsCommand: Command {
     nonisolated(nonsending) func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         if let feature { try CheckCommand.requireKnown(feature, gate: catalog.featureGate, catalogPath: "\(common.catalogPath)") }
-        let read = FeatureSnapshotRead(common, catalog: catalog)
+        let read = FeatureSnapshotRead(common, catalog: catalog, now: now)
         if let note = read.note ?? read.failed?.reason { StandardStreams.writeError("entitlementctl products: \(note)\n") }
-        let products = catalog.paywallProducts(feature: feature, locale: locale, snapshot: read.snapshot, wallClock: read.clock(now))
+        let products = catalog.paywallProducts(feature: feature, locale: locale, snapshot: read.snapshot, wallClock: read.clock)
         switch format {
         case .json: StandardStreams.writeOut(JSONValue.object(["products": .array(products.map(\.json))]).serialized + "\n")
         case .text:

@@ -103,7 +103,12 @@ struct StatusCommand: Command {
             if let product = status.productId { line += ", \(product)" }
             line += status.expiresAt.map { ", until \(ISO8601.string(from: $0))" } ?? (status.active ? ", no end" : "")
             if status.willRenew { line += ", renews" }
-            if status.ownership == .familyShared { line += ", family shared" }
+            switch status.ownership {
+            case .purchased: break
+            case .familyShared: line += ", family shared"
+            case .paidApp: line += ", bought the paid app"
+            case .granted: line += ", granted"
+            }
             text += line + "\n"
         }
         if !snapshot.unmappedProducts.isEmpty {

@@ -10,8 +10,8 @@ import WidgetTimeline
 
 /// `entitlement-demo`: the whole product in under a minute, on the built-in defaults.
 ///
-/// Starts `entitlementd`, a widget follower and a watch follower as child processes (this same
-/// binary, run as each tool) on temporary containers, then plays: free → free trial starts
+/// Starts the phone's and the watch's `entitlementd`, a widget follower and a watch follower as
+/// child processes (this same binary, run as each tool) on temporary containers, then plays: free → free trial starts
 /// (unlocked) → trial ends (locked at the second, with no event) → lifetime purchase (unlocked) →
 /// refund (locked). Every child is stopped and every file removed before it exits.
 public struct DemoCommand: Command {

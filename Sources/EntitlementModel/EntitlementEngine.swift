@@ -30,6 +30,9 @@ import Foundation
 ///    `offerCode` and `winBack` (an unknown offer type `intro`), no offer `normal` (`PeriodType.of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)`). `willRenew` is false for anything but an auto-renewable subscription,
 ///    for `autoRenewStatus` 0 and during billing problems. A pending downgrade
 ///    (`autoRenewProductId` different) changes nothing until the renewal transaction arrives.
+/// 6. Beside purchases, an app bought while it was paid (`paidAppGrant`) and a developer's grant
+///    (`grantKeys`) give access (`EntitlementEngine+OutsidePurchases.swift`); the one that lasts
+///    longer decides.
 public struct EntitlementEngine: Sendable {
     /// The products, groups and entitlements evaluated against.
     public let catalog: Catalog
@@ -83,8 +86,12 @@ public struct EntitlementEngine: Sendable {
         var statuses: [String: EntitlementStatus] = [:]
         statuses.reserveCapacity(plan.entitlementIds.count)
         var nextTransition: Date?
+        let hasOutsidePurchases = !facts.appTransactions.isEmpty || !facts.grants.isEmpty
         for (position, id) in plan.entitlementIds.enumerated() {
-            let status = choices.status(of: position, facts: facts)
+            var status = choices.status(of: position, facts: facts)
+            if hasOutsidePurchases, let outside = outsidePurchaseStatus(of: id, facts, now: effectiveNow) {
+                status = Self.deciding(status, outside)
+            }
             statuses[id] = status
             if status.active, let end = status.expiresAt, end > effectiveNow, nextTransition.map({ end < $0 }) ?? true {
                 nextTransition = end

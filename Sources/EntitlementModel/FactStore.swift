@@ -4,9 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The facts the engine evaluates: the current version of every transaction and of every
-/// subscription's renewal info. A pure value; the daemon journals the raw input lines and rebuilds
-/// a store by inserting them again.
+/// The facts the engine evaluates: the current version of every transaction, of every
+/// subscription's renewal info, of every app transaction and of every developer's grant. A pure
+/// value; the daemon journals the raw input lines and rebuilds a store by inserting them again.
 ///
 /// Versions: for one `transactionId` (or, for renewal info, one `originalTransactionId`) the
 /// version with the newest `signedDate` wins. On a tie, or when the newcomer has no `signedDate`
@@ -95,7 +95,16 @@ public struct FactStore: Sendable {
     /// read from the fact itself when evaluated.
     static let unlistedOrigin = UInt16.max
 
-    /// The newest `signedDate` of any fact held: a lower bound for "now" (the clock floor).
+    /// The current version of each app transaction, by `appTransactionId` (newest
+    /// `receiptCreationDate` wins, as for transactions).
+    public private(set) var appTransactions: [String: AppTransaction] = [:]
+    /// The current version of each grant, by `grantId` (newest `signedDate` wins: a replayed
+    /// older version changes nothing).
+    public private(set) var grants: [String: EntitlementGrant] = [:]
+
+    /// The newest `signedDate` of any App Store transaction or renewal info held: a lower bound
+    /// for "now" (the clock floor). App transactions and grants do not move it: a developer's
+    /// clock is not the App Store's.
     public private(set) var newestSignedDate: Date?
 
     /// An empty store: evaluating it grants nothing.
@@ -203,6 +212,14 @@ public struct FactStore: Sendable {
                 renewalFacts[Int(renewal)] = facts
             }
             subscriptions[position].saw(info.signedDate)
+        case .appTransaction(let app):
+            if let held = appTransactions[app.appTransactionId], !Self.supersedes(event, .appTransaction(held)) { return false }
+            appTransactions[app.appTransactionId] = app
+            return true
+        case .grant(let grant):
+            if let held = grants[grant.grantId], !Self.supersedes(event, .grant(held)) { return false }
+            grants[grant.grantId] = grant
+            return true
         }
         saw(event.signedDate)
         return true
@@ -330,10 +347,19 @@ public struct FactStore: Sendable {
         }
     }
 
-    /// The facts a checkpoint holds: every transaction held and every renewal info, in order.
+    /// The current version of app transaction `id`, if known.
+    public func appTransaction(id: String) -> AppTransaction? { appTransactions[id] }
+
+    /// The current version of grant `id`, if known.
+    public func grant(id: String) -> EntitlementGrant? { grants[id] }
+
+    /// The facts a checkpoint holds: every transaction held and every renewal info, in order,
+    /// then the app transactions and the grants, each by id.
     package var checkpointEvents: [StoreEvent] {
         storedTransactions.indices.map { .transaction(transaction(at: $0)) }
             + subscriptions.indices.compactMap { renewalInfo(ofSubscription: $0).map(StoreEvent.renewalInfo) }
+            + appTransactions.keys.sorted().compactMap { appTransactions[$0].map(StoreEvent.appTransaction) }
+            + grants.keys.sorted().compactMap { grants[$0].map(StoreEvent.grant) }
     }
 
     /// See ``Summary``.
@@ -556,8 +582,16 @@ public struct FactStore: Sendable {
     /// Whether `candidate` replaces `held`, the version already kept for the same transaction
     /// (or the same subscription's renewal info): the rule ``insert(_:)`` applies, a strictly
     /// newer `signedDate`.
+    /// A signed app transaction or grant also replaces an unsigned version signed at the same
+    /// instant, so that a catalog requiring signatures later finds the signed one.
     public static func supersedes(_ candidate: StoreEvent, _ held: StoreEvent) -> Bool {
-        isNewer(candidate.signedDate, than: held.signedDate)
+        if isNewer(candidate.signedDate, than: held.signedDate) { return true }
+        guard candidate.signedDate == held.signedDate else { return false }
+        switch (candidate, held) {
+        case (.appTransaction(let new), .appTransaction(let old)): return new.isSigned && !old.isSigned
+        case (.grant(let new), .grant(let old)): return new.keyId != nil && old.keyId == nil
+        default: return false
+        }
     }
 
     private static func isNewer(_ candidate: Date?, than existing: Date?) -> Bool {
@@ -572,11 +606,14 @@ extension FactStore: Hashable {
     public static func == (lhs: FactStore, rhs: FactStore) -> Bool {
         lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactionsByID() == rhs.transactionsByID() && lhs.renewalInfosByOriginalID() == rhs.renewalInfosByOriginalID()
             && lhs.withheldOriginalTransactionIds == rhs.withheldOriginalTransactionIds
+            && lhs.appTransactions == rhs.appTransactions && lhs.grants == rhs.grants
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(newestSignedDate)
         hasher.combine(transactionsByID())
         hasher.combine(renewalInfosByOriginalID())
+        hasher.combine(appTransactions)
+        hasher.combine(grants)
     }
 }

@@ -28,10 +28,12 @@ enum SnapshotSchema {
     /// The snapshot dictionary's fields. `bootId` and `bootTimeNanoseconds` (the boot id and
     /// `CLOCK_BOOTTIME` at issue) are both present or both absent; `historyId` (the history the
     /// generation counts in) is optional, absent from snapshots written before it existed;
-    /// so are `unmappedProducts` and `introOfferIneligibleGroups` (read as empty).
+    /// so are `unmappedProducts` and `introOfferIneligibleGroups` (read as empty);
+    /// `companionSyncedAt` (a date) is absent before the first sync with the companion, and
+    /// `device` (`phone` or `watch`) is absent on a phone.
     enum RootField: String, SnapshotFieldName {
         case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements, historyId, unmappedProducts
-        case introOfferIneligibleGroups
+        case introOfferIneligibleGroups, companionSyncedAt, device
         static var rememberedIn: Int? { nil }  // read once per file
         static let texts = SnapshotNameTexts<Self>()
         var position: Int {
@@ -46,6 +48,8 @@ enum SnapshotSchema {
             case .historyId: 7
             case .unmappedProducts: 8
             case .introOfferIneligibleGroups: 9
+            case .companionSyncedAt: 10
+            case .device: 11
             }
         }
     }
@@ -101,6 +105,7 @@ enum SnapshotSchema {
         let nextTransition = fields[.nextTransition], bootId = fields[.bootId], bootTime = fields[.bootTimeNanoseconds]
         let table = fields[.entitlements], history = fields[.historyId], unmapped = fields[.unmappedProducts]
         let ineligible = fields[.introOfferIneligibleGroups]
+        let synced = fields[.companionSyncedAt], device = fields[.device]
         // Any integral number (1.0 included), as `PropertyListValue.integerValue` reads it.
         guard let versionObject = schemaVersion,
             let version = source.integer(versionObject) ?? source.real(versionObject).flatMap({ PropertyListValue.real($0).integerValue })
@@ -158,10 +163,18 @@ enum SnapshotSchema {
             }
             introOfferIneligibleGroups = strings
         }
-        return EntitlementSnapshot(
+        var snapshot = EntitlementSnapshot(
             schemaVersion: Int(version), generation: generation, issuedAt: issued, nextTransition: next,
             entitlements: entitlements, issuedIn: issuedIn, historyID: historyID, unmappedProducts: unmappedProducts,
             introOfferIneligibleGroups: introOfferIneligibleGroups)
+        snapshot.companionSyncedAt = try synced.map { object throws(SnapshotDecodingError) in try rootDate(object, .companionSyncedAt, source) }
+        if let device {
+            guard let value: SnapshotDevice = source.name(device) else {
+                throw .invalidField(path: RootField.device.rawValue, problem: "is not phone or watch")
+            }
+            snapshot.device = value
+        }
+        return snapshot
     }
 
     /// The boot reading: `nil` when both fields are absent; refused when only one is there or
@@ -400,6 +413,10 @@ extension PeriodType: SnapshotName {
 }
 extension Ownership: SnapshotName {
     static var rememberedIn: Int? { 3 }
+    static let texts = SnapshotNameTexts<Self>()
+}
+extension SnapshotDevice: SnapshotName {
+    static var rememberedIn: Int? { nil }  // read once per file
     static let texts = SnapshotNameTexts<Self>()
 }
 extension Revocation: SnapshotName {

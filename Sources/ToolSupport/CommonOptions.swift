@@ -131,7 +131,7 @@ package struct CommonOptions: Sendable {
         return [container, group, catalogOption]
     }
 
-    /// The three options for a command that reads no catalog (`watch-link`): `--catalog` is
+    /// The three options for a command that reads no catalog (`journal-repair`): `--catalog` is
     /// accepted and ignored.
     package static func options(ignoringCatalogIn command: String) -> [CommandConfiguration.Option] {
         var catalog = catalogOption, group = groupOption

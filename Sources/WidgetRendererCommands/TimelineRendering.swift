@@ -20,6 +20,10 @@ struct TimelineRendering: Sendable {
     /// The feature that gates what is rendered: the widgets' on a phone or tablet, the watch
     /// app's (and its complications') on the watch.
     var feature: String
+    /// How long the watch trusts a snapshot after its last sync with the phone (the catalog's
+    /// `companionOfflineLimit`): the watch's timelines, and any of a snapshot the watch's broker
+    /// published, lock at its end (``EntitlementSnapshot/watchTrustedUntil(offlineLimit:readerIsWatch:)``).
+    var offlineLimit: ISO8601Duration
 
     /// The text to print and the earliest reload date of the rendered timelines (`nil`: none).
     /// Text is one block per family (the watch app's screen first), a blank line between blocks;
@@ -35,14 +39,15 @@ struct TimelineRendering: Sendable {
         var launch: AppLaunchGate?
         var timelines: [(family: WidgetFamily, timeline: Timeline)]
         if device == .watch {
-            let app = WatchApp(gate: gate, feature: feature)
+            let app = WatchApp(gate: gate, feature: feature, offlineLimit: offlineLimit)
             let complications = app.complications(snapshot: snapshot, now: now)
             timelines = families.compactMap { family in complications[family].map { (family, $0) } }
             if showsWatchApp { launch = app.launch(snapshot: snapshot, now: now) }
         } else {
             let provider = EntitlementTimelineProvider(gate: gate, feature: feature)
+            let validUntil = snapshot?.watchTrustedUntil(offlineLimit: offlineLimit, readerIsWatch: false)
             timelines = families.map { family in
-                (family, provider.timeline(for: snapshot, in: TimelineProviderContext(family: family), now: now))
+                (family, provider.timeline(for: snapshot, in: TimelineProviderContext(family: family), now: now, validUntil: validUntil))
             }
         }
         if stale {

@@ -19,7 +19,10 @@ public struct WidgetRendererCommand: Command {
             watches the shared file through inotify and prints again on every change and whenever a \
             timeline's reload date arrives, until SIGINT or SIGTERM or until its output is closed (exit 0). \
             Every JSON line names the feature that gates it ("feature"); a --feature the catalog does not \
-            define is a usage error (exit 64).
+            define is a usage error (exit 64). On the watch, and for any snapshot the watch's broker \
+            published, entries lock (noSnapshot) from the catalog's companionOfflineLimit after the \
+            snapshot's last sync with the phone (companionSyncedAt); a watch that never synced judges \
+            from its own events.
             """,
         options: [
             .init("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)"),
@@ -88,7 +91,7 @@ public struct WidgetRendererCommand: Command {
         }
         let renderer = TimelineRendering(
             device: device, families: families, showsWatchApp: showsWatchApp, format: format, charset: charset,
-            timeZone: .local, gate: catalog.featureGate, feature: feature)
+            timeZone: .local, gate: catalog.featureGate, feature: feature, offlineLimit: catalog.companionOfflineLimit)
         if follow {
             try await SnapshotFollower(layout: common.layout(for: catalog), rendering: renderer).run()
         } else {

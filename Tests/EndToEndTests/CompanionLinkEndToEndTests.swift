@@ -101,7 +101,6 @@ struct CompanionLinkEndToEndTests {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let pair = try await Pair(root: root)
-        let issues = Test.current != nil
         do {
             try await body(pair)
         } catch {
@@ -109,7 +108,6 @@ struct CompanionLinkEndToEndTests {
             await pair.stop()
             throw error
         }
-        _ = issues
         if ProcessInfo.processInfo.environment["LINK_TEST_LOGS"] != nil {
             print("phone: \(pair.phone?.standardError ?? "")\nwatch: \(pair.watch?.standardError ?? "")")
         }
@@ -126,6 +124,11 @@ struct CompanionLinkEndToEndTests {
             try await pair.startWatch()
             try await pair.startPhone()
             #expect(try await pair.waitUntilConnected())
+            // A sync (the handshake and every heartbeat count) is published in each side's snapshot.
+            #expect(await ChildProcess.wait(timeout: Self.deadline) {
+                pair.snapshot("watch")?.companionSyncedAt != nil && pair.snapshot("phone")?.companionSyncedAt != nil
+            })
+            #expect(pair.snapshot("watch")?.device == .watch && pair.snapshot("phone")?.device == .phone)
             #expect(try await pair.ingest("phone", Self.purchase("7001")) == 0)
             #expect(await ChildProcess.wait(timeout: Self.deadline) { pair.state("watch") == .purchased })
             let watchEvents = pair.snapshot("watch")?.generation

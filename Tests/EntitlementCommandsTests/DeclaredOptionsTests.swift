@@ -22,7 +22,6 @@ struct DeclaredOptionsTests {
         (ProductsCommand.self, []),
         (PaywallCommand.self, ["report"]),
         (PreferenceCommand.self, ["syncEnabled", "on"]),
-        (WatchLinkCommand.self, ["up"]),
         (JournalRepairCommand.self, []),
         (PairCommand.self, []),
         (CompanionCommand.self, []),
@@ -96,7 +95,7 @@ struct DeclaredOptionsTests {
 
     @Test("The group lists every subcommand, and every subcommand is in the registry above")
     func groupListsSubcommands() {
-        let contract = ["ingest", "status", "evaluate", "check", "features", "products", "paywall", "preference", "watch-link", "journal-repair", "pair", "companion"]
+        let contract = ["ingest", "status", "evaluate", "check", "features", "products", "paywall", "preference", "journal-repair", "pair", "companion"]
         #expect(EntitlementctlCommand.configuration.subcommands.map(\.name) == contract)
         #expect(EntitlementctlCommand.subcommands.map { $0.configuration.commandName } == contract.map { "entitlementctl " + $0 })
         #expect(Set(contract.map { "entitlementctl " + $0 }).isSubset(of: Set(Self.names)))
