@@ -77,7 +77,7 @@ let package = Package(
         // thread; graceful shutdown with a deadline), signals as an AsyncSequence, child processes.
         .target(name: "ServiceRuntime", dependencies: ["SystemShims", "FileWatch"], swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
-        .target(name: "Broker", dependencies: ["EntitlementModel", "SignedData", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
+        .target(name: "Broker", dependencies: ["EntitlementModel", "SignedData", "CompanionLink", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
         .target(name: "WidgetTimeline", dependencies: ["CivilTime", "EntitlementModel", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.
@@ -137,7 +137,7 @@ let package = Package(
             name: "EntitlementToolsTests", dependencies: ["EntitlementTools", "CLISupport", "WidgetTimeline", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker"],
+            dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker", "CompanionLink", "SignedData"],
             exclude: ["Golden", "AppleModels", "Grants"], swiftSettings: strict
         ),
         // The hostile-input corpus (Tests/Corpus) through the real tools, the decoder fixes it

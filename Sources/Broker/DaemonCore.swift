@@ -37,6 +37,8 @@ final class DaemonCore {
     private var publishedCompanionSyncedAt: Date?
     /// The unmapped products already named in the log (each once per run).
     private var loggedUnmappedProducts: Set<String> = []
+    /// The events offered to the companion (with `--companion-listen` or `--companion-connect`).
+    let outbox: CompanionOutbox?
     /// Bumped whenever `facts` or the catalog change, so ``publish(now:force:)`` can tell that
     /// an evaluation would repeat the last one.
     private var inputsVersion = 0
@@ -109,6 +111,15 @@ final class DaemonCore {
             state.anchor = TimeAnchor(instant: .distantPast, boot: nil)
         }
         let contents = try journal.open(inbox: inbox)
+        if configuration.companion != nil {
+            let positions = CompanionPositions.load(path: layout.companionPositionsPath)
+            outbox = try CompanionOutbox(
+                path: layout.companionOutboxPath, acknowledged: positions.acknowledged,
+                seed: { contents.records.filter { $0.kind == .event }.map { String(decoding: $0.payload, as: UTF8.self) } },
+                log: configuration.log)
+        } else {
+            outbox = nil
+        }
         if contents.cutTornTail { log("journal: cut off a torn last record; its event is still queued in the inbox") }
         if contents.format == .unframed { log("journal: rewrote \(layout.journalPath) as framed, checksummed records") }
         let outcome = try JournalReplay.replay(contents.records, format: contents.format, path: layout.journalPath, catalog: catalog)
@@ -302,19 +313,24 @@ final class DaemonCore {
                     continue
                 }
                 readFailures[name] = nil
+                let offered = outbox != nil && !Inbox.isFromPeer(name)
                 for kept in decoded {
                     guard kept.isRead else {
                         // Kept as replay keeps it (``KeptLine``): journaled once, applied by a catalog that reads it.
                         if !unreadLines.contains(kept.line), step.unreadLines.insert(kept.line).inserted {
                             step.unread.append(kept.line)
                             step.accepted.append(kept.line)
+                            if offered { step.offered.append(kept.line) }
                         }
                         step.eventCount += kept.events.count
                         continue
                     }
                     var lineChanged = false
                     for event in kept.events where step.admit(event, facts: facts) { lineChanged = true }
-                    if lineChanged { step.accepted.append(kept.line) }
+                    if lineChanged {
+                        step.accepted.append(kept.line)
+                        if offered { step.offered.append(kept.line) }
+                    }
                     step.eventCount += kept.events.count
                 }
                 step.done.append(name)
@@ -329,6 +345,9 @@ final class DaemonCore {
                 failedCompaction = nil
                 _ = compactionBackoff.succeeded()
             }
+            // The companion's outbox holds a line before the journal does: an event journaled
+            // (and so acknowledged) is always offered; a crash between the two offers it twice.
+            try outbox?.append(step.offered, durable: configuration.durable)
             try journal.append(step.accepted, durable: false)
             if configuration.durable, !step.accepted.isEmpty, let sync = try journal.syncInBackground() {
                 unsynced = (step.accepted, sync)
@@ -433,6 +452,8 @@ final class DaemonCore {
     private struct Step {
         /// Lines that change the facts, to journal.
         var accepted: [String] = []
+        /// The lines of ``accepted`` from this side's own ingest, to offer the companion.
+        var offered: [String] = []
         /// Inbox files fully read (to delete once the journal holds their lines).
         var done: [String] = []
         /// Events read, new or not.
@@ -452,6 +473,7 @@ final class DaemonCore {
         /// Empties the step for the next one, keeping its buffers.
         mutating func reset() {
             accepted.removeAll(keepingCapacity: true)
+            offered.removeAll(keepingCapacity: true)
             done.removeAll(keepingCapacity: true)
             unread.removeAll(keepingCapacity: true)
             unreadLines.removeAll(keepingCapacity: true)

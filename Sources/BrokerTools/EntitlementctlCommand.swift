@@ -10,7 +10,7 @@ package struct EntitlementctlCommand: CommandGroup {
 
     package static let subcommands: [any Command.Type] = [
         IngestCommand.self, StatusCommand.self, EvaluateCommand.self, CheckCommand.self, FeaturesCommand.self, ProductsCommand.self,
-        PaywallCommand.self, PreferenceCommand.self, JournalRepairCommand.self,
+        PaywallCommand.self, PreferenceCommand.self, JournalRepairCommand.self, PairCommand.self, CompanionCommand.self,
     ]
 
     package let subcommand: any Command

@@ -18,7 +18,7 @@ struct ToolContractTests {
     @Test("Usage errors exit 64 with one line and a hint naming the help of the command that failed", arguments: [
         ("entitlementd", ["--bogus"], "entitlementd: error: unknown option '--bogus'", "entitlementd"),
         ("entitlementd", ["--no-fsnyc"], "entitlementd: error: unknown option '--no-fsnyc'; did you mean '--no-fsync'?", "entitlementd"),
-        ("entitlementctl", ["frobnicate"], "entitlementctl: error: unknown subcommand 'frobnicate' (one of: ingest, status, evaluate, check, features, products, paywall, preference, journal-repair)", "entitlementctl"),
+        ("entitlementctl", ["frobnicate"], "entitlementctl: error: unknown subcommand 'frobnicate' (one of: ingest, status, evaluate, check, features, products, paywall, preference, journal-repair, pair, companion)", "entitlementctl"),
         ("entitlementctl", ["stauts"], "entitlementctl: error: unknown subcommand 'stauts'; did you mean 'status'?", "entitlementctl"),
         ("entitlementctl", [], "entitlementctl: error: missing subcommand", "entitlementctl"),
         ("entitlementctl", ["help", "chekc"], "entitlementctl: error: unknown subcommand 'chekc'; did you mean 'check'?", "entitlementctl"),
