@@ -12,7 +12,10 @@
 # look for a catalog when no flag or environment variable names one (the container they then use
 # is /var/lib/entitlements/container, the unit's state directory); the unit goes to
 # $(PREFIX)/lib/systemd/system/ with its paths rewritten for PREFIX and SYSCONFDIR, and the user
-# to a sysusers.d file in $(PREFIX)/lib/sysusers.d/.
+# to a sysusers.d file in $(PREFIX)/lib/sysusers.d/. The companion link's drop-in goes, rewritten
+# the same way, to $(PREFIX)/share/entitlement-broker/entitlementd-companion.conf, where it does
+# nothing until an administrator copies it into /etc/systemd/system/entitlementd.service.d/ (the
+# unit keeps its network sandbox by default; the file says how to enable the link).
 # Without DESTDIR, installing as root also creates the user at once with systemd-sysusers.
 
 PREFIX ?= /usr/local
@@ -29,6 +32,7 @@ catalogdir := $(SYSCONFDIR)/entitlements
 docdir := $(PREFIX)/share/doc/entitlement-broker
 unitdir := $(PREFIX)/lib/systemd/system
 sysusersdir := $(PREFIX)/lib/sysusers.d
+datadir := $(PREFIX)/share/entitlement-broker
 
 # Tools handed in with BINARIES=DIR on the command line are installed as they are.
 ifeq ($(origin BINARIES),command line)
@@ -52,13 +56,16 @@ build:
 
 install: $(build_step)
 	install -d "$(DESTDIR)$(bindir)" "$(DESTDIR)$(catalogdir)" "$(DESTDIR)$(docdir)" \
-		"$(DESTDIR)$(unitdir)" "$(DESTDIR)$(sysusersdir)"
+		"$(DESTDIR)$(unitdir)" "$(DESTDIR)$(sysusersdir)" "$(DESTDIR)$(datadir)"
 	for tool in $(TOOLS); do install -m 0755 "$(BINARIES)/$$tool" "$(DESTDIR)$(bindir)/$$tool" || exit 1; done
 	install -m 0644 Shared/Catalog.json Shared/Geko.storekit "$(DESTDIR)$(catalogdir)/"
 	install -m 0644 README.md "$(DESTDIR)$(docdir)/"
 	sed -e 's|/etc/entitlements/|$(SYSCONFDIR)/entitlements/|g' -e 's|/usr/local/|$(PREFIX)/|g' \
 		Shared/entitlementd.service > "$(DESTDIR)$(unitdir)/entitlementd.service"
 	chmod 0644 "$(DESTDIR)$(unitdir)/entitlementd.service"
+	sed -e 's|/etc/entitlements/|$(SYSCONFDIR)/entitlements/|g' -e 's|/usr/local/|$(PREFIX)/|g' \
+		Shared/entitlementd-companion.conf > "$(DESTDIR)$(datadir)/entitlementd-companion.conf"
+	chmod 0644 "$(DESTDIR)$(datadir)/entitlementd-companion.conf"
 	install -m 0644 Shared/entitlements.sysusers "$(DESTDIR)$(sysusersdir)/entitlements.conf"
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v systemd-sysusers >/dev/null; then \
 		systemd-sysusers "$(sysusersdir)/entitlements.conf"; \
@@ -70,8 +77,8 @@ uninstall:
 	for tool in $(TOOLS); do rm -f "$(DESTDIR)$(bindir)/$$tool"; done
 	rm -f "$(DESTDIR)$(catalogdir)/Catalog.json" "$(DESTDIR)$(catalogdir)/Geko.storekit" \
 		"$(DESTDIR)$(docdir)/README.md" "$(DESTDIR)$(unitdir)/entitlementd.service" \
-		"$(DESTDIR)$(sysusersdir)/entitlements.conf"
-	-rmdir "$(DESTDIR)$(catalogdir)" "$(DESTDIR)$(docdir)"
+		"$(DESTDIR)$(sysusersdir)/entitlements.conf" "$(DESTDIR)$(datadir)/entitlementd-companion.conf"
+	-rmdir "$(DESTDIR)$(catalogdir)" "$(DESTDIR)$(docdir)" "$(DESTDIR)$(datadir)"
 
 docs:
 	for module in $(DOC_MODULES); do $(SWIFT) build --target $$module || exit 1; done

@@ -77,48 +77,40 @@ let package = Package(
         // thread; graceful shutdown with a deadline), signals as an AsyncSequence, child processes.
         .target(name: "ServiceRuntime", dependencies: ["SystemShims", "FileWatch"], swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
-        .target(name: "Broker", dependencies: ["EntitlementModel", "SignedData", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
+        .target(name: "Broker", dependencies: ["EntitlementModel", "SignedData", "CompanionLink", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
         .target(name: "WidgetTimeline", dependencies: ["CivilTime", "EntitlementModel", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.
         .target(name: "WatchExtension", dependencies: ["EntitlementModel", "WidgetTimeline"], swiftSettings: strict),
         // A small hand-written argument parser, errors and exit codes.
         .target(name: "CLISupport", dependencies: ["SystemShims"], swiftSettings: strict),
-        // What every tool's commands share: --container, --group and --catalog with their defaults,
-        // catalog loading, --format, the terminal's charset and zone, the one-shot snapshot read, and
-        // how a tool's process runs its command.
+        // The tools' own library: what every tool shares (--container, --group and --catalog
+        // with their defaults, catalog loading, --format, the terminal's charset and zone, the
+        // one-shot snapshot read, how a tool's process runs its command) and widget-renderer's
+        // command. It links no Broker, so the renderer's one-shot start relocates none of it.
         .target(
-            name: "ToolSupport",
-            dependencies: ["CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "WidgetTimeline", "SystemShims"],
-            swiftSettings: strict
-        ),
-        // The command libraries, so that each shipped executable links only the code it runs: the
-        // renderer's needs neither the daemon's library (Broker) nor the other tools' commands; the
-        // daemon's and entitlementctl's, which share Broker's error mapping, are one library.
-        .target(
-            name: "WidgetRendererCommands",
-            dependencies: ["ToolSupport", "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime", "WidgetTimeline", "WatchExtension", "SystemShims"],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "BrokerCommands",
-            dependencies: ["ToolSupport", "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "Broker", "SystemShims"],
-            swiftSettings: strict
-        ),
-        // The demo, and the multi-call entry that runs any tool from the demo's binary.
-        .target(
-            name: "EntitlementCommands",
+            name: "EntitlementTools",
             dependencies: [
-                "ToolSupport", "WidgetRendererCommands", "BrokerCommands", "CLISupport", "EntitlementModel", "SharedDefaults",
-                "EntitlementDefaults", "ServiceRuntime", "Broker", "WidgetTimeline", "SystemShims",
+                "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime", "WidgetTimeline",
+                "WatchExtension", "SystemShims",
+            ],
+            swiftSettings: strict
+        ),
+        // The commands that run on the daemon's library: entitlementd, entitlementctl, and the
+        // demo with the multi-call entry that runs any tool from the demo's binary.
+        .target(
+            name: "BrokerTools",
+            dependencies: [
+                "EntitlementTools", "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime", "Broker",
+                "WidgetTimeline", "SystemShims",
             ],
             swiftSettings: strict
         ),
         // The executables are one line each.
-        .executableTarget(name: "entitlementd", dependencies: ["BrokerCommands", "ToolSupport"], swiftSettings: strict, linkerSettings: shippedTool),
-        .executableTarget(name: "entitlementctl", dependencies: ["BrokerCommands", "ToolSupport"], swiftSettings: strict, linkerSettings: shippedTool),
-        .executableTarget(name: "widget-renderer", dependencies: ["WidgetRendererCommands", "ToolSupport"], swiftSettings: strict, linkerSettings: shippedTool),
-        .executableTarget(name: "entitlement-demo", dependencies: ["EntitlementCommands"], swiftSettings: strict),
+        .executableTarget(name: "entitlementd", dependencies: ["BrokerTools", "EntitlementTools"], swiftSettings: strict, linkerSettings: shippedTool),
+        .executableTarget(name: "entitlementctl", dependencies: ["BrokerTools", "EntitlementTools"], swiftSettings: strict, linkerSettings: shippedTool),
+        .executableTarget(name: "widget-renderer", dependencies: ["EntitlementTools"], swiftSettings: strict, linkerSettings: shippedTool),
+        .executableTarget(name: "entitlement-demo", dependencies: ["BrokerTools"], swiftSettings: strict),
 
         // Test helpers: temporary directories, running built tools, waiting for conditions.
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
@@ -132,7 +124,8 @@ let package = Package(
         .testTarget(name: "SystemShimsTests", dependencies: ["SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(
-            name: "BrokerTests", dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "SystemShims", "ServiceRuntime", "TestSupport"],
+            name: "BrokerTests",
+            dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "SystemShims", "ServiceRuntime", "TestSupport"],
             exclude: ["Journals"], swiftSettings: mockableSyscalls),
         .testTarget(
             name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], exclude: ["Golden"],
@@ -142,15 +135,13 @@ let package = Package(
         .testTarget(name: "CompanionLinkTests", dependencies: ["CompanionLink", "SignedData", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ServiceRuntimeTests", dependencies: ["ServiceRuntime", "SystemShims", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
-        // Every command's declared options against what its parser reads, and the defaults.
+        // Where the tools look by default, and how they write for a terminal.
         .testTarget(
-            name: "EntitlementCommandsTests",
-            dependencies: ["EntitlementCommands", "ToolSupport", "WidgetRendererCommands", "BrokerCommands", "CLISupport", "WidgetTimeline", "TestSupport"],
-            swiftSettings: strict),
+            name: "EntitlementToolsTests", dependencies: ["EntitlementTools", "CLISupport", "WidgetTimeline", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker"],
-            exclude: ["Golden", "AppleModels"], swiftSettings: strict
+            dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker", "CompanionLink", "SignedData"],
+            exclude: ["Golden", "AppleModels", "Grants"], swiftSettings: strict
         ),
         // The hostile-input corpus (Tests/Corpus) through the real tools, the decoder fixes it
         // led to, and the systemd notify protocol against a socket the test owns.

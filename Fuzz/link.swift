@@ -4,7 +4,8 @@ import Foundation
 /// size its first byte chooses, through the frame decoder into a responder's handshake (which
 /// holds the pairing key) and, after that, into a session that a genuine handshake established.
 ///
-/// No crash; the handshake never completes (the fuzzer does not hold the key, so it cannot prove
+/// Each frame's body is also decoded as a replication message (as if it had opened) and fed to a
+/// receiver. No crash; the handshake never completes (the fuzzer does not hold the key, so it cannot prove
 /// it), and no frame of the input opens in the genuine session (it cannot seal under its keys).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLink(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -26,6 +27,14 @@ public func fuzzLink(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             guard let frame = next else { break }
             if (try? handshake.receive(frame))?.session != nil { fatalError("a handshake completed without the pairing key") }
             if (try? session.open(frame)) != nil { fatalError("a frame opened that nobody sealed under the session key") }
+            // The replication layer's decoder and receiver take any payload without a crash.
+            if let message = try? LinkMessage(decoding: frame.body) {
+                if message.encoded() != frame.body { fatalError("a message decoded from bytes it does not encode to") }
+                if case .event(let sequence, let final, let bytes) = message {
+                    var inbound = ReplicationInbound(received: 0, maximumLineByteCount: 1 << 20)
+                    _ = try? inbound.receive(sequence: sequence, final: final, bytes: bytes)
+                }
+            }
         }
     }
     _ = try? decoder.finish()

@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import EntitlementModel
 import FoundationEssentials
 import SystemShims
@@ -17,6 +18,15 @@ package struct BrokerState: Sendable, Hashable {
     /// files written before it was recorded, and when the boot clock could not be read.
     package var bootId: String?
     package var bootTimeNanoseconds: Int64?
+    /// Milliseconds since 1970 of the last published `companionSyncedAt`; absent before the
+    /// first sync with the companion.
+    package var companionSyncedAtMilliseconds: Double?
+
+    /// ``companionSyncedAtMilliseconds`` as a date.
+    package var companionSyncedAt: Date? {
+        get { companionSyncedAtMilliseconds.map { Date(timeIntervalSince1970: $0 / 1000) } }
+        set { companionSyncedAtMilliseconds = newValue.map { $0.timeIntervalSince1970 * 1000 } }
+    }
 
     package init(generation: Int64 = 0, issuedAt: Date = .distantPast, issuedIn: BootInstant? = nil, historyID: String? = nil) {
         self.generation = generation
@@ -77,19 +87,22 @@ package struct BrokerState: Sendable, Hashable {
     }
 
     /// The file's JSON object: `generation` (an integer), `issuedAtMilliseconds`, the boot
-    /// reading's `bootId` and `bootTimeNanoseconds` when there is one, and `historyId` when named.
+    /// reading's `bootId` and `bootTimeNanoseconds` when there is one, `historyId` when named, and
+    /// `companionSyncedAtMilliseconds` after the first sync.
     var encoded: JSONValue {
         var object: [String: JSONValue] = ["generation": .int(generation), "issuedAtMilliseconds": .double(issuedAtMilliseconds)]
         if let historyID { object["historyId"] = .string(historyID) }
         if let bootId { object["bootId"] = .string(bootId) }
         if let bootTimeNanoseconds { object["bootTimeNanoseconds"] = .int(bootTimeNanoseconds) }
+        if let companionSyncedAtMilliseconds { object["companionSyncedAtMilliseconds"] = .double(companionSyncedAtMilliseconds) }
         return .object(object)
     }
 
     /// The state in `bytes`, or `nil` unless they are one JSON object with an integer
     /// `generation` ≥ 0, a finite number `issuedAtMilliseconds`, and `bootId` (a string) and
     /// `bootTimeNanoseconds` (an integer) each absent or null, and `historyId` absent, null or a
-    /// string ``EntitlementSnapshot/isValid(historyID:)`` accepts. Other members are ignored.
+    /// string ``EntitlementSnapshot/isValid(historyID:)`` accepts, and `companionSyncedAtMilliseconds`
+    /// absent, null or a number of a publishable instant. Other members are ignored.
     static func decode(_ bytes: [UInt8]) -> BrokerState? {
         guard case .object(let members)? = try? JSONInput.parse(bytes),
             case .number(let generationText)? = members["generation"], let generation = Int64(generationText), generation >= 0,
@@ -105,6 +118,15 @@ package struct BrokerState: Sendable, Hashable {
         switch members["historyId"] {
         case nil, .null?: break
         case .string(let id)? where EntitlementSnapshot.isValid(historyID: id): state.historyID = id
+        default: return nil
+        }
+        switch members["companionSyncedAtMilliseconds"] {
+        case nil, .null?: break
+        case .number(let text)?:
+            guard let milliseconds = Double(text), milliseconds.isFinite,
+                TimeAnchor.isPublishable(Date(timeIntervalSince1970: milliseconds / 1000))
+            else { return nil }
+            state.companionSyncedAtMilliseconds = milliseconds
         default: return nil
         }
         switch members["bootTimeNanoseconds"] {

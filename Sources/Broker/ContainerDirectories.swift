@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import SystemShims
 
 /// The daemon's claim on its container: before it takes the lock or writes anything, every

@@ -30,9 +30,15 @@ final class DaemonCore {
         entitlements: [String: EntitlementStatus], nextTransition: Date?, unmappedProducts: [String],
         introOfferEligibility: [String: Bool], flags: [String: Bool]
     )?
+    /// The last sync with the companion (``noteCompanionSync(at:)``), recovered at start from
+    /// the published snapshot or state.json; `nil` before the first one.
+    private var companionSyncedAt: Date?
+    /// The ``companionSyncedAt`` of the last snapshot published.
+    private var publishedCompanionSyncedAt: Date?
     /// The unmapped products already named in the log (each once per run).
     private var loggedUnmappedProducts: Set<String> = []
-    private let replica: WatchReplica?
+    /// The events offered to the companion (with `--companion-listen` or `--companion-connect`).
+    let outbox: CompanionOutbox?
     /// Bumped whenever `facts` or the catalog change, so ``publish(now:force:)`` can tell that
     /// an evaluation would repeat the last one.
     private var inputsVersion = 0
@@ -61,13 +67,8 @@ final class DaemonCore {
         journal = Journal(path: layout.journalPath)
         store = SharedDefaults(
             suiteName: layout.group, container: layout.container, options: .init(durable: configuration.durable))
-        replica = configuration.watchContainer.map {
-            WatchReplica(container: $0, group: layout.group, linkPath: layout.watchLinkPath, durable: configuration.durable)
-        }
         var swept = 0
-        for directory in [layout.preferencesDirectory, layout.brokerDirectory, layout.inboxDirectory]
-            + [configuration.watchContainer.map { ContainerLayout(container: $0, group: layout.group).preferencesDirectory }].compactMap({ $0 })
-        {
+        for directory in [layout.preferencesDirectory, layout.brokerDirectory, layout.inboxDirectory] {
             swept += AtomicFile.removeStaleTemporaryFiles(in: directory)
         }
         if swept > 0 { configuration.log("removed \(swept) temporary files left by writers that died mid-write") }
@@ -92,6 +93,10 @@ final class DaemonCore {
         // new one (a fresh or recreated container, or files from before histories were named),
         // so that readers accept its generations counting from 1 again.
         if state.historyID == nil { state.historyID = current?.historyID ?? BrokerState.newHistoryID() }
+        // The last sync with the companion: the later of both records, so a restart never turns
+        // a watch that synced into one that never did (which would judge without a bound).
+        companionSyncedAt = [state.companionSyncedAt, current?.companionSyncedAt].compactMap { $0 }.max()
+        publishedCompanionSyncedAt = current?.companionSyncedAt
         // The daemon's time: the later floor of both records, each kept with the boot reading it
         // was issued in, so a wall clock set back while the daemon was stopped cannot move its
         // first evaluation (and the snapshot it publishes) back before what readers already had
@@ -106,6 +111,15 @@ final class DaemonCore {
             state.anchor = TimeAnchor(instant: .distantPast, boot: nil)
         }
         let contents = try journal.open(inbox: inbox)
+        if configuration.companion != nil {
+            let positions = CompanionPositions.load(path: layout.companionPositionsPath)
+            outbox = try CompanionOutbox(
+                path: layout.companionOutboxPath, acknowledged: positions.acknowledged,
+                seed: { contents.records.filter { $0.kind == .event }.map { String(decoding: $0.payload, as: UTF8.self) } },
+                log: configuration.log)
+        } else {
+            outbox = nil
+        }
         if contents.cutTornTail { log("journal: cut off a torn last record; its event is still queued in the inbox") }
         if contents.format == .unframed { log("journal: rewrote \(layout.journalPath) as framed, checksummed records") }
         let outcome = try JournalReplay.replay(contents.records, format: contents.format, path: layout.journalPath, catalog: catalog)
@@ -299,19 +313,24 @@ final class DaemonCore {
                     continue
                 }
                 readFailures[name] = nil
+                let offered = outbox != nil && !Inbox.isFromPeer(name)
                 for kept in decoded {
                     guard kept.isRead else {
                         // Kept as replay keeps it (``KeptLine``): journaled once, applied by a catalog that reads it.
                         if !unreadLines.contains(kept.line), step.unreadLines.insert(kept.line).inserted {
                             step.unread.append(kept.line)
                             step.accepted.append(kept.line)
+                            if offered { step.offered.append(kept.line) }
                         }
                         step.eventCount += kept.events.count
                         continue
                     }
                     var lineChanged = false
                     for event in kept.events where step.admit(event, facts: facts) { lineChanged = true }
-                    if lineChanged { step.accepted.append(kept.line) }
+                    if lineChanged {
+                        step.accepted.append(kept.line)
+                        if offered { step.offered.append(kept.line) }
+                    }
                     step.eventCount += kept.events.count
                 }
                 step.done.append(name)
@@ -326,6 +345,9 @@ final class DaemonCore {
                 failedCompaction = nil
                 _ = compactionBackoff.succeeded()
             }
+            // The companion's outbox holds a line before the journal does: an event journaled
+            // (and so acknowledged) is always offered; a crash between the two offers it twice.
+            try outbox?.append(step.offered, durable: configuration.durable)
             try journal.append(step.accepted, durable: false)
             if configuration.durable, !step.accepted.isEmpty, let sync = try journal.syncInBackground() {
                 unsynced = (step.accepted, sync)
@@ -430,6 +452,8 @@ final class DaemonCore {
     private struct Step {
         /// Lines that change the facts, to journal.
         var accepted: [String] = []
+        /// The lines of ``accepted`` from this side's own ingest, to offer the companion.
+        var offered: [String] = []
         /// Inbox files fully read (to delete once the journal holds their lines).
         var done: [String] = []
         /// Events read, new or not.
@@ -443,10 +467,13 @@ final class DaemonCore {
         /// Position in ``newEvents`` of the newest version of each transaction and renewal info.
         private var transactionVersions: [String: Int] = [:]
         private var renewalVersions: [String: Int] = [:]
+        private var appTransactionVersions: [String: Int] = [:]
+        private var grantVersions: [String: Int] = [:]
 
         /// Empties the step for the next one, keeping its buffers.
         mutating func reset() {
             accepted.removeAll(keepingCapacity: true)
+            offered.removeAll(keepingCapacity: true)
             done.removeAll(keepingCapacity: true)
             unread.removeAll(keepingCapacity: true)
             unreadLines.removeAll(keepingCapacity: true)
@@ -454,6 +481,8 @@ final class DaemonCore {
             newEvents.removeAll(keepingCapacity: true)
             transactionVersions.removeAll(keepingCapacity: true)
             renewalVersions.removeAll(keepingCapacity: true)
+            appTransactionVersions.removeAll(keepingCapacity: true)
+            grantVersions.removeAll(keepingCapacity: true)
         }
 
         /// Whether `event` would change `facts` as they stand after this step's earlier events;
@@ -470,11 +499,18 @@ final class DaemonCore {
             case .renewalInfo(let info):
                 let original = info.originalTransactionId
                 held = renewalVersions[original].map { newEvents[$0] } ?? facts.renewalInfo(original: original).map(StoreEvent.renewalInfo)
+            case .appTransaction(let app):
+                let id = app.appTransactionId
+                held = appTransactionVersions[id].map { newEvents[$0] } ?? facts.appTransaction(id: id).map(StoreEvent.appTransaction)
+            case .grant(let grant):
+                held = grantVersions[grant.grantId].map { newEvents[$0] } ?? facts.grant(id: grant.grantId).map(StoreEvent.grant)
             }
             if let held, !FactStore.supersedes(event, held) { return false }
             switch event {
             case .transaction(let transaction): transactionVersions[transaction.transactionId] = newEvents.count
             case .renewalInfo(let info): renewalVersions[info.originalTransactionId] = newEvents.count
+            case .appTransaction(let app): appTransactionVersions[app.appTransactionId] = newEvents.count
+            case .grant(let grant): grantVersions[grant.grantId] = newEvents.count
             }
             newEvents.append(event)
             return true
@@ -491,8 +527,9 @@ final class DaemonCore {
         // Read after `now`: the wall clock was at least `now` when the boot clock read `boot`.
         let boot = BootInstant.current()
         let justified = state.anchor.justifiedNow(wallClock: now, boot: boot)
-        // A watch copy about to age out needs a new generation, however unchanged.
-        let force = force || replica?.wantsRefresh(now: justified) == true
+        // A companion sync the published snapshot is too far behind needs a new generation,
+        // however unchanged (``companionSyncIsDue(justified:)``).
+        let force = force || companionSyncIsDue(justified: justified)
         // Statuses change only when the facts or the catalog change, or when time reaches the
         // next transition; between those, an evaluation would repeat the published one.
         if !force, !reanchored, published != nil, let lastEvaluation, lastEvaluation.inputsVersion == inputsVersion,
@@ -518,6 +555,9 @@ final class DaemonCore {
         var snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
         snapshot.issuedIn = boot
         snapshot.historyID = state.historyID
+        snapshot.device = configuration.device
+        // Never later than the issue time, so a clock running ahead cannot extend the watch's trust.
+        snapshot.companionSyncedAt = companionSyncedAt.map { min($0, snapshot.issuedAt) }
         // What the snapshot reflects is in the journal, on disk, before the snapshot is renamed
         // into place: the journal's pending fsync overlaps the snapshot's own write and fsync.
         var journalError: BrokerError?
@@ -533,6 +573,8 @@ final class DaemonCore {
             throw .store("\(error)")
         }
         state = BrokerState(generation: snapshot.generation, issuedAt: snapshot.issuedAt, issuedIn: boot, historyID: state.historyID)
+        state.companionSyncedAt = snapshot.companionSyncedAt
+        publishedCompanionSyncedAt = snapshot.companionSyncedAt
         published = (result.entitlements, result.nextTransition, result.unmappedProducts, result.introductoryOfferEligibility, flags)
         reanchored = false
         // Only a published result may be reused: a failed publish is evaluated and retried.
@@ -540,8 +582,44 @@ final class DaemonCore {
         log("published generation \(snapshot.generation): \(Self.describe(snapshot))")
         // Not fsynced (see init): the shared file just fsynced is the durable floor.
         try state.save(path: layout.statePath, durable: false)
-        replica?.offer(snapshot, log: log)
         return result.nextTransition
+    }
+
+    /// Records an authenticated exchange with the companion (a heartbeat counts) at wall-clock
+    /// `instant`, to be published as the snapshot's `companionSyncedAt` by the next
+    /// ``publish(now:force:)``: the one the service runs after every event (``RetryingWork``,
+    /// which retries a failed publish), so the caller only calls this on the loop's thread. An
+    /// instant no reader accepts (outside ``SnapshotSchema/dateRange``) or earlier than the one
+    /// recorded is ignored. Not every sync makes a new generation: only the first, and one that
+    /// the published instant lags by ``companionSyncRepublishInterval(offlineLimit:)``, so a
+    /// watch in range never ages out and heartbeats do not wake every reader.
+    func noteCompanionSync(at instant: Date) {
+        guard instant.timeIntervalSince1970.isFinite, TimeAnchor.isPublishable(instant) else { return }
+        if let companionSyncedAt, companionSyncedAt >= instant { return }
+        companionSyncedAt = instant
+    }
+
+    /// The last sync with the companion the daemon knows of, published or not; `nil` before the first.
+    var lastCompanionSync: Date? { companionSyncedAt }
+
+    /// Whether the recorded companion sync must be published now: it is the first, or the
+    /// published one lags it by the republish interval. The sync counts no later than the
+    /// daemon's time `justified`, as it is published, so a wall clock running ahead cannot make
+    /// every sync a new generation.
+    private func companionSyncIsDue(justified: Date) -> Bool {
+        guard let companionSyncedAt else { return false }
+        guard let publishedCompanionSyncedAt else { return true }
+        let lag = min(companionSyncedAt, justified).timeIntervalSince(publishedCompanionSyncedAt)
+        return lag >= Self.companionSyncRepublishInterval(offlineLimit: catalog.companionOfflineLimit)
+    }
+
+    /// How far the published `companionSyncedAt` may lag the last sync before a new generation
+    /// carries it: a tenth of the offline limit, between 1 s and an hour. A watch in range is
+    /// thus always trusted for at least nine tenths of the limit ahead.
+    static func companionSyncRepublishInterval(offlineLimit: ISO8601Duration) -> TimeInterval {
+        let reference = Date(timeIntervalSince1970: 0)
+        let limit = offlineLimit.added(to: reference).timeIntervalSince(reference)
+        return min(3600, max(1, limit / 10))
     }
 
     /// One line for each product held purchases name that no entitlement lists, the first time it is seen.
@@ -557,24 +635,13 @@ final class DaemonCore {
         instant.timeIntervalSince(state.anchor.justifiedNow(wallClock: Date(), boot: BootInstant.current()))
     }
 
-    /// The watch link changed (up or down): deliver the latest snapshot if it is now up.
-    func watchLinkChanged() {
-        replica?.linkChanged(log: log)
-    }
-
-    /// Optional work whose back-off has run out: a failed compaction, a failed watch delivery.
+    /// Optional work whose back-off has run out: a failed compaction.
     func upkeep() {
         if let failed = failedCompaction, ContinuousClock.now >= failed.retryAt { compactIfDue(failed.trigger) }
-        replica?.retryIfDue(log: log)
     }
 
     /// When (monotonic) ``upkeep()`` has work; `nil` when nothing failed.
-    var upkeepDue: ContinuousClock.Instant? {
-        [failedCompaction?.retryAt, replica?.retryAt].compactMap { $0 }.min()
-    }
-
-    /// When (wall clock) the watch's copy needs a new generation (``WatchReplica/refreshDue``).
-    var watchRefreshDue: Date? { replica?.refreshDue }
+    var upkeepDue: ContinuousClock.Instant? { failedCompaction?.retryAt }
 
     static func describe(_ snapshot: EntitlementSnapshot) -> String {
         let parts = snapshot.entitlements.keys.sorted().map { id -> String in

@@ -7,8 +7,8 @@ import SystemShims
 enum DaemonDescriptors {
     /// Descriptors the daemon may hold at once besides its decoding reads: the standard streams,
     /// the runtime's (event loop, signals, timers), the lock, the journal, two directory watches
-    /// (an inotify descriptor and a wake-up each), the container's and the watch's suite (two
-    /// directories, a lock and the pinned shared file each), and the writes and reads of a
+    /// (an inotify descriptor and a wake-up each), the container's suite (its directory, a lock
+    /// and the pinned shared file), and the writes and reads of a
     /// publish, a state file, a refusal record and a catalog reload in progress, with room to spare.
     static let held = 48
 

@@ -1,9 +1,10 @@
+import EntitlementDefaults
 import SystemShims
 
 /// The single-writer lock of a container (the caller keeps the returned `FileLock` alive and unlocks it on exit): an exclusive `flock` on
 /// `Library/Broker/entitlementd.lock`, held for the daemon's lifetime, with the holder's pid
 /// written into the file for the error message of a second instance.
-enum DaemonLock {
+package enum DaemonLock {
 
     /// Takes the lock without blocking (retrying for up to 0.5 s to ride out a concurrent probe).
     /// Throws ``BrokerError/busy(_:)`` naming the container and the holder's pid.
@@ -62,7 +63,7 @@ enum DaemonLock {
     /// flock on a read-only open): no lock file means no daemon, and the probe neither creates
     /// one nor, being no write, wakes the daemon's watch of the file (`ingest --wait` asks while
     /// the daemon works on what it queued).
-    static func isHeld(path: String) -> Bool {
+    package static func isHeld(path: String) -> Bool {
         guard let lock = try? FileLock(probing: path) else { return false }
         guard let acquired = try? lock.tryLock(.shared) else { return false }
         if acquired { try? lock.unlock() }

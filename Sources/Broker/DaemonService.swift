@@ -11,10 +11,12 @@ struct DaemonService: ServiceLoopHandler {
     enum Source: Sendable {
         /// Something arrived in (or left) the inbox.
         case inbox
-        /// Something changed in `Library/Broker`: the lock file or the watch link.
+        /// Something changed in `Library/Broker`: the lock file.
         case broker(FileWatchEvent)
         /// A directory watch failed and fell back to polling; the line to log.
         case watchFailed(String)
+        /// An authenticated exchange with the companion happened (at most one a second).
+        case companionSynced
     }
 
     /// Longest the daemon waits between evaluations, in seconds, so a wall clock that jumps
@@ -30,13 +32,22 @@ struct DaemonService: ServiceLoopHandler {
     private var ready = false
     /// Why the daemon stopped on its own: its lock file is gone or replaced.
     private var lockLost: BrokerError?
+    /// The companion link, when configured.
+    private let link: CompanionLinkSource?
+    private let channel: CompanionChannel?
+    /// The outbox's length when the link was last woken for it.
+    private var offeredCount: UInt64 = 0
 
     /// Prepares the container, takes its lock, loads the catalog and replays the journal.
     /// - Throws: ``BrokerError/busy(_:)`` when another daemon holds the container, or what
     ///   loading refused; the lock is released again if it was taken.
-    init(configuration: DaemonConfiguration) throws(BrokerError) {
+    init(configuration: DaemonConfiguration, link: CompanionLinkSource? = nil) throws(BrokerError) {
         self.configuration = configuration
         let layout = configuration.layout
+        // A pairing key anyone else could read is refused before anything is touched.
+        let pairingKey = try configuration.companion.map { companion throws(BrokerError) in
+            try PairingKeyFile.load(path: companion.pairingKeyPath)
+        }
         try ContainerDirectories.prepare(layout)
         // The analytics directory is the daemon's group's (2770), so the app's processes append too.
         do { try PaywallAnalyticsLog(container: layout.container).prepareDirectory() } catch {
@@ -51,6 +62,23 @@ struct DaemonService: ServiceLoopHandler {
         }
         work = RetryingWork(core: core, log: configuration.log)
         systemd = SystemdNotifier(log: configuration.log)
+        self.link = link
+        if let companion = configuration.companion, let pairingKey, let outbox = core.outbox, let link {
+            do {
+                let channel = try CompanionChannel(
+                    configuration: companion, pairingKey: pairingKey, layout: layout, outbox: outbox,
+                    positions: CompanionPositions.load(path: layout.companionPositionsPath), signatures: core.catalog.signatures,
+                    log: configuration.log)
+                try link.start(channel)
+                self.channel = channel
+                offeredCount = outbox.count
+            } catch {
+                try? lock.unlock()
+                throw error
+            }
+        } else {
+            channel = nil
+        }
     }
 
     mutating func handle(_ event: ServiceLoopEvent<Source>) -> ServiceLoopStep {
@@ -60,7 +88,7 @@ struct DaemonService: ServiceLoopHandler {
             // failure here (a full disk) is retried like any other, and READY=1 waits for the
             // first publish.
             work.run()
-            core.watchLinkChanged()
+            wakeLinkForNewEvents()
             reportReadiness(reloaded: false)
             return next()
         }
@@ -77,22 +105,33 @@ struct DaemonService: ServiceLoopHandler {
         case .source(.inbox):
             work.inboxChanged()
         case .source(.broker(let change)):
-            if case .changed(let names) = change, !names.contains(ContainerLayout.watchLinkName) { break }
-            core.watchLinkChanged()
+            // The lock was checked above; nothing else of `Library/Broker` is watched.
+            _ = change
         case .source(.watchFailed(let message)):
             configuration.log(message)
+        case .source(.companionSynced):
+            if let synced = channel?.lastSync { core.noteCompanionSync(at: synced) }
         case .signal:
             systemd.reloading()
             reloaded = true
             core.reloadCatalog()
+            channel?.setSignatures(core.catalog.signatures)
         case .stop(let signal):
             configuration.log("\(signal): stopping")
             systemd.stopping()
             return .stop
         }
         work.run()
+        wakeLinkForNewEvents()
         reportReadiness(reloaded: reloaded)
         return next()
+    }
+
+    /// Tells the link's thread that the drain offered the companion more events.
+    private mutating func wakeLinkForNewEvents() {
+        guard let channel, let count = core.outbox?.count, count != offeredCount else { return }
+        offeredCount = count
+        channel.wake()
     }
 
     /// READY=1 after the first successful publish, and after each reload once ready.
@@ -114,6 +153,7 @@ struct DaemonService: ServiceLoopHandler {
     /// Releases the lock, then throws ``BrokerError/lockLost(_:)`` if that ended the loop, or
     /// logs that the daemon stopped.
     func finish() throws(BrokerError) {
+        link?.stop()
         try? lock.unlock()
         if let lockLost { throw lockLost }
         configuration.log("stopped")

@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import EntitlementModel
 import FileWatch
 import FoundationEssentials
@@ -38,9 +39,9 @@ public struct EntitlementDaemon: Sendable {
         let layout = configuration.layout
         // The lock file's removal (the container deleted under the daemon) is noticed within
         // the watch's latency; the lock is also checked at every wake-up, before any write.
-        var brokerNames: Set = [ContainerLayout.daemonLockName]
-        if configuration.watchContainer != nil { brokerNames.insert(ContainerLayout.watchLinkName) }
-        let sources: [ServiceLoopSource<DaemonService.Source>] = [
+        let brokerNames: Set = [ContainerLayout.daemonLockName]
+        let link = configuration.companion.map { _ in CompanionLinkSource() }
+        var sources: [ServiceLoopSource<DaemonService.Source>] = [
             // A burst of inbox files is one queued wake-up, and one drain takes everything queued.
             // A writer's temporary file wakes nothing, nor does a file leaving (the daemon's own
             // deletions): the drain would find nothing new queued.
@@ -50,8 +51,9 @@ public struct EntitlementDaemon: Sendable {
             ) { _ in .inbox },
             .directory(layout.brokerDirectory, names: brokerNames, onFailure: { .watchFailed(Self.fallbackMessage(layout.brokerDirectory, $0)) }) { .broker($0) },
         ]
+        if let link { sources.append(link.source) }
         let loop = ServiceLoop(name: "entitlementd", signals: [.hangup], shutdownDeadline: Self.shutdownDeadline)
-        let service = try await loop.run(sources: sources) { () throws(BrokerError) in try DaemonService(configuration: configuration) }
+        let service = try await loop.run(sources: sources) { () throws(BrokerError) in try DaemonService(configuration: configuration, link: link) }
         try service.finish()
     }
 

@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import FoundationEssentials
 import SystemShims
 
@@ -42,10 +43,10 @@ package struct Inbox: Sendable {
     /// names, in inbox order (the lines' order). One file when `lines` fit one (or are none).
     /// Each file is queued as ``enqueue(_:durable:)`` queues one; when one fails, the files
     /// before it stay queued (each event applies once however often it is queued).
-    package func enqueue(splitting lines: [String], durable: Bool = true) throws(BrokerError) -> [String] {
+    package func enqueue(splitting lines: [String], durable: Bool = true, fromPeer: Bool = false) throws(BrokerError) -> [String] {
         if (try? fileStatus(atPath: directory, followSymlinks: false))?.type != .directory { try prepare() }
         let parts = Self.fileContents(of: lines)
-        let names = Self.newNames(count: parts.count)
+        let names = Self.newNames(count: parts.count, fromPeer: fromPeer)
         for (name, bytes) in zip(names, parts) {
             do {
                 try AtomicFile.replace(directory: directory, name: name, bytes: bytes, mode: ContainerLayout.fileMode, durable: durable)
@@ -163,13 +164,20 @@ package struct Inbox: Sendable {
     /// `count` new names that sort in the order given: the wall clock's nanoseconds (plus the
     /// name's position, so one call's names never tie or depend on the clock's next reading),
     /// the process ID and a random number.
-    private static func newNames(count: Int) -> [String] {
+    /// What ends the name (before ``suffix``) of a file the companion link queued: the drain
+    /// offers its events to no one, since they came from the only peer.
+    static let peerMarker = "-peer"
+
+    /// Whether the queued file `name` holds events received from the companion.
+    package static func isFromPeer(_ name: String) -> Bool { name.hasSuffix(peerMarker + suffix) }
+
+    private static func newNames(count: Int, fromPeer: Bool = false) -> [String] {
         let now = Clocks.realtimeNanoseconds
         let random = UInt32.random(in: 0...UInt32.max)
         return (0..<count).map { position in
             let digits = String(now + UInt64(position))
             let padded = String(repeating: "0", count: max(0, 20 - digits.count)) + digits
-            return "\(padded)-\(ProcessIdentity.processID)-\(random)\(suffix)"
+            return "\(padded)-\(ProcessIdentity.processID)-\(random)\(fromPeer ? peerMarker : "")\(suffix)"
         }
     }
 }

@@ -1,6 +1,6 @@
 import Dispatch
-import Glibc
 import EntitlementModel
+import SystemShims
 import FoundationEssentials
 import Synchronization
 
@@ -30,9 +30,9 @@ struct InboxDecoder {
         self.batch = max(1, batch)
     }
 
-    /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), read once: a drain runs on
+    /// The processors online (``Processors/online``), read once: a drain runs on
     /// every inbox change and needs only a batch size.
-    static let onlineProcessors = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    static let onlineProcessors = Processors.online
 
     /// The decoded lines of inbox file `name` (or why it cannot be used: ``BrokerError/badInput(_:)``
     /// for bad data, another case for a failing system call), decoding it together with the

@@ -1,4 +1,5 @@
 import Dispatch
+import EntitlementDefaults
 import Synchronization
 import SystemShims
 

@@ -1,12 +1,13 @@
 import EntitlementModel
 import FoundationEssentials
 
-/// Reads the text fact records (``JournalRecord/Kind/transaction`` and
-/// ``JournalRecord/Kind/renewalInfo``) of checkpoints written before fact records
-/// (``JournalRecord/Kind/fact``), so such a journal still replays; the daemon then rewrites it.
-/// Nothing writes them any more. A payload is every field of a ``StoreTransaction`` or
-/// ``RenewalInfo`` in a fixed order, one word each (``JournalWords``), `-` when absent; dates are
-/// the 16 hex digits of their bits.
+/// Reads the fact records in words of checkpoints written before fact records
+/// (``JournalRecord/Kind/fact``): text transactions and renewal infos
+/// (``JournalRecord/Kind/transaction``, ``JournalRecord/Kind/renewalInfo``), app transactions and
+/// grants (``JournalRecord/Kind/checkpointAppTransaction``, ``JournalRecord/Kind/checkpointGrant``),
+/// so such a journal still replays; the daemon then rewrites it. Nothing writes them any more. A
+/// payload is every field of the fact in a fixed order, one word each (``JournalWords``), `-` when
+/// absent; dates are the 16 hex digits of their bits.
 enum JournalFactCodec {
     // MARK: Reading
 
@@ -79,6 +80,26 @@ enum JournalFactCodec {
             offerDiscountType: offerDiscountType.map(OfferDiscountType.init(rawValue:)), offerPeriod: offerPeriod,
             environment: environment.map(StoreEnvironment.init(rawValue:)), storefront: storefront, storefrontId: storefrontId,
             transactionReason: transactionReason.map(TransactionReason.init(rawValue:)), price: price, currency: currency)
+    }
+
+    static func appTransaction(_ payload: ArraySlice<UInt8>) -> AppTransaction? {
+        var w = Words(payload)
+        let id = w.required(), bundleId = w.text(), version = w.text(), purchased = w.date(), environment = w.text(), signed = w.date()
+        let isSigned = w.number()
+        guard !w.failed, w.atEnd, let isSigned, isSigned == 0 || isSigned == 1 else { return nil }
+        return AppTransaction(
+            appTransactionId: id, bundleId: bundleId, originalApplicationVersion: version, originalPurchaseDate: purchased,
+            environment: environment.map(StoreEnvironment.init(rawValue:)), signedDate: signed, isSigned: isSigned == 1)
+    }
+
+    static func grant(_ payload: ArraySlice<UInt8>) -> EntitlementGrant? {
+        var w = Words(payload)
+        let id = w.required(), entitlement = w.required(), expires = w.date(), revoked = w.number(), reason = w.text()
+        let bundleId = w.required(), signed = w.date(), keyId = w.text()
+        guard !w.failed, w.atEnd, let signed, let revoked, revoked == 0 || revoked == 1 else { return nil }
+        return EntitlementGrant(
+            grantId: id, entitlement: entitlement, expiresDate: expires, revoked: revoked == 1, reason: reason, bundleId: bundleId,
+            signedDate: signed, keyId: keyId)
     }
 
     static func renewalInfo(_ payload: ArraySlice<UInt8>) -> RenewalInfo? {

@@ -10,8 +10,8 @@
 /// how many records it holds, see ``JournalCheckpoint``), `f` (a fact a compaction kept, as the
 /// JSON line ``EventDecoder`` reads, see ``JournalReplay/checkpoint(of:carrying:)``), `s` (the
 /// summary that closes a compaction's facts, see ``JournalSummary``) or `l` (a loss marker
-/// written by the repair command, see ``JournalLoss``). Earlier checkpoints' fact records, `t`
-/// and `r` in text (``JournalFactCodec``) and `N`, `T` and `R` in binary
+/// written by the repair command, see ``JournalLoss``). Earlier checkpoints' fact records, `t`,
+/// `r`, `A` and `G` in words (``JournalFactCodec``) and `N`, `T` and `R` in binary
 /// (``JournalBinaryCheckpoint``), are still read, and replaced by the daemon's next start. The length says where the record ends, so a
 /// damaged newline is noticed (the byte after the payload is not `\n`) without losing the next
 /// record; the checksum catches any changed byte of the payload. Payloads never contain a newline.
@@ -31,6 +31,8 @@ package struct JournalRecord: Sendable, Hashable {
         case checkpointNames = 0x4E  // "N"
         case checkpointTransaction = 0x54  // "T"
         case checkpointRenewalInfo = 0x52  // "R"
+        case checkpointAppTransaction = 0x41  // "A"
+        case checkpointGrant = 0x47  // "G"
     }
 
     package var kind: Kind
@@ -98,7 +100,7 @@ package struct JournalRecord: Sendable, Hashable {
         let count = bytes.count
         var position = start
         guard let kind = Kind(rawValue: bytes[position]) else {
-            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not one of 'e', 'c', 'f', 's', 'l', 't', 'r', 'N', 'T', 'R'", end: nil, intact: nil)
+            return .damaged("record kind is byte 0x\(String(bytes[position], radix: 16)), not one of 'e', 'c', 'f', 's', 'l', 't', 'r', 'N', 'T', 'R', 'A', 'G'", end: nil, intact: nil)
         }
         position += 1
         guard position < count else { return .incomplete(expectedLength: nil) }

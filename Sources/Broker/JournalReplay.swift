@@ -58,6 +58,8 @@ package enum JournalReplay {
                 continue
             case .transaction: try insert(JournalFactCodec.transaction(record.payload).map(StoreEvent.transaction), record)
             case .renewalInfo: try insert(JournalFactCodec.renewalInfo(record.payload).map(StoreEvent.renewalInfo), record)
+            case .checkpointAppTransaction: try insert(JournalFactCodec.appTransaction(record.payload).map(StoreEvent.appTransaction), record)
+            case .checkpointGrant: try insert(JournalFactCodec.grant(record.payload).map(StoreEvent.grant), record)
             case .checkpointNames: guard binary.readNames(record.payload) else { throw damaged(record, "unreadable names record") }
             case .checkpointTransaction: try insert(binary.transaction(record.payload).map(StoreEvent.transaction), record)
             case .checkpointRenewalInfo: try insert(binary.renewalInfo(record.payload).map(StoreEvent.renewalInfo), record)
@@ -78,12 +80,7 @@ package enum JournalReplay {
     /// as a fact record (its JSON, the shape ``EventDecoder`` reads), the summary, then the event
     /// lines `carrying` (``Outcome/unread``) as they were.
     package static func checkpoint(of facts: FactStore, carrying lines: [String] = []) -> [JournalRecord] {
-        var payloads: [(JournalRecord.Kind, [UInt8])] = facts.checkpointEvents.map { event in
-            switch event {
-            case .transaction(let t): (.fact, Array(t.jsonRepresentation.serialized.utf8))
-            case .renewalInfo(let r): (.fact, Array(r.jsonRepresentation.serialized.utf8))
-            }
-        }
+        var payloads: [(JournalRecord.Kind, [UInt8])] = facts.checkpointEvents.map { (.fact, Array($0.factRepresentation.serialized.utf8)) }
         payloads.append((.summary, JournalSummary.payload(facts.summary)))
         // After the summary, so that a catalog that reads them again counts them in the product
         // history the summary restored.

@@ -26,8 +26,11 @@ package enum KeptLine {
         do {
             return .read(try EventDecoder.decode(line: line, signatures: signatures))
         } catch {
-            // `optional` reads every intact line: unsigned ones, and a JWS whatever its root.
-            guard signatures.requirement == .required, let events = try? EventDecoder.decode(line: line, signatures: .optional) else {
+            // `optional` reads every intact line: unsigned ones, and a JWS whatever its root (a
+            // grant still needs the key its `kid` names).
+            var relaxed = signatures
+            relaxed.requirement = .optional
+            guard signatures.requirement == .required, let events = try? EventDecoder.decode(line: line, signatures: relaxed) else {
                 throw error
             }
             return .unread(events)

@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import SystemShims
 
 /// Why the daemon refused an inbox file, kept beside it in `rejected/` as `<inbox name>.reason`:

@@ -6,8 +6,8 @@ import ServiceRuntime
 /// is tried again after a capped backoff (``RetryBackoff``: at most 5 s between tries) until it
 /// succeeds, so acknowledged events wait out a fault and are applied with no new event and no
 /// restart. Each failed try is one log line; the recovery is one more. Every run also gives the
-/// daemon's optional work its turn (``DaemonCore/upkeep()``: a failed compaction or watch
-/// delivery, each on a back-off of its own), whatever the drain and publish did.
+/// daemon's optional work its turn (``DaemonCore/upkeep()``: a failed compaction, on a back-off
+/// of its own), whatever the drain and publish did.
 struct RetryingWork {
     private let core: DaemonCore
     private let log: @Sendable (String) -> Void
@@ -77,16 +77,15 @@ struct RetryingWork {
 
     /// Seconds from now until ``run()`` has work: the retry while one is scheduled (it also
     /// publishes any transition that fell due meanwhile, at most 5 s late), else the next
-    /// transition, or the core's own upkeep or watch refresh if sooner; `nil` when nothing is due.
+    /// transition, or the core's own upkeep if sooner; `nil` when nothing is due.
     var secondsUntilDue: Double? {
         let now = ContinuousClock.now
         var due: [Double] = []
         if let retryAt {
-            // The retry publishes whatever is due by then, a watch refresh included.
+            // The retry publishes whatever is due by then.
             due.append(Self.seconds(retryAt - now))
         } else {
             if let nextTransition { due.append(core.secondsUntil(nextTransition)) }
-            if let refresh = core.watchRefreshDue { due.append(core.secondsUntil(refresh)) }
         }
         if let upkeep = core.upkeepDue { due.append(Self.seconds(upkeep - now)) }
         return due.min()

@@ -1,13 +1,12 @@
 /// A small, strict command-line scanner over the options a command declares (its
-/// ``CommandConfiguration/options``) and the built-in ones (``CommandConfiguration/builtInOptions``):
+/// ``CommandOption``s) and the built-in ones (``CommandConfiguration/builtInOptions``):
 /// `--name value`, `--name=value`, repeated options, flags, positionals and `--`. Options may
 /// stand anywhere before `--`; after it every word is positional.
 ///
-/// The scanner accepts exactly the declared options: asking it for an undeclared name, or for a
-/// flag's value, stops the program (a command that does so is wrong, whatever the user typed).
-/// Every argument must be consumed; ``finish()`` reports the first one nobody asked for, with a
-/// suggestion.
-public struct ArgumentScanner: Sendable {
+/// Options are read through their declarations (``CommandOption``), so only a declared option
+/// can be read. Every argument must be consumed; ``finish()`` reports the first one nobody
+/// asked for, with a suggestion.
+package struct ArgumentScanner: Sendable {
     private let arguments: [String]
     /// Which of ``arguments`` a read has taken (and `--`, which no read returns). A flag per
     /// argument rather than an array of optional strings, whose generic metadata every tool
@@ -17,12 +16,8 @@ public struct ArgumentScanner: Sendable {
     private let separator: Int
     /// Every declared and built-in option, by every spelling.
     private let declared: [String: CommandConfiguration.Option]
-    /// Every option name the command asked for: a test compares it with the declared options so
-    /// that help and parser cannot drift apart.
-    public private(set) var askedOptions: Set<String> = []
-
     /// Scans `arguments` for a command that declares `options`.
-    public init(_ arguments: [String], options: [CommandConfiguration.Option]) {
+    package init(_ arguments: [String], options: [CommandConfiguration.Option]) {
         let separator = arguments.firstIndex(of: "--") ?? arguments.count
         self.arguments = arguments
         self.separator = separator
@@ -40,10 +35,10 @@ public struct ArgumentScanner: Sendable {
     }
 
     /// Whether `-h` or `--help` appears before `--`.
-    public var wantsHelp: Bool { containsBeforeSeparator(CommandConfiguration.helpOption) }
+    package var wantsHelp: Bool { containsBeforeSeparator(CommandConfiguration.helpOption) }
 
     /// Whether `--version` appears before `--`.
-    public var wantsVersion: Bool { containsBeforeSeparator(CommandConfiguration.versionOption) }
+    package var wantsVersion: Bool { containsBeforeSeparator(CommandConfiguration.versionOption) }
 
     private func containsBeforeSeparator(_ option: CommandConfiguration.Option) -> Bool {
         let spellings = option.spellings
@@ -55,7 +50,7 @@ public struct ArgumentScanner: Sendable {
     /// (an unknown option, whose value cannot be skipped, ends the search). Reading the
     /// arguments once for both keeps "which word is the subcommand" and "which option is wrong"
     /// from disagreeing.
-    public func firstPositional() -> (index: Int?, problem: UsageError?) {
+    package func firstPositional() -> (index: Int?, problem: UsageError?) {
         var index = 0
         while index < separator {
             let argument = arguments[index]
@@ -76,15 +71,15 @@ public struct ArgumentScanner: Sendable {
     }
 
     /// The arguments without the one at `index` (a subcommand's name), for the subcommand.
-    public func arguments(removingAt index: Int) -> [String] {
+    package func arguments(removingAt index: Int) -> [String] {
         var rest = arguments
         rest.remove(at: index)
         return rest
     }
 
-    /// Removes and returns every value of the value option `name` (repeatable), in order.
-    public mutating func values(_ name: String) throws(UsageError) -> [String] {
-        require(name, takesValue: true)
+    /// Removes and returns every value of the value option `option`, in order.
+    mutating func values(_ option: CommandConfiguration.Option) throws(UsageError) -> [String] {
+        let name = option.name
         var found: [String] = []
         var index = 0
         while index < separator {
@@ -108,41 +103,27 @@ public struct ArgumentScanner: Sendable {
         return found
     }
 
-    /// Removes and returns the value option `name`; an error when it is given more than once.
-    public mutating func value(_ name: String) throws(UsageError) -> String? {
-        let all = try values(name)
-        guard all.count <= 1 else { throw UsageError("'\(name)' given more than once") }
-        return all.first
+    /// Removes the value option `option` and returns its value parsed by `parser`, `nil` when
+    /// it is not given; an error when it is given more than once or does not parse.
+    mutating func value<Value>(_ option: CommandConfiguration.Option, _ parser: ValueParser<Value>) throws(UsageError) -> Value? {
+        let all = try values(option)
+        guard all.count <= 1 else { throw UsageError("'\(option.name)' given more than once") }
+        return try all.first.map { text throws(UsageError) in try parser.parse(text, for: option.name) }
     }
 
-    /// Removes and returns the value option `name` parsed by `parse`; `what` names the expected form in the error.
-    public mutating func value<T>(_ name: String, as what: String, _ parse: (String) -> T?) throws(UsageError) -> T? {
-        guard let text = try value(name) else { return nil }
-        guard let parsed = parse(text) else { throw UsageError("invalid value '\(text)' for '\(name)': expected \(what)") }
-        return parsed
-    }
-
-    /// Removes the flag `name` and says whether it was present.
-    public mutating func flag(_ name: String) -> Bool {
-        require(name, takesValue: false)
+    /// Removes the flag `option` and says whether it was present.
+    mutating func flag(_ option: CommandConfiguration.Option) -> Bool {
         var present = false
-        for index in 0..<separator where remaining(at: index) == name {
+        for index in 0..<separator where remaining(at: index) == option.name {
             consumed[index] = true
             present = true
         }
         return present
     }
 
-    private mutating func require(_ name: String, takesValue: Bool) {
-        guard let option = declared[name], option.takesValue == takesValue else {
-            preconditionFailure("'\(name)' is not declared as \(takesValue ? "an option with a value" : "a flag") in the command's configuration")
-        }
-        askedOptions.insert(name)
-    }
-
     /// Removes and returns the remaining arguments that are not options. Call after all options
     /// and flags; an unknown option (`-x`, `--xyz`) is an error, except `-` (standard input).
-    public mutating func positionals() throws(UsageError) -> [String] {
+    package mutating func positionals() throws(UsageError) -> [String] {
         var result: [String] = []
         for index in arguments.indices {
             guard let argument = remaining(at: index) else { continue }
@@ -155,14 +136,14 @@ public struct ArgumentScanner: Sendable {
 
     /// Removes and returns the one optional positional argument (`FILE`, `-`), or `nil`; more
     /// than one is a usage error naming `name`.
-    public mutating func optionalPositional(_ name: String) throws(UsageError) -> String? {
+    package mutating func optionalPositional(_ name: String) throws(UsageError) -> String? {
         let all = try positionals()
         guard all.count <= 1 else { throw UsageError("expected at most one \(name), got \(all.count)") }
         return all.first
     }
 
     /// Fails on the first argument nobody consumed.
-    public func finish() throws(UsageError) {
+    package func finish() throws(UsageError) {
         for index in arguments.indices {
             guard let argument = remaining(at: index) else { continue }
             if index < separator, Self.looksLikeOption(argument) { throw unexpectedOption(argument) }

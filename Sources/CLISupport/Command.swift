@@ -4,8 +4,10 @@ import SystemShims
 /// A command a tool's `main` runs: parsed from a whole command line, then run. Parsing is
 /// separate from running so tests can parse argument arrays without starting anything. A
 /// ``Command`` parses its own options; a ``CommandGroup`` hands them to a subcommand.
-public protocol RunnableCommand: Sendable {
+package protocol RunnableCommand: Sendable {
     static var configuration: CommandConfiguration { get }
+    /// The help screen (`--help`), generated from ``configuration`` and the declared options.
+    static var helpText: String { get }
     /// Parses a whole command line, help and version included; throws ``UsageError`` for a
     /// wrong one and ``CleanExit`` for help and version.
     static func parse(_ arguments: [String]) throws -> Self
@@ -20,23 +22,40 @@ public protocol RunnableCommand: Sendable {
     nonisolated(nonsending) func run() async throws
 }
 
-/// A command that reads its options and arguments from an ``ArgumentScanner`` over the options
-/// its configuration declares.
-public protocol Command: RunnableCommand {
-    /// Parses `scanner`, which knows the configuration's options; throws ``UsageError`` for a
-    /// wrong command line. `--help` and `--version` are handled before.
-    init(parsing scanner: inout ArgumentScanner) throws
+/// A command whose options are declared once, as ``CommandOption``s over its own properties,
+/// in the manner of swift-argument-parser: parsing starts from ``init()`` (every option at its
+/// default), reads each declared option into its property, then hands the positional arguments
+/// to ``parseArguments(_:)``.
+package protocol Command: RunnableCommand {
+    /// The command with every option at its default.
+    init()
+    /// The command's options, in the order help lists them.
+    static var options: [CommandOption<Self>] { get }
+    /// Reads the positional arguments (``ArgumentScanner/positionals()``) and checks what
+    /// depends on several options; runs once every option is read. Throws ``UsageError`` for a
+    /// wrong command line. The default takes none: a positional argument is then an error.
+    mutating func parseArguments(_ scanner: inout ArgumentScanner) throws
 }
 
 extension Command {
-    /// Handles `-h`/`--help` and `--version`, then ``init(parsing:)``, then rejects leftovers;
-    /// a ``UsageError`` names this command's help.
-    public static func parse(_ arguments: [String]) throws -> Self {
-        var scanner = ArgumentScanner(arguments, options: configuration.options)
-        if scanner.wantsHelp { throw CleanExit(configuration.helpText) }
+    package mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {}
+
+    /// Every option's spelling, placeholder and help, in declaration order.
+    package static var optionSpecs: [CommandConfiguration.Option] { options.flatMap(\.specs) }
+
+    package static var helpText: String { configuration.helpText(options: optionSpecs) }
+
+    /// Handles `-h`/`--help` and `--version`, then reads every declared option and the
+    /// positional arguments, then rejects leftovers; a ``UsageError`` names this command's help.
+    package static func parse(_ arguments: [String]) throws -> Self {
+        let options = options
+        var scanner = ArgumentScanner(arguments, options: options.flatMap(\.specs))
+        if scanner.wantsHelp { throw CleanExit(helpText) }
         if scanner.wantsVersion { throw CleanExit(versionText) }
         do {
-            let command = try Self(parsing: &scanner)
+            var command = Self()
+            for option in options { try option.read(&scanner, &command) }
+            try command.parseArguments(&scanner)
             try scanner.finish()
             return command
         } catch let error as UsageError {
@@ -47,13 +66,13 @@ extension Command {
 
 extension RunnableCommand {
     /// `entitlementctl 1.0.0`.
-    public static var versionText: String { "\(configuration.toolName) \(ToolVersion.current)\n" }
+    package static var versionText: String { "\(configuration.toolName) \(ToolVersion.current)\n" }
 
     /// Parses the process arguments (or `arguments`), runs, and exits with the contract's code:
     /// 0 on success, 64 for a ``UsageError`` (one line and a hint), the error's code for
     /// ``ToolError`` (one line on stderr), and 1 with `tool: error: …` for anything else. Runs on
     /// its caller's executor.
-    nonisolated(nonsending) public static func main(_ arguments: [String]? = nil) async -> Never {
+    nonisolated(nonsending) package static func main(_ arguments: [String]? = nil) async -> Never {
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
         let code: Int32
         do {
@@ -66,7 +85,7 @@ extension RunnableCommand {
     }
 
     /// The text `error` prints, the stream it goes to and the exit status.
-    public static func message(for error: any Error) -> (text: String, toStandardError: Bool, status: Int32) {
+    package static func message(for error: any Error) -> (text: String, toStandardError: Bool, status: Int32) {
         let tool = configuration.toolName
         switch error {
         case let clean as CleanExit:
@@ -84,7 +103,7 @@ extension RunnableCommand {
     }
 
     /// Writes the message for `error` to the right stream and returns the exit status.
-    public static func report(_ error: any Error) -> Int32 {
+    package static func report(_ error: any Error) -> Int32 {
         let (text, toStandardError, status) = message(for: error)
         if !text.isEmpty {
             if toStandardError { StandardStreams.writeError(text) } else { StandardStreams.writeOut(text) }

@@ -3,37 +3,34 @@ import SystemShims
 /// The help screen in swift-argument-parser's shape: OVERVIEW, the discussion, USAGE,
 /// ARGUMENTS, OPTIONS, SUBCOMMANDS; names in a first column, descriptions aligned in a second,
 /// wrapped at the terminal's width (``HelpLayout/width(environment:)``).
-public enum HelpLayout {
+package enum HelpLayout {
     /// The width when `COLUMNS` does not give one (swift-argument-parser's default).
-    public static let defaultWidth = 80
+    package static let defaultWidth = 80
     /// The narrowest width honoured: below it the description column would leave no room.
-    public static let minimumWidth = 40
+    package static let minimumWidth = 40
     /// Column where descriptions start; a longer name puts its description on the next line.
-    public static let descriptionColumn = 26
+    package static let descriptionColumn = 26
 
     /// The width of the help screen: `COLUMNS` when it is a whole number of at least
     /// ``minimumWidth``, else ``defaultWidth``.
-    public static func width(environment: [String: String]) -> Int {
+    package static func width(environment: [String: String]) -> Int {
         guard let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns >= minimumWidth else { return defaultWidth }
         return columns
     }
 
     /// The width for this process's environment.
-    public static var width: Int { width(environment: ProcessEnvironment.current) }
+    package static var width: Int { width(environment: ProcessEnvironment.current) }
 }
 
 extension CommandConfiguration {
-    /// The usage line (without `USAGE: `), wrapped at ``HelpLayout/width`` so continuation
-    /// lines align after the command name.
-    public var usage: String { usage(width: HelpLayout.width) }
-
-    /// The usage line wrapped at `width` columns.
-    public func usage(width: Int) -> String {
+    /// The usage line (without `USAGE: `) of a command with `options` (or a group of
+    /// `subcommands`), wrapped at `width` columns so continuation lines align after the command name.
+    package func usage(options: [Option], subcommands: [Subcommand] = [], width: Int = HelpLayout.width) -> String {
         let prefix = "USAGE: "
         let indent = String(repeating: " ", count: prefix.count + commandName.count + 1)
         var lines: [String] = []
         var line = commandName
-        for word in usageWords {
+        for word in usageWords(options: options, subcommands: subcommands) {
             let available = width - (lines.isEmpty ? prefix.count : 0)
             if line.count + 1 + word.count > available {
                 lines.append(line)
@@ -46,18 +43,16 @@ extension CommandConfiguration {
         return lines.joined(separator: "\n")
     }
 
-    /// The full help screen at ``HelpLayout/width``, ending with a newline.
-    public var helpText: String { helpText(width: HelpLayout.width) }
-
-    /// The full help screen wrapped at `width` columns, ending with a newline.
-    public func helpText(width: Int) -> String {
+    /// The full help screen of a command with `options` (or a group of `subcommands`), wrapped
+    /// at `width` columns, ending with a newline.
+    package func helpText(options: [Option], subcommands: [Subcommand] = [], width: Int = HelpLayout.width) -> String {
         var text = "OVERVIEW: " + Self.wrap(abstract, width: width, firstIndent: 10, indent: 0).dropFirst(10) + "\n"
         if !discussion.isEmpty {
             for paragraph in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
                 text += "\n" + Self.wrap(String(paragraph), width: width, firstIndent: 0, indent: 0) + "\n"
             }
         }
-        text += "\nUSAGE: \(usage(width: width))\n"
+        text += "\nUSAGE: \(usage(options: options, subcommands: subcommands, width: width))\n"
         if !arguments.isEmpty {
             text += "\nARGUMENTS:\n" + arguments.map { Self.row("<\($0.name)>", $0.help, width: width) }.joined()
         }

@@ -1,22 +1,23 @@
-/// What a command says about itself: its name, what it does, and every argument and option it
-/// accepts. The usage line and the help screen are generated from it, and the
-/// ``ArgumentScanner`` accepts exactly the options it declares (and the built-in ones), so help
-/// cannot drift from the parser.
-public struct CommandConfiguration: Sendable {
-    /// One option: `--name <value>` when ``valueName`` is set, else a flag.
-    public struct Option: Sendable, Hashable {
+/// What a command says about itself: its name, what it does and its positional arguments. The
+/// usage line and the help screen are generated from it and from the command's declared options
+/// (``CommandOption``), which the ``ArgumentScanner`` accepts exactly (and the built-in ones), so
+/// help cannot drift from the parser.
+package struct CommandConfiguration: Sendable {
+    /// One option as help and the scanner see it: `--name <value>` when ``valueName`` is set,
+    /// else a flag. A command declares its options as ``CommandOption``s, which carry this.
+    package struct Option: Sendable, Hashable {
         /// The spelling on the command line, e.g. `--count`.
-        public var name: String
+        package var name: String
         /// A one-letter spelling, e.g. `-h` for `--help`.
-        public var shortName: String?
+        package var shortName: String?
         /// The placeholder of its value, e.g. `n` for `--count <n>`; `nil` for a flag.
-        public var valueName: String?
+        package var valueName: String?
         /// Whether it may be given more than once (shown as `[--family <family> ...]`).
-        public var isRepeatable: Bool
+        package var isRepeatable: Bool
         /// One or more sentences, capitalised, ending with a full stop.
-        public var help: String
+        package var help: String
 
-        public init(_ name: String, short shortName: String? = nil, value valueName: String? = nil, repeatable: Bool = false, _ help: String) {
+        package init(_ name: String, short shortName: String? = nil, value valueName: String? = nil, repeatable: Bool = false, _ help: String) {
             self.name = name
             self.shortName = shortName
             self.valueName = valueName
@@ -24,25 +25,25 @@ public struct CommandConfiguration: Sendable {
             self.help = help
         }
 
-        public var takesValue: Bool { valueName != nil }
+        package var takesValue: Bool { valueName != nil }
 
         /// Every spelling the command line may use: the short one first.
-        public var spellings: [String] { (shortName.map { [$0] } ?? []) + [name] }
+        package var spellings: [String] { (shortName.map { [$0] } ?? []) + [name] }
 
         /// `--count <n>`, `--record` or `-h, --help`.
-        public var label: String {
+        package var label: String {
             let names = spellings.joined(separator: ", ")
             return valueName.map { "\(names) <\($0)>" } ?? names
         }
     }
 
     /// One positional argument.
-    public struct Argument: Sendable, Hashable {
-        public var name: String
-        public var isOptional: Bool
-        public var help: String
+    package struct Argument: Sendable, Hashable {
+        package var name: String
+        package var isOptional: Bool
+        package var help: String
 
-        public init(_ name: String, optional: Bool = false, _ help: String) {
+        package init(_ name: String, optional: Bool = false, _ help: String) {
             self.name = name
             self.isOptional = optional
             self.help = help
@@ -50,77 +51,45 @@ public struct CommandConfiguration: Sendable {
     }
 
     /// A subcommand's name and one-line abstract, for the parent's help.
-    public struct Subcommand: Sendable, Hashable {
-        public var name: String
-        public var abstract: String
-        public init(_ name: String, _ abstract: String) {
+    package struct Subcommand: Sendable, Hashable {
+        package var name: String
+        package var abstract: String
+        package init(_ name: String, _ abstract: String) {
             self.name = name
             self.abstract = abstract
         }
     }
 
     /// The full name, e.g. `entitlementctl check`; its first word is the tool.
-    public var commandName: String
-    public var abstract: String
-    public var discussion: String
-    public var arguments: [Argument]
-    public var options: [Option]
-    public var subcommands: [Subcommand]
+    package var commandName: String
+    package var abstract: String
+    package var discussion: String
+    package var arguments: [Argument]
 
-    public init(
-        commandName: String, abstract: String, discussion: String = "",
-        arguments: [Argument] = [], options: [Option] = [], subcommands: [Subcommand] = []
-    ) {
+    package init(commandName: String, abstract: String, discussion: String = "", arguments: [Argument] = []) {
         self.commandName = commandName
         self.abstract = abstract
         self.discussion = discussion
         self.arguments = arguments
-        self.options = options
-        self.subcommands = subcommands
     }
 
     /// The executable's name (`entitlementctl` for `entitlementctl check`).
-    public var toolName: String { Self.words(of: commandName).map { String(commandName[$0.first]) } ?? commandName }
+    package var toolName: String { commandName.split(separator: " ").first.map(String.init) ?? commandName }
 
     /// The last word of ``commandName`` (`check` for `entitlementctl check`), as a group names
     /// its subcommand; empty when it has no word.
-    var lastWord: String { Self.words(of: commandName).map { String(commandName[$0.last]) } ?? "" }
+    var lastWord: String { commandName.split(separator: " ").last.map(String.init) ?? "" }
 
-    /// The first and the last space-separated word of `name`, or `nil` when it has none: what
-    /// `split(separator: " ")` gives first and last, without the array of substrings (whose
-    /// generic metadata a tool would build at every start to learn its own name).
-    private static func words(of name: String) -> (first: Range<String.Index>, last: Range<String.Index>)? {
-        var first: Range<String.Index>?, last: Range<String.Index>?
-        var wordStart: String.Index?
-        var index = name.utf8.startIndex
-        while true {
-            let atEnd = index == name.utf8.endIndex
-            if atEnd || name.utf8[index] == UInt8(ascii: " ") {
-                if let start = wordStart {
-                    last = start..<index
-                    if first == nil { first = last }
-                    wordStart = nil
-                }
-                if atEnd { break }
-            } else if wordStart == nil {
-                wordStart = index
-            }
-            index = name.utf8.index(after: index)
-        }
-        guard let first, let last else { return nil }
-        return (first, last)
-    }
-
-    public static let versionOption = Option("--version", "Show the version.")
-    public static let helpOption = Option("--help", short: "-h", "Show help information.")
+    package static let versionOption = Option("--version", "Show the version.")
+    package static let helpOption = Option("--help", short: "-h", "Show help information.")
     /// The options every command answers without declaring them: the one list the scanner,
     /// the help screen and the suggestions read.
-    public static let builtInOptions: [Option] = [versionOption, helpOption]
+    package static let builtInOptions: [Option] = [versionOption, helpOption]
 
     /// The words of the usage line after the command name: for a group, `[<options>]` (when it
-    /// declares any) and `<subcommand>`; else the arguments, then every option in declaration
+    /// has any) and `<subcommand>`; else the arguments, then every option in declaration
     /// order, optional ones in brackets.
-    public var usageWords: [String] {
+    func usageWords(options: [Option], subcommands: [Subcommand]) -> [String] {
         if !subcommands.isEmpty { return (options.isEmpty ? [] : ["[<options>]"]) + ["<subcommand>"] }
         var words: [String] = []
         for argument in arguments {

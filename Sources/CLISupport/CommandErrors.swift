@@ -1,21 +1,21 @@
 /// The user's command line is wrong: exit 64 with one line naming the problem and one hint line
 /// naming the help of the command that found it (`See 'entitlementctl check --help'.`).
-public struct UsageError: Error, Sendable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, CustomStringConvertible {
     /// Lower-case, no full stop: `unknown option '--bogus'; did you mean '--count'?`.
-    public var message: String
+    package var message: String
     /// The full name of the command whose help the hint names; `nil` until the command that
     /// parsed or ran it fills it in.
-    public var command: String?
+    package var command: String?
 
-    public init(_ message: String, command: String? = nil) {
+    package init(_ message: String, command: String? = nil) {
         self.message = message
         self.command = command
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// This error attributed to `command`, unless a more specific command already claimed it.
-    public func attributed(to command: String) -> UsageError {
+    package func attributed(to command: String) -> UsageError {
         UsageError(message, command: self.command ?? command)
     }
 }
@@ -23,18 +23,18 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
 /// A failure with a contract exit code and one line for stderr, e.g.
 /// `ToolError(.dataError, "events.jsonl:3: transaction: missing transactionId")`. A wrong
 /// command line (exit 64) is a ``UsageError`` instead, so every exit-64 message has its shape.
-public struct ToolError: Error, Sendable, CustomStringConvertible {
-    public var code: ExitCode
-    public var message: String
-    public init(_ code: ExitCode, _ message: String) {
+package struct ToolError: Error, Sendable, CustomStringConvertible {
+    package var code: ExitCode
+    package var message: String
+    package init(_ code: ExitCode, _ message: String) {
         self.code = code
         self.message = message
     }
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Not an error: print `message` on stdout and exit 0 (help, version).
-public struct CleanExit: Error, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
+package struct CleanExit: Error, Sendable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
 }

@@ -1,30 +1,30 @@
 import SystemShims
 
 /// A process exit status, with the codes the public contract names (docs/contract.md, "Exit codes").
-public struct ExitCode: Error, RawRepresentable, Hashable, Sendable {
-    public var rawValue: Int32
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+package struct ExitCode: Error, RawRepresentable, Hashable, Sendable {
+    package var rawValue: Int32
+    package init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(_ rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let success = ExitCode(0)
+    package static let success = ExitCode(0)
     /// `check`: the feature is locked.
-    public static let locked = ExitCode(1)
+    package static let locked = ExitCode(1)
     /// The command line is wrong (`EX_USAGE`).
-    public static let usage = ExitCode(64)
+    package static let usage = ExitCode(64)
     /// Input data is malformed or refused (`EX_DATAERR`).
-    public static let dataError = ExitCode(65)
+    package static let dataError = ExitCode(65)
     /// A service the command needs is not there (`EX_UNAVAILABLE`).
-    public static let unavailable = ExitCode(69)
+    package static let unavailable = ExitCode(69)
     /// Busy or temporarily failing; trying again later may work (`EX_TEMPFAIL`).
-    public static let temporaryFailure = ExitCode(75)
+    package static let temporaryFailure = ExitCode(75)
     /// Permission denied; trying again will not help until someone changes the permissions
     /// (`EX_NOPERM`).
-    public static let permissionDenied = ExitCode(77)
+    package static let permissionDenied = ExitCode(77)
 
     /// The contract's code for a system call that failed with `errno`, the one rule every tool
     /// follows: ``permissionDenied`` (77) for `EACCES` and `EPERM`, otherwise
     /// ``temporaryFailure`` (75: a full disk, too many open files and the like pass).
-    public init(failedCall errno: Errno) {
+    package init(failedCall errno: Errno) {
         self = errno == .permissionDenied || errno == .notPermitted ? .permissionDenied : .temporaryFailure
     }
 }

@@ -1,10 +1,10 @@
 /// "Did you mean …?" for a misspelt subcommand, option, family or feature.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` by edit distance (insertions, deletions, substitutions
     /// and swaps of neighbours each cost 1), if it is close enough to be a typo: at most 2 edits,
     /// and fewer than half of the shorter word's length. Ties go to the earlier candidate. Never
     /// `word` itself: a known word used wrongly needs another message, not itself suggested.
-    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != word {
             let distance = editDistance(word, candidate)
@@ -16,12 +16,12 @@ public enum Suggestion {
     }
 
     /// `"; did you mean 'x'?"` or the empty string.
-    public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
+    package static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
         closest(to: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
     /// Optimal string alignment distance between `a` and `b`, over Unicode scalars.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

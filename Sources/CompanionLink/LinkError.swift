@@ -28,6 +28,12 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongSecretSize(expected: Int, actual: Int)
     /// A payload too long for one sealed frame.
     case payloadTooLong(Int)
+    /// An opened payload is not a message of the replication protocol, or breaks its order.
+    case malformedMessage(String)
+    /// The peer did not finish the handshake in time (a slow or silent peer).
+    case handshakeTimedOut
+    /// Nothing authenticated arrived from the peer for too long (a half-open link).
+    case peerSilent(seconds: Int)
 
     public var description: String {
         switch self {
@@ -42,6 +48,9 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
         case .counterExhausted: "frame counter exhausted; the connection must be renewed"
         case .wrongSecretSize(let expected, let actual): "secret of \(actual) bytes (expected \(expected))"
         case .payloadTooLong(let count): "payload of \(count) bytes is too long for one frame"
+        case .malformedMessage(let problem): "malformed message: \(problem)"
+        case .handshakeTimedOut: "the peer did not complete the handshake in time"
+        case .peerSilent(let seconds): "nothing heard from the peer for \(seconds) s (half-open link?)"
         }
     }
 }

@@ -11,7 +11,6 @@
 ///                                                      and fsynced, compacted into a checkpoint as it grows
 /// <container>/Library/Broker/journal-damaged-<ms>.txt  damaged records `entitlementctl journal-repair` set aside
 /// <container>/Library/Broker/state.json                last generation and issue time (floors on restart)
-/// <container>/Library/Broker/watch-link                present while the watch link is down
 /// ```
 public struct ContainerLayout: Sendable, Hashable {
     /// The app-group container directory (`--container`).
@@ -43,16 +42,12 @@ public struct ContainerLayout: Sendable, Hashable {
     public var journalPath: String { brokerDirectory + "/journal.jsonl" }
     /// The last published generation and issue time, so a restart never goes backwards.
     public var statePath: String { brokerDirectory + "/state.json" }
-    /// Present while the link to the watch's container is down; snapshots are not copied then.
-    public var watchLinkPath: String { brokerDirectory + "/" + Self.watchLinkName }
 
     /// The name of ``brokerDirectory`` inside `<container>/Library`: its owner is the daemon's
     /// user, whom readers trust (`SharedDefaults.Options.readingTheDaemon`).
     public static let brokerDirectoryName = "Broker"
     /// The name of ``daemonLockPath`` inside ``brokerDirectory``; the daemon watches it.
     public static let daemonLockName = "entitlementd.lock"
-    /// The name of ``watchLinkPath`` inside ``brokerDirectory``; the daemon watches it.
-    public static let watchLinkName = "watch-link"
 
     /// Mode of every directory the broker creates (whatever the umask).
     public static let directoryMode: UInt32 = 0o750

@@ -57,9 +57,8 @@ public final class SnapshotReader: Sendable {
     /// Looks at the file and accepts a newer valid snapshot if there is one.
     ///
     /// A changed file is checked like every `SharedDefaults` file (see `SharedDefaultsError`)
-    /// and then only the snapshot is decoded from its bytes, with
-    /// `EntitlementSnapshot/decode(fromSuiteBytes:)`: the whole file is still checked to be a
-    /// property list with a dictionary root, but the suite's other values are not built.
+    /// and its snapshot is decoded with `EntitlementSnapshot/decode(fromSuiteBytes:)`: the whole
+    /// file must be a property list with a dictionary root.
     public func refresh() -> SnapshotReadOutcome {
         state.withLock { lastGood in
             let path = path

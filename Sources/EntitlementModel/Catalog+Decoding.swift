@@ -14,9 +14,10 @@ extension Catalog {
     ///   - storeKitJSON: the bytes of the `.storekit` file the catalog names.
     ///   - catalogPath: how to name the catalog file in errors; the `.storekit` file is named by
     ///     its path resolved against this one's directory.
-    ///   - trustedRootFiles: the contents of the certificate files `trustedRoots` names, by path
-    ///     resolved as `trustedRootPaths(catalogJSON:catalogPath:)` resolves them; a path
-    ///     missing from it is reported as a file that cannot be read.
+    ///   - trustedRootFiles: the contents of the certificate files `trustedRoots` names and of the
+    ///     public key files `grantKeys` names, by path resolved against the catalog's directory
+    ///     (as `trustedRootPaths(catalogJSON:catalogPath:)` resolves them); a path missing from it
+    ///     is reported as a file that cannot be read.
     /// - Throws: ``CatalogError`` naming the file and key path of the first problem: invalid JSON,
     ///   a missing or mistyped key, an unknown environment, an entitlement or feature naming a
     ///   product or entitlement that does not exist, a non-renewing subscription without a duration,
@@ -87,6 +88,15 @@ extension Catalog {
         do throws(JSONPathError) {
             guard let list = try root.optional("trustedRoots") else { return [] }
             return try list.array().map { (item) throws(JSONPathError) in resolve(try item.string(), relativeTo: catalogPath) }
+        } catch { throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem) }
+    }
+
+    /// The public key files a catalog's `grantKeys` names, resolved against the catalog's
+    /// directory (empty when the key is absent). Pure string arithmetic.
+    static func grantKeyPaths(in root: JSONCursor, catalogPath: String) throws(CatalogError) -> [String] {
+        do throws(JSONPathError) {
+            guard let keys = try root.optional("grantKeys") else { return [] }
+            return try keys.entries().map { (entry) throws(JSONPathError) in resolve(try entry.cursor.string(), relativeTo: catalogPath) }
         } catch { throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem) }
     }
 
@@ -181,7 +191,37 @@ extension Catalog {
             guard leeway != ISO8601Duration() else { throw cursor.fail("is zero (leave the key out for no leeway)") }
             catalog.renewalLeeway = leeway
         }
+        catalog.paidAppGrant = try decodePaidAppGrant(root, entitlements: entitlements)
+        if let cursor = try root.optional("companionOfflineLimit") {
+            guard let limit = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
+            guard limit != ISO8601Duration() else { throw cursor.fail("is zero (the watch would never trust its snapshot)") }
+            catalog.companionOfflineLimit = limit
+        }
         return catalog
+    }
+
+    /// `paidAppGrant`: `{"entitlement": ID, "beforeVersion": "2.0", "beforeDate": ISO8601}`, at
+    /// least one of the two bounds.
+    private static func decodePaidAppGrant(_ root: JSONCursor, entitlements: [String: Set<String>]) throws(JSONPathError) -> PaidAppGrant? {
+        guard let cursor = try root.optional("paidAppGrant") else { return nil }
+        _ = try cursor.object()
+        let entitlementCursor = try cursor.required("entitlement")
+        let entitlement = try entitlementCursor.string()
+        guard entitlements[entitlement] != nil else { throw entitlementCursor.fail("entitlement '\(entitlement)' is not in entitlements") }
+        var beforeVersion: [Int]?
+        if let versionCursor = try cursor.optional("beforeVersion") {
+            let text = try versionCursor.string()
+            guard let version = PaidAppGrant.version(text) else { throw versionCursor.fail("'\(text)' is not a dotted version of numbers (2.0)") }
+            beforeVersion = version
+        }
+        var beforeDate: Date?
+        if let dateCursor = try cursor.optional("beforeDate") {
+            let text = try dateCursor.string()
+            guard let date = ISO8601.date(from: text) else { throw dateCursor.fail("'\(text)' is not an ISO 8601 date and time") }
+            beforeDate = date
+        }
+        guard beforeVersion != nil || beforeDate != nil else { throw cursor.fail("names neither beforeVersion nor beforeDate") }
+        return PaidAppGrant(entitlement: entitlement, beforeVersion: beforeVersion, beforeDate: beforeDate)
     }
 
     /// `legacyKeys`: suite key -> entitlement id; a key may not be the snapshot's own.
@@ -314,7 +354,21 @@ extension Catalog {
                 do { roots.append(try X509Certificate(fileContents: contents)) } catch { throw item.fail("\(file): \(error.description)") }
             }
         }
-        return SignaturePolicy(requirement: requirement, trustedRoots: roots)
+        var grantKeys: [String: ECDSAPublicKey] = [:]
+        if let keys = try root.optional("grantKeys") {
+            for (keyId, item) in try keys.entries() {
+                guard !keyId.isEmpty else { throw item.fail("a key id is empty") }
+                let path = try item.string()
+                guard !path.isEmpty else { throw item.fail("is empty") }
+                let file = resolve(path, relativeTo: catalogPath)
+                guard let contents = files[file] else { throw item.fail("\(file): cannot be read") }
+                let key: ECDSAPublicKey
+                do { key = try ECDSAPublicKey(publicKeyFile: contents) } catch { throw item.fail("\(file): public key: \(error.problem)") }
+                guard key.curve == .p256 else { throw item.fail("\(file): not a P-256 key (grants are ES256)") }
+                grantKeys[keyId] = key.prepared(.manySignatures)
+            }
+        }
+        return SignaturePolicy(requirement: requirement, trustedRoots: roots, grantKeys: grantKeys)
     }
 
     private static func decodeRule(_ cursor: JSONCursor, entitlements: [String: Set<String>]) throws(JSONPathError) -> FeatureRule {

@@ -6,8 +6,8 @@ import Foundation
 
 extension Catalog {
     /// Decodes the catalog whose `Catalog.json` is at `path`, with the files it names: the
-    /// `.storekit` file (relative to the catalog's directory) and the certificate files its
-    /// `trustedRoots` names, each obtained from `contents`, then decoded with
+    /// `.storekit` file (relative to the catalog's directory), the certificate files its
+    /// `trustedRoots` names and the public key files its `grantKeys` names, each obtained from `contents`, then decoded with
     /// `init(catalogJSON:storeKitJSON:catalogPath:trustedRootFiles:)`. This module reads no
     /// file itself: the caller's `contents` does (the tools pass the file system's reader).
     ///
@@ -29,7 +29,7 @@ extension Catalog {
         let root = try parse(catalogJSON, file: path)
         let storeKitJSON = try bytes(try resolvedStoreKitPath(in: root, catalogPath: path))
         var rootFiles: [String: [UInt8]] = [:]
-        for file in try trustedRootPaths(in: root, catalogPath: path) {
+        for file in try trustedRootPaths(in: root, catalogPath: path) + grantKeyPaths(in: root, catalogPath: path) {
             // A root that is missing or refused is named by the decoding below; one that could
             // not be read (a failing system call) is that failure, not a bad catalog.
             do throws(CatalogError) { rootFiles[file] = try bytes(file) } catch {

@@ -2,7 +2,9 @@ extension Catalog {
     /// Refuses an event for another app or environment than this catalog's.
     ///
     /// A transaction must carry this catalog's `bundleId` and one of its `environments` when it names them;
-    /// renewal info has no bundle identifier, so only its environment (if present) is checked.
+    /// renewal info has no bundle identifier, so only its environment (if present) is checked; an
+    /// app transaction's environment is its `receiptType`; a grant names no environment, and must
+    /// give one of the catalog's entitlements.
     /// Absent fields are accepted. Where the catalog requires signatures the values come from
     /// verified payloads, so this refuses genuine data of another app or environment; where
     /// signatures are optional it guards against mix-ups, not attacks.
@@ -11,6 +13,14 @@ extension Catalog {
         switch event {
         case .transaction(let transaction): try validate(bundleId: transaction.bundleId, environment: transaction.environment)
         case .renewalInfo(let info): try validate(bundleId: nil, environment: info.environment)
+        case .appTransaction(let app): try validate(bundleId: app.bundleId, environment: app.environment)
+        case .grant(let grant):
+            try validate(bundleId: grant.bundleId, environment: nil)
+            guard entitlements[grant.entitlement] != nil else {
+                throw .invalidField(
+                    path: "grant.entitlement",
+                    problem: "'\(grant.entitlement)' is not one of the catalog's entitlements (\(entitlements.keys.sorted().joined(separator: ", ")))")
+            }
         }
     }
 

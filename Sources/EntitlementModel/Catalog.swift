@@ -44,6 +44,17 @@ public struct Catalog: Sendable, Hashable {
     /// no revocation.
     public var renewalLeeway: ISO8601Duration?
 
+    /// Who keeps an entitlement for having bought the app while it was paid (catalog key
+    /// `paidAppGrant`); `nil` when the catalog names none.
+    public var paidAppGrant: PaidAppGrant?
+
+    /// How long the watch trusts its snapshot after its last sync with the phone (catalog key
+    /// `companionOfflineLimit`, default ``defaultCompanionOfflineLimit``); past it the watch's
+    /// readers fail closed (``EntitlementSnapshot/isTrusted(at:offlineLimit:readerIsWatch:)``).
+    public var companionOfflineLimit = Catalog.defaultCompanionOfflineLimit
+    /// `P7D`: a week out of range of the phone.
+    public static let defaultCompanionOfflineLimit = ISO8601Duration(days: 7)
+
     /// The widget feature of a catalog that names none.
     public static let defaultWidgetFeature = "widgets"
     /// The watch feature of a catalog that names none.

@@ -31,6 +31,9 @@ import Foundation
 ///    (`PeriodType.of(offer:discount:catalogIntroductoryOfferIsFreeTrial:)`). `willRenew` is false
 ///    for anything but an auto-renewable subscription, for `autoRenewStatus` 0 and during billing problems. A pending downgrade
 ///    (`autoRenewProductId` different) changes nothing until the renewal transaction arrives.
+/// 6. Beside purchases, an app bought while it was paid (`paidAppGrant`) and a developer's grant
+///    (`grantKeys`) give access (`EntitlementEngine+OutsidePurchases.swift`); the one that lasts
+///    longer decides.
 public struct EntitlementEngine: Sendable {
     /// The products, groups and entitlements evaluated against.
     public let catalog: Catalog
@@ -73,8 +76,12 @@ public struct EntitlementEngine: Sendable {
 
         var statuses: [String: EntitlementStatus] = [:]
         var nextTransition: Date?
+        let hasOutsidePurchases = !facts.appTransactions.isEmpty || !facts.grants.isEmpty
         for id in catalog.entitlements.keys {
-            let status = Self.decide(candidates[id] ?? [])
+            var status = Self.decide(candidates[id] ?? [])
+            if hasOutsidePurchases, let outside = outsidePurchaseStatus(of: id, facts, now: effectiveNow) {
+                status = Self.deciding(status, outside)
+            }
             statuses[id] = status
             if status.active, let end = status.expiresAt, end > effectiveNow, nextTransition.map({ end < $0 }) ?? true {
                 nextTransition = end

@@ -21,7 +21,8 @@ extension EntitlementSnapshot {
     /// `introOfferIneligibleGroups`, plus `schemaVersion`, `issuedAt`,
     /// `nextTransition` (ISO 8601 or `null`), the boot it was issued in, `bootId` and
     /// `bootTimeNanoseconds` (both `null` when the snapshot has none), and `historyId` (`null`
-    /// when the snapshot has none).
+    /// when the snapshot has none), `companionSyncedAt` (ISO 8601, `null` before the first sync with
+    /// the companion) and `device` (`phone` or `watch`).
     public var json: JSONValue {
         .object([
             Self.historyIDKey: historyID.map { .string($0) } ?? .null,
@@ -34,6 +35,8 @@ extension EntitlementSnapshot {
             "entitlements": .object(Dictionary(uniqueKeysWithValues: entitlements.lazy.map { ($0.key, $0.value.json) })),
             "unmappedProducts": .array(unmappedProducts.map(JSONValue.string)),
             "introOfferIneligibleGroups": .array(introOfferIneligibleGroups.map(JSONValue.string)),
+            "companionSyncedAt": .date(companionSyncedAt),
+            "device": .string(device.rawValue),
         ])
     }
 }

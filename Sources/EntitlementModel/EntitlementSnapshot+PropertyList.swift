@@ -20,8 +20,8 @@ extension EntitlementSnapshot {
     public static let historyIDKey = SnapshotSchema.RootField.historyId.rawValue
 
     /// The snapshot as a property-list dictionary, with the fields `SnapshotSchema` names.
-    /// `nextTransition`, `issuedIn`, `historyID` and each `expiresAt` / `productId` are omitted when absent
-    /// (a property list has no null).
+    /// `nextTransition`, `issuedIn`, `historyID`, `companionSyncedAt` and each `expiresAt` /
+    /// `productId` are omitted when absent (a property list has no null), and `device` on a phone.
     public var propertyList: PropertyListValue {
         var root = [String: PropertyListValue](minimumCapacity: SnapshotSchema.RootField.allCases.count)
         for field in SnapshotSchema.RootField.allCases {
@@ -39,6 +39,8 @@ extension EntitlementSnapshot {
                 root[field.rawValue] = .dictionary(table)
             case .unmappedProducts: root[field.rawValue] = .array(unmappedProducts.map { .string($0) })
             case .introOfferIneligibleGroups: root[field.rawValue] = .array(introOfferIneligibleGroups.map { .string($0) })
+            case .companionSyncedAt: root[field.rawValue] = companionSyncedAt.map { .date($0) }
+            case .device: root[field.rawValue] = device == .phone ? nil : .string(device.rawValue)
             }
         }
         return .dictionary(root)
@@ -50,7 +52,7 @@ extension EntitlementSnapshot {
     /// ``bootIDKey`` and ``bootTimeKey`` without the other, or either out of range), or a
     /// ``historyIDKey`` that ``isValid(historyID:)`` refuses.
     public init(propertyList value: PropertyListValue) throws(SnapshotDecodingError) {
-        self = try SnapshotSchema.snapshot(value, in: SnapshotTree())
+        self = try SnapshotSchema.snapshot(value)
     }
 }
 

@@ -5,6 +5,15 @@ import Foundation
 #endif
 import PropertyList
 
+/// The device a broker runs on, as its snapshot says (`device`): the watch's readers hold its
+/// snapshot to the companion staleness bound.
+public enum SnapshotDevice: String, Sendable, Hashable, CaseIterable {
+    /// A phone (or a tablet): also every broker without a companion.
+    case phone
+    /// The watch: its broker listens for its phone (`--companion-listen`).
+    case watch
+}
+
 /// What the daemon publishes into the shared file: every entitlement's status at `issuedAt`.
 ///
 /// A snapshot carries its own future: `expiresAt` on each entitlement and `nextTransition`, so a
@@ -47,6 +56,14 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     /// reads: the entitlements alone name only each one's deciding product, so a subscription
     /// since replaced by a lifetime purchase would not show.
     public var introOfferIneligibleGroups: [String]
+    /// The last authenticated exchange with the companion (heartbeats included), or `nil`
+    /// before the first one. On the watch it bounds how long the snapshot is trusted
+    /// (``isTrusted(at:offlineLimit:readerIsWatch:)``).
+    public var companionSyncedAt: Date?
+    /// The device whose broker published the snapshot: ``SnapshotDevice/watch`` for the watch's
+    /// (the daemon that listens for its companion), ``SnapshotDevice/phone`` otherwise and in
+    /// snapshots written without the field.
+    public var device: SnapshotDevice = .phone
 
     /// A snapshot as the engine makes it; readers get theirs from the shared file instead.
     public init(

@@ -46,12 +46,17 @@ public enum Revocation: String, Sendable, Hashable, CaseIterable, Codable {
     case refunded
 }
 
-/// Whether the user bought the product or receives it through Family Sharing.
+/// Whether the user bought the product, receives it through Family Sharing, bought the app
+/// while it was paid, or was given it by the developer.
 public enum Ownership: String, Sendable, Hashable, CaseIterable, Codable {
     /// The user bought it.
     case purchased
     /// A family member bought it and shares it through Family Sharing.
     case familyShared
+    /// The user bought the app while it was paid (the catalog's `paidAppGrant`).
+    case paidApp
+    /// The developer gave it outside the App Store (a grant signed with one of `grantKeys`).
+    case granted
 }
 
 /// One entitlement's status at the instant its snapshot was issued.

@@ -18,12 +18,19 @@ import SignedData
 /// - the raw notification body `{"signedPayload": "<JWS>"}`;
 /// - the "Get All Subscription Statuses" response (`data[].lastTransactions[]`), the transaction
 ///   history response (`signedTransactions[]`) and `{"signedTransactionInfo": …}` responses;
-/// - a bare JWS whose payload is a transaction, a renewal info or a notification.
+/// - an app transaction (`appTransactionId` with `receiptType` or `originalApplicationVersion`,
+///   no `transactionId`): StoreKit's `AppTransaction` / `JWSAppTransactionDecodedPayload`, also
+///   as the `{"signedAppTransactionInfo": …}` response;
+/// - a developer's grant (`grantId`), unsigned or as a JWS signed with a catalog grant key;
+/// - a bare JWS whose payload is a transaction, a renewal info, a notification, an app
+///   transaction or a grant.
 ///
 /// Every JWS goes through ``SignaturePolicy``: one that is not intact refuses the line in every
-/// mode; under `required` one that is not trusted refuses it too, and so does a transaction or
-/// renewal info given unsigned. Bundle and environment are checked against the catalog by
-/// ``Catalog/validate(_:)``.
+/// mode; under `required` one that is not trusted refuses it too, and so does a transaction,
+/// renewal info, app transaction or grant given unsigned. A grant is the one payload signed
+/// with a `grantKeys` key (header `kid`, no `x5c`), and a grant is signed with nothing else; a
+/// `kid` the catalog does not name refuses the line in every mode. Bundle and environment are
+/// checked against the catalog by ``Catalog/validate(_:)``.
 ///
 /// Unknown fields are ignored and unknown enumeration values are kept. Dates are milliseconds
 /// since 1970, fractions allowed, and must fall between 2008 and 2200.
@@ -31,9 +38,6 @@ public enum EventDecoder {
     /// Decodes one line (UTF-8 JSON or a JWS; surrounding white space allowed).
     /// - Throws: ``EventDecodingError`` with a one-line description naming the field and, for a
     ///   refused signature, the reason.
-    // Inlinable so that a caller's concrete collection specializes it: unspecialized, its
-    // `Result` was built and its `Error` conformance looked up at run time on first use.
-    @inlinable
     public static func decode(line: some Collection<UInt8>, signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
         let decoded: Result<[StoreEvent], EventDecodingError>
         if let inPlace = line.withContiguousStorageIfAvailable({ bytes in Result { () throws(EventDecodingError) in try decode(bytes: bytes, signatures) } }) {
@@ -47,7 +51,6 @@ public enum EventDecoder {
     /// One line's bytes, read in place. A bare JWS (base64url symbols and two dots) is never
     /// JSON (no JSON value has two dots outside a string), so it is told apart first and its
     /// bytes go to the JWS reader as they are.
-    @usableFromInline
     static func decode(bytes line: UnsafeBufferPointer<UInt8>, _ signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
         if let jws = bareJWS(line) {
             do { return try signedLine(jws, signatures) } catch { throw EventDecodingError(error) }
@@ -63,16 +66,23 @@ public enum EventDecoder {
         try decode(line: line.utf8, signatures: signatures)
     }
 
-    /// Decodes one fact as the daemon keeps it in a journal checkpoint: the `jsonRepresentation`
-    /// of a transaction (it has a `transactionId`) or of a renewal info, read by the same field
-    /// rules as every line, with no signature policy (the fact was checked when it was accepted).
+    /// Decodes one fact as the daemon keeps it in a journal checkpoint
+    /// (``StoreEvent/factRepresentation``): a transaction (it has a `transactionId`), an app
+    /// transaction (`appTransactionId`), a grant (`grantId`) or a renewal info, read by the same
+    /// field rules as every line, with no signature policy (the fact was checked when it was
+    /// accepted; `isSigned` and `keyId` say how).
     package static func fact(line: some Collection<UInt8>) throws(EventDecodingError) -> StoreEvent {
         let value: JSONInput
         do { value = try JSONInput.parse(line) } catch { throw .notJSON("line is not JSON: \(error.description)") }
         guard case .object = value else { throw .notJSON("line is not a JSON object") }
         let root = JSONCursor(value)
         do {
-            return root.has("transactionId") ? .transaction(try transaction(root)) : .renewalInfo(try renewalInfo(root))
+            if root.has("transactionId") { return .transaction(try transaction(root)) }
+            if root.has("appTransactionId") {
+                return .appTransaction(try appTransaction(root, isSigned: root.optionalBool(StoreEvent.isSignedKey) ?? false))
+            }
+            if root.has("grantId") { return .grant(try grant(root, keyId: root.optionalString(StoreEvent.keyIdKey))) }
+            return .renewalInfo(try renewalInfo(root))
         } catch {
             throw EventDecodingError(error)
         }
@@ -95,6 +105,25 @@ public enum EventDecoder {
             }
             return try unsignedPayload(root)
         }
+        if root.has("grantId") {
+            if signatures.requirement == .required {
+                throw root.fail("unsigned grant: the catalog requires signatures (signatures: required); send the grant's JWS instead")
+            }
+            return [.grant(try grant(root, keyId: nil))]
+        }
+        if isAppTransaction(root) {
+            if signatures.requirement == .required {
+                throw root.fail("unsigned app transaction: the catalog requires signatures (signatures: required); send the JWS instead")
+            }
+            return [.appTransaction(try appTransaction(root, isSigned: false))]
+        }
+        if let signed = try root.optional("signedAppTransactionInfo") {
+            let (payload, signer) = try verifiedPayload(signed, signatures)
+            guard case .appStore(let trusted) = signer, isAppTransaction(payload) else {
+                throw signed.fail("JWS payload is not an app transaction signed by the App Store")
+            }
+            return [.appTransaction(try appTransaction(payload, isSigned: trusted))]
+        }
         if root.has("signedTransactions") || root.has("signedTransactionInfo") || root.has("signedRenewalInfo") {
             return try signedPair(root, defaults: root, signatures)
         }
@@ -108,6 +137,12 @@ public enum EventDecoder {
         throw root.fail("line is neither a transaction, a renewal info nor a notification (no transactionId, autoRenewStatus or notificationType)")
     }
 
+    /// Whether `root` is an app transaction: `appTransactionId` with one of the fields only an
+    /// app transaction has (a transaction may carry `appTransactionId` too).
+    private static func isAppTransaction(_ root: JSONCursor) -> Bool {
+        !root.has("transactionId") && root.has("appTransactionId") && (root.has("receiptType") || root.has("originalApplicationVersion"))
+    }
+
     /// A transaction or renewal info object, whether it came unsigned or out of a JWS.
     private static func unsignedPayload(_ root: JSONCursor) throws(JSONPathError) -> [StoreEvent] {
         if root.has("transactionId") { return [.transaction(try transaction(root))] }
@@ -116,13 +151,22 @@ public enum EventDecoder {
     }
 
     /// A bare JWS line (its bytes, white space trimmed): the payload is a notification, a
-    /// transaction or a renewal info. Errors name the line `JWS`.
+    /// transaction, a renewal info, an app transaction, or (signed with a grant key) a grant.
+    /// Errors name the line `JWS`.
     private static func signedLine(_ bytes: UnsafeBufferPointer<UInt8>, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
         let line = JSONCursor(.null, rootLabel: "JWS")
         let jws: JWSCompact
         do throws(JWSFailure) { jws = try JWSCompact(utf8: bytes) } catch { throw line.fail(error.description) }
-        let payload = try jwsPayload(jws, at: line, signatures)
+        let (payload, signer) = try verifiedPayload(jws, at: line, signatures)
+        guard case .appStore(let trusted) = signer else {
+            guard case .grantKey(let keyId) = signer, payload.has("grantId") else {
+                throw line.fail("JWS signed with a grant key is not a grant (no grantId)")
+            }
+            return [.grant(try grant(payload, keyId: keyId))]
+        }
+        if payload.has("grantId") { throw line.fail("a grant must be signed with a grantKeys key (header kid, no x5c)") }
         if payload.has("notificationType") { return try notification(payload, signatures) }
+        if isAppTransaction(payload) { return [.appTransaction(try appTransaction(payload, isSigned: trusted))] }
         return try unsignedPayload(payload)
     }
 
@@ -194,28 +238,74 @@ public enum EventDecoder {
     /// passed `signatures`: the signature is checked before the payload is interpreted, so a
     /// tampered payload is reported as a bad signature.
     static func jwsPayload(_ cursor: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> JSONCursor {
+        let (payload, signer) = try verifiedPayload(cursor, signatures)
+        guard case .appStore = signer else { throw cursor.fail("a grant key signs grants only, not App Store data") }
+        return payload
+    }
+
+    /// Who signed a JWS that passed the signature policy.
+    enum Signer {
+        /// A certificate chain (`x5c`); `trusted` when it ends in a trusted root.
+        case appStore(trusted: Bool)
+        /// The catalog's grant key `kid`.
+        case grantKey(String)
+    }
+
+    /// The payload of the JWS compact string at `cursor` and who signed it, as ``jwsPayload(_:_:)``.
+    private static func verifiedPayload(_ cursor: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> (JSONCursor, Signer) {
         let jws: JWSCompact
         let text = try cursor.string()
         do throws(JWSFailure) { jws = try JWSCompact(text) } catch { throw cursor.fail(error.description) }
-        return try jwsPayload(jws, at: cursor, signatures)
+        return try verifiedPayload(jws, at: cursor, signatures)
     }
 
-    /// The payload of `jws` (read from `cursor`, which names it in errors), as above.
-    private static func jwsPayload(_ jws: JWSCompact, at cursor: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> JSONCursor {
+    /// The payload of `jws` (read from `cursor`, which names it in errors) and who signed it. A
+    /// header with a certificate chain is checked by the chain rules; one without a chain but
+    /// with a `kid` by the grant key that `kid` names.
+    private static func verifiedPayload(_ jws: JWSCompact, at cursor: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> (JSONCursor, Signer) {
         let header = try preparedHeader(jws, at: cursor)
         let payload = try? JSONInput.parse(jws.payload)
-        var signedDate: Double?
-        if case .object(let members) = payload, case .number(let text) = members["signedDate"], let milliseconds = Double(text) {
-            signedDate = milliseconds / 1000
-        }
-        do throws(JWSFailure) {
-            let trust = try signatures.verifier.verify(jws, header: header, signedDate: signedDate)
-            if case .untrusted(let reason) = trust, signatures.requirement == .required { throw reason }
-        } catch {
-            throw cursor.fail(error.description)
+        let signer: Signer
+        if header.chain == nil, let keyId = try grantKeyId(jws, at: cursor) {
+            guard let key = signatures.grantKeys[keyId] else {
+                let known = signatures.grantKeys.keys.sorted()
+                throw cursor.fail("unknown kid '\(keyId)': the catalog's grantKeys name \(known.isEmpty ? "no key" : known.joined(separator: ", "))")
+            }
+            do throws(JWSFailure) { try JWSVerifier.verify(jws, algorithm: header.algorithm, key: key) } catch {
+                throw cursor.fail(error == .badSignature ? "bad signature: the JWS signature does not verify with grant key '\(keyId)'" : error.description)
+            }
+            signer = .grantKey(keyId)
+        } else {
+            // App transactions say when they were signed as receiptCreationDate.
+            var signedDate: Double?
+            if case .object(let members) = payload, case .number(let text)? = members["signedDate"] ?? members["receiptCreationDate"],
+                let milliseconds = Double(text)
+            {
+                signedDate = milliseconds / 1000
+            }
+            do throws(JWSFailure) {
+                let trust = try signatures.verifier.verify(jws, header: header, signedDate: signedDate)
+                if case .untrusted(let reason) = trust, signatures.requirement == .required { throw reason }
+                if case .trusted = trust { signer = .appStore(trusted: true) } else { signer = .appStore(trusted: false) }
+            } catch {
+                throw cursor.fail(error.description)
+            }
         }
         guard let payload, case .object = payload else { throw cursor.fail("JWS payload is not a JSON object") }
-        return JSONCursor(payload, path: cursor.path, rootLabel: cursor.path.isEmpty ? cursor.rootLabel : cursor.path)
+        return (JSONCursor(payload, path: cursor.path, rootLabel: cursor.path.isEmpty ? cursor.rootLabel : cursor.path), signer)
+    }
+
+    /// The protected header's `kid` (`nil` when absent; any other type refused). Read only for a
+    /// header without a certificate chain, so App Store data is not parsed twice.
+    private static func grantKeyId(_ jws: JWSCompact, at cursor: JSONCursor) throws(JSONPathError) -> String? {
+        guard let value = try? JSONInput.parse(jws.header), case .object(let members) = value else {
+            throw cursor.fail("JWS header is not a JSON object")
+        }
+        switch members["kid"] {
+        case nil: return nil
+        case .string(let text): return text
+        default: throw cursor.fail("JWS header kid is not a string")
+        }
     }
 
     /// The JWS's protected header, from ``JWSHeaderCache`` when the same header text was read
@@ -257,18 +347,16 @@ public enum EventDecoder {
 
     /// A transaction's fields: their JSON keys (the case names), read here and written by
     /// ``StoreTransaction/jsonRepresentation``.
-    enum TransactionField: Int, PayloadField {
+    enum TransactionField: String, PayloadField {
         case transactionId, purchaseDate, expiresDate, type, originalTransactionId, webOrderLineItemId, bundleId, productId
         case subscriptionGroupIdentifier, originalPurchaseDate, quantity, appAccountToken, inAppOwnershipType, signedDate
         case revocationReason, revocationDate, revocationType, isUpgraded, offerType, offerIdentifier, offerDiscountType
         case offerPeriod, environment, storefront, storefrontId, transactionReason, price, currency
-        static let keys = caseNames()
-        static let positions = positionsByKey()
     }
 
     static func transaction(_ root: JSONCursor) throws(JSONPathError) -> StoreTransaction {
         let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "transaction" : root.path)
-        let fields = try PayloadMembers<TransactionField>(root)
+        let fields = PayloadMembers<TransactionField>(root)
         let transactionId = try fields.required(.transactionId).identifier()
         let purchaseDate = try date(fields.required(.purchaseDate))
         let expiresDate = try fields.optionalDate(.expiresDate)
@@ -306,17 +394,15 @@ public enum EventDecoder {
 
     /// A renewal info's fields: their JSON keys (the case names), read here and written by
     /// ``RenewalInfo/jsonRepresentation``.
-    enum RenewalInfoField: Int, PayloadField {
+    enum RenewalInfoField: String, PayloadField {
         case originalTransactionId, autoRenewStatus, autoRenewProductId, productId, isInBillingRetryPeriod, gracePeriodExpiresDate
         case expirationIntent, signedDate, renewalDate, recentSubscriptionStartDate, offerType, offerIdentifier, offerDiscountType
         case environment
-        static let keys = caseNames()
-        static let positions = positionsByKey()
     }
 
     static func renewalInfo(_ root: JSONCursor) throws(JSONPathError) -> RenewalInfo {
         let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "renewal info" : root.path)
-        let fields = try PayloadMembers<RenewalInfoField>(root)
+        let fields = PayloadMembers<RenewalInfoField>(root)
         return RenewalInfo(
             originalTransactionId: try fields.required(.originalTransactionId).identifier(),
             autoRenewStatus: try fields.optionalFlag(.autoRenewStatus),
@@ -332,6 +418,33 @@ public enum EventDecoder {
             offerIdentifier: try fields.optionalString(.offerIdentifier),
             offerDiscountType: try fields.optionalString(.offerDiscountType).map(OfferDiscountType.init(rawValue:)),
             environment: try fields.optionalString(.environment).map(StoreEnvironment.init(rawValue:)))
+    }
+
+    /// An app transaction object (see ``AppTransaction``); `isSigned` when it came in a trusted JWS.
+    static func appTransaction(_ root: JSONCursor, isSigned: Bool) throws(JSONPathError) -> AppTransaction {
+        let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "app transaction" : root.path)
+        return AppTransaction(
+            appTransactionId: try root.required("appTransactionId").identifier(),
+            bundleId: try root.optionalString("bundleId"),
+            originalApplicationVersion: try root.optionalString("originalApplicationVersion"),
+            originalPurchaseDate: try root.optional("originalPurchaseDate").map(date),
+            environment: try root.optionalString("receiptType").map(StoreEnvironment.init(rawValue:)),
+            signedDate: try root.optional("receiptCreationDate").map(date),
+            isSigned: isSigned)
+    }
+
+    /// A grant object (see ``EntitlementGrant``); `keyId` names the grant key that signed it.
+    static func grant(_ root: JSONCursor, keyId: String?) throws(JSONPathError) -> EntitlementGrant {
+        let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "grant" : root.path)
+        return EntitlementGrant(
+            grantId: try nonEmpty(root.required("grantId")),
+            entitlement: try nonEmpty(root.required("entitlement")),
+            expiresDate: try root.optional("expiresDate").map(date),
+            revoked: try root.optionalBool("revoked") ?? false,
+            reason: try root.optionalString("reason"),
+            bundleId: try nonEmpty(root.required("bundleId")),
+            signedDate: try date(root.required("signedDate")),
+            keyId: keyId)
     }
 
     // MARK: Fields

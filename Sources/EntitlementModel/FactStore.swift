@@ -4,9 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The facts the engine evaluates: the current version of every transaction and of every
-/// subscription's renewal info. A pure value; the daemon journals the raw input lines and rebuilds
-/// a store by inserting them again.
+/// The facts the engine evaluates: the current version of every transaction, of every
+/// subscription's renewal info, of every app transaction and of every developer's grant. A pure
+/// value; the daemon journals the raw input lines and rebuilds a store by inserting them again.
 ///
 /// Versions: for one `transactionId` (or, for renewal info, one `originalTransactionId`) the
 /// version with the newest `signedDate` wins. On a tie, or when the newcomer has no `signedDate`
@@ -54,7 +54,16 @@ public struct FactStore: Sendable {
     /// By product id: every product any transaction version ever named.
     private(set) var productUses: [String: ProductUse] = [:]
 
-    /// The newest `signedDate` of any fact held: a lower bound for "now" (the clock floor).
+    /// The current version of each app transaction, by `appTransactionId` (newest
+    /// `receiptCreationDate` wins, as for transactions).
+    public private(set) var appTransactions: [String: AppTransaction] = [:]
+    /// The current version of each grant, by `grantId` (newest `signedDate` wins: a replayed
+    /// older version changes nothing).
+    public private(set) var grants: [String: EntitlementGrant] = [:]
+
+    /// The newest `signedDate` of any App Store transaction or renewal info held: a lower bound
+    /// for "now" (the clock floor). App transactions and grants do not move it: a developer's
+    /// clock is not the App Store's.
     public private(set) var newestSignedDate: Date?
 
     /// An empty store: evaluating it grants nothing.
@@ -101,6 +110,14 @@ public struct FactStore: Sendable {
             }
             renewalInfos[info.originalTransactionId] = info
             subscriptions[info.originalTransactionId, default: Subscription()].saw(info.signedDate)
+        case .appTransaction(let app):
+            if let held = appTransactions[app.appTransactionId], !Self.supersedes(event, .appTransaction(held)) { return false }
+            appTransactions[app.appTransactionId] = app
+            return true
+        case .grant(let grant):
+            if let held = grants[grant.grantId], !Self.supersedes(event, .grant(held)) { return false }
+            grants[grant.grantId] = grant
+            return true
         }
         saw(event.signedDate)
         return true
@@ -203,11 +220,19 @@ public struct FactStore: Sendable {
         }
     }
 
-    /// The facts a checkpoint holds: every transaction held and every renewal info, each kind
-    /// in the order of its id.
+    /// The current version of app transaction `id`, if known.
+    public func appTransaction(id: String) -> AppTransaction? { appTransactions[id] }
+
+    /// The current version of grant `id`, if known.
+    public func grant(id: String) -> EntitlementGrant? { grants[id] }
+
+    /// The facts a checkpoint holds: every transaction held, every renewal info, the app
+    /// transactions and the grants, each kind in the order of its id.
     package var checkpointEvents: [StoreEvent] {
         transactions.sorted { $0.key < $1.key }.map { .transaction($0.value) }
             + renewalInfos.sorted { $0.key < $1.key }.map { .renewalInfo($0.value) }
+            + appTransactions.sorted { $0.key < $1.key }.map { .appTransaction($0.value) }
+            + grants.sorted { $0.key < $1.key }.map { .grant($0.value) }
     }
 
     /// See ``Summary``.
@@ -291,8 +316,16 @@ public struct FactStore: Sendable {
     /// Whether `candidate` replaces `held`, the version already kept for the same transaction
     /// (or the same subscription's renewal info): the rule ``insert(_:)`` applies, a strictly
     /// newer `signedDate`.
+    /// A signed app transaction or grant also replaces an unsigned version signed at the same
+    /// instant, so that a catalog requiring signatures later finds the signed one.
     public static func supersedes(_ candidate: StoreEvent, _ held: StoreEvent) -> Bool {
-        isNewer(candidate.signedDate, than: held.signedDate)
+        if isNewer(candidate.signedDate, than: held.signedDate) { return true }
+        guard candidate.signedDate == held.signedDate else { return false }
+        switch (candidate, held) {
+        case (.appTransaction(let new), .appTransaction(let old)): return new.isSigned && !old.isSigned
+        case (.grant(let new), .grant(let old)): return new.keyId != nil && old.keyId == nil
+        default: return false
+        }
     }
 
     private static func isNewer(_ candidate: Date?, than existing: Date?) -> Bool {
@@ -308,11 +341,14 @@ extension FactStore: Hashable {
         lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactions == rhs.transactions
             && lhs.renewalInfos == rhs.renewalInfos
             && lhs.withheldOriginalTransactionIds == rhs.withheldOriginalTransactionIds
+            && lhs.appTransactions == rhs.appTransactions && lhs.grants == rhs.grants
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(newestSignedDate)
         hasher.combine(transactions)
         hasher.combine(renewalInfos)
+        hasher.combine(appTransactions)
+        hasher.combine(grants)
     }
 }

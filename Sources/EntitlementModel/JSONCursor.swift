@@ -80,15 +80,14 @@ struct JSONCursor: Sendable {
     /// Each member of an object, keys in sorted order so errors are deterministic.
     func entries() throws(JSONPathError) -> Entries {
         let members = try object()
-        let keys = members.keys
-        return Entries(members: members, order: keys.indices.sorted { keys[$0] < keys[$1] }, parent: self)
+        return Entries(members: members, order: members.keys.sorted(), parent: self)
     }
 
     /// Each member of an object in the order the document writes them (where order means
     /// something, such as the catalog's entitlements that order a paywall's products).
     func entriesInDocumentOrder() throws(JSONPathError) -> Entries {
         let members = try object()
-        return Entries(members: members, order: Array(members.keys.indices), parent: self)
+        return Entries(members: members, order: members.keys, parent: self)
     }
 
     /// The items of an array, each with its key path, made as they are iterated. A concrete
@@ -114,11 +113,11 @@ struct JSONCursor: Sendable {
         }
     }
 
-    /// The members of an object in sorted key order, each with its key path (see ``Items``).
+    /// The members of an object in the order of `order`, each with its key path (see ``Items``).
     struct Entries: Sequence {
         let members: JSONObject
-        /// Positions in `members`, in the order of their keys.
-        let order: [Int]
+        /// The keys, in the order they are visited.
+        let order: [String]
         let parent: JSONCursor
 
         func makeIterator() -> Iterator { Iterator(entries: self) }
@@ -129,10 +128,9 @@ struct JSONCursor: Sendable {
 
             mutating func next() -> (key: String, cursor: JSONCursor)? {
                 guard position < entries.order.count else { return nil }
-                let member = entries.order[position]
+                let key = entries.order[position]
                 position += 1
-                let key = entries.members.keys[member]
-                return (key, entries.parent.member(key, entries.members.values[member]))
+                return (key, entries.parent.member(key, entries.members[key] ?? .null))
             }
         }
     }
@@ -224,4 +222,10 @@ extension JSONCursor {
     func optionalBool(_ key: String) throws(JSONPathError) -> Bool? { try optional(key)?.bool() }
     func optionalFlag(_ key: String) throws(JSONPathError) -> Bool? { try optional(key)?.flag() }
     func optionalIdentifier(_ key: String) throws(JSONPathError) -> String? { try optional(key)?.identifier() }
+
+    /// The member `key` as a StoreKit date (``EventDecoder/date(_:)``), or `nil` when absent or null.
+    func optionalDate(_ key: String) throws(JSONPathError) -> Date? {
+        guard let cursor = try optional(key) else { return nil }
+        return try EventDecoder.date(cursor)
+    }
 }

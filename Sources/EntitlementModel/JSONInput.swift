@@ -28,83 +28,35 @@ package enum JSONInput: Sendable, Hashable {
     }
 }
 
-/// A JSON object's members in document order, as two parallel arrays. A small object is never
-/// hashed or sorted: the decoders ask it for a few keys, which a comparison of small strings finds
-/// sooner, and a one-shot tool's catalog is a tree of such small objects (building a hashed table
-/// per object was most of reading it). An object of ``indexedCount`` members or more also keeps its
-/// positions in key order, so that no look-up costs the object's size, whoever asks and how often
-/// (a decoder may ask a large object once per item of a long array beside it). Keys are unique (the
-/// parser refuses a repeated one). Equal to another object with the same members in any order, as
-/// a dictionary is.
+/// A JSON object: its members by key (each key once: the parser refuses a repeated one) and
+/// its keys in document order, for the few readers to whom order means something (the catalog's
+/// entitlements order a paywall's products). Equal to another object with the same members in
+/// any order, as a dictionary is.
 package struct JSONObject: Sendable, Hashable, Sequence {
-    /// The members, held by reference: an object is one word inside a `JSONInput`, whatever it keeps.
-    private let storage: Storage
+    /// The members by key.
+    package let members: [String: JSONInput]
+    /// The keys, in document order.
+    package let keys: [String]
 
-    private final class Storage: Sendable {
-        let keys: [String]
-        let values: [JSONInput]
-        /// The positions of `keys` ordered by key, for an object of ``JSONObject/indexedCount``
-        /// members or more; `nil` for a smaller one.
-        let keyOrder: [Int]?
-
-        init(keys: [String], values: [JSONInput]) {
-            self.keys = keys
-            self.values = values
-            guard keys.count >= JSONObject.indexedCount else {
-                keyOrder = nil
-                return
-            }
-            var order: [Int] = []
-            order.reserveCapacity(keys.count)
-            for position in keys.indices { order.append(position) }
-            order.sort { keys[$0] < keys[$1] }
-            keyOrder = order
-        }
-    }
-
-    /// From how many members an object is looked up through its key order, and a repeated key
-    /// is found through a set while it is parsed, rather than by comparing every key.
-    static let indexedCount = 16
-
-    /// The keys, in document order; `values[i]` belongs to `keys[i]`.
-    package var keys: [String] { storage.keys }
-    package var values: [JSONInput] { storage.values }
-
-    /// Whether look-ups go through the key order (the object has ``indexedCount`` members or more).
-    package var isIndexed: Bool { storage.keyOrder != nil }
-
-    init(keys: [String], values: [JSONInput]) {
-        storage = Storage(keys: keys, values: values)
+    init(members: [String: JSONInput], keys: [String]) {
+        self.members = members
+        self.keys = keys
     }
 
     /// An object of `members`, in no particular order.
     package init(_ members: [String: JSONInput]) {
-        self.init(keys: Array(members.keys), values: Array(members.values))
+        self.init(members: members, keys: Array(members.keys))
     }
 
-    package var count: Int { keys.count }
-    package var isEmpty: Bool { keys.isEmpty }
+    package var count: Int { members.count }
+    package var isEmpty: Bool { members.isEmpty }
 
-    /// The value of member `key`, or `nil` when the object has none: a comparison of each key in
-    /// a small object, a binary search of the key order in a large one.
-    package subscript(key: String) -> JSONInput? {
-        let keys = storage.keys
-        guard let keyOrder = storage.keyOrder else {
-            guard let index = keys.firstIndex(of: key) else { return nil }
-            return storage.values[index]
-        }
-        var low = 0, high = keyOrder.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if keys[keyOrder[middle]] < key { low = middle + 1 } else { high = middle }
-        }
-        guard low < keyOrder.count, keys[keyOrder[low]] == key else { return nil }
-        return storage.values[keyOrder[low]]
-    }
-
-    package func makeIterator() -> Iterator { Iterator(object: self) }
+    /// The value of member `key`, or `nil` when the object has none.
+    package subscript(key: String) -> JSONInput? { members[key] }
 
     /// The members as `(key, value)` pairs, in document order.
+    package func makeIterator() -> Iterator { Iterator(object: self) }
+
     package struct Iterator: IteratorProtocol {
         let object: JSONObject
         var position = 0
@@ -112,28 +64,14 @@ package struct JSONObject: Sendable, Hashable, Sequence {
         package mutating func next() -> (key: String, value: JSONInput)? {
             guard position < object.keys.count else { return nil }
             defer { position += 1 }
-            return (object.keys[position], object.values[position])
+            let key = object.keys[position]
+            return (key, object.members[key] ?? .null)
         }
     }
 
-    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        for (key, value) in lhs where rhs[key] != value { return false }
-        return true
-    }
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
 
-    /// Independent of the members' order, like ``==``.
-    package func hash(into hasher: inout Hasher) {
-        var members = 0
-        for (key, value) in self {
-            var member = Hasher()
-            member.combine(key)
-            member.combine(value)
-            members ^= member.finalize()
-        }
-        hasher.combine(count)
-        hasher.combine(members)
-    }
+    package func hash(into hasher: inout Hasher) { hasher.combine(members) }
 }
 
 /// Why bytes are not JSON: a one-line problem and the byte offset where it was found.
@@ -174,13 +112,6 @@ private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
-    /// What an object's key and value arrays reserve when it opens: the objects of catalogs are
-    /// small, so most never grow, and none is copied out of a scratch list when it closes. Not
-    /// more: a line of small objects holds these slots for each (a 1 MB line of `{"a":1}` peaks at
-    /// 45 MB with 4, 66 MB with 8, 36 MB with a dictionary per object). An array's items grow
-    /// from nothing, which costs a catalog no more (a 1 MB line of `[1]` peaks at 32 MB).
-    static let objectCapacity = 4
-
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     func error(_ problem: String) -> JSONSyntaxError { JSONSyntaxError(offset: index, problem: problem) }
@@ -219,15 +150,11 @@ private struct JSONParser {
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONInput {
         index += 1
         skipWhitespace()
+        var members: [String: JSONInput] = [:], keys: [String] = []
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(JSONObject(keys: [], values: []))
+            return .object(JSONObject(members: members, keys: keys))
         }
-        var keys: [String] = [], values: [JSONInput] = []
-        keys.reserveCapacity(Self.objectCapacity)
-        values.reserveCapacity(Self.objectCapacity)
-        // Repeats are found by comparison while the object is small, by a set once it is not.
-        var largeObjectKeys: Set<String>?
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -238,26 +165,16 @@ private struct JSONParser {
             skipWhitespace()
             // Two readers of one object with a repeated key can disagree on its value (first or
             // last wins), which is how a verified field gets smuggled past a check: refuse it.
-            if Self.isRepeated(key, among: keys, largeObjectKeys: &largeObjectKeys) {
-                throw error("duplicate key \(String(reflecting: String(key.prefix(64))))")
-            }
+            guard members[key] == nil else { throw error("duplicate key \(String(reflecting: String(key.prefix(64))))") }
+            members[key] = try parseValue(depth: depth + 1)
             keys.append(key)
-            values.append(try parseValue(depth: depth + 1))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; break }
             throw error("expected ',' or '}'")
         }
-        return .object(JSONObject(keys: keys, values: values))
-    }
-
-    /// Whether `key` is among `keys` (the open object's); `largeObjectKeys` holds them all once
-    /// there are many.
-    private static func isRepeated(_ key: String, among keys: [String], largeObjectKeys: inout Set<String>?) -> Bool {
-        if keys.count < JSONObject.indexedCount { return keys.contains(key) }
-        if largeObjectKeys == nil { largeObjectKeys = Set(keys) }
-        return largeObjectKeys?.insert(key).inserted == false
+        return .object(JSONObject(members: members, keys: keys))
     }
 
     mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONInput {

@@ -31,7 +31,7 @@ extension RenewalInfo {
             case .offerDiscountType: value = offerDiscountType.map { .string($0.rawValue) }
             case .environment: value = environment.map { .string($0.rawValue) }
             }
-            if let value { object[field.key] = value }
+            if let value { object[field.rawValue] = value }
         }
         return .object(object)
     }

@@ -22,12 +22,17 @@ public struct SignaturePolicy: Sendable, Hashable {
     public var trustedRoots: [X509Certificate] {
         didSet { verifier = JWSVerifier(additionalRoots: trustedRoots) }
     }
+    /// The developer's keys that sign grants (catalog key `grantKeys`), by the `kid` a grant's JWS
+    /// header names. A grant is intact when its signature verifies under the key its `kid`
+    /// names; a `kid` not listed here refuses the grant whatever the ``requirement``.
+    public var grantKeys: [String: ECDSAPublicKey] = [:]
     /// The chain rules with this policy's roots.
     public private(set) var verifier: JWSVerifier
 
     /// A policy with `requirement`, trusting `trustedRoots` beside Apple Root CA - G3.
-    public init(requirement: Requirement, trustedRoots: [X509Certificate] = []) {
+    public init(requirement: Requirement, trustedRoots: [X509Certificate] = [], grantKeys: [String: ECDSAPublicKey] = [:]) {
         self.requirement = requirement
+        self.grantKeys = grantKeys
         self.trustedRoots = trustedRoots
         self.verifier = JWSVerifier(additionalRoots: trustedRoots)
     }

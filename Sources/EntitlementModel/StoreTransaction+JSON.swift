@@ -42,7 +42,7 @@ extension StoreTransaction {
             case .price: value = price.map(JSONValue.int)
             case .currency: value = currency.map(JSONValue.string)
             }
-            if let value { object[field.key] = value }
+            if let value { object[field.rawValue] = value }
         }
         return .object(object)
     }

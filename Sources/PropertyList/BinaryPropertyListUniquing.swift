@@ -5,8 +5,7 @@
 /// strings encode alike exactly when their Unicode scalars are identical (not merely canonically
 /// equivalent), two integers exactly when they are equal, and no string, integer and boolean
 /// share a marker, so equal bytes mean "the same value" in the sense the encoder shares.
-/// Open addressing with linear probing over a power-of-two table hashed by `RawBytes.hash`; no
-/// `String` hashing, no per-key allocation.
+/// Open addressing with linear probing over a power-of-two table; no per-key allocation.
 struct BinaryPropertyListUniquing {
     private struct Entry {
         /// `-1` for an empty slot.
@@ -25,14 +24,17 @@ struct BinaryPropertyListUniquing {
     /// still be where they were in `storage`.
     mutating func indexOrInsert(_ candidate: Int, bytes: Range<Int>, of storage: UnsafeBufferPointer<UInt8>) -> Int? {
         let base = storage.baseAddress!
-        let hash = RawBytes.hash(UnsafeBufferPointer(start: base + bytes.lowerBound, count: bytes.count))
+        let encoding = UnsafeRawBufferPointer(start: base + bytes.lowerBound, count: bytes.count)
+        var hasher = Hasher()
+        hasher.combine(bytes: encoding)
+        let hash = hasher.finalize()
         let found = slots.withUnsafeMutableBufferPointer { slots -> Int? in
             let mask = slots.count - 1
             var slot = hash & mask
             while slots[slot].object >= 0 {
                 let entry = slots[slot]
                 if entry.hash == hash, entry.bytes.count == bytes.count,
-                    RawBytes.equal(base + entry.bytes.lowerBound, base + bytes.lowerBound, count: bytes.count)
+                    UnsafeRawBufferPointer(start: base + entry.bytes.lowerBound, count: bytes.count).elementsEqual(encoding)
                 {
                     return entry.object
                 }

@@ -2,8 +2,7 @@
 ///
 /// Binary property lists (`bplist00`, what iOS writes for `UserDefaults`) go through a
 /// purpose-built codec that reads straight from the bytes: one validating walk decides what is
-/// acceptable (`BinaryPropertyListWalk`), and the value tree is built from what it accepted
-/// (``AcceptedBinaryPropertyList``, which typed readers also read in place); the writer is
+/// acceptable and builds the value tree as it goes (`BinaryPropertyListDecoder`); the writer is
 /// `BinaryPropertyListEncoder`. So does XML (`XMLPropertyListDecoder`,
 /// `XMLPropertyListEncoder`). Neither needs libFoundation: Foundation's
 /// `PropertyListSerialization` is only the reference the tests compare against. Booleans are

@@ -9,8 +9,10 @@ public struct UnixSignal: Hashable, Sendable, CustomStringConvertible {
     public static let terminate = UnixSignal(rawValue: SignalNumber.terminate.rawValue)
     /// SIGINT: stop gracefully (Ctrl-C).
     public static let interrupt = UnixSignal(rawValue: SignalNumber.interrupt.rawValue)
-    /// SIGHUP: reload configuration.
+    /// SIGHUP: reload configuration (a daemon), or the terminal gone (a command-line tool).
     public static let hangup = UnixSignal(rawValue: SignalNumber.hangup.rawValue)
+    /// SIGQUIT: quit (Ctrl-\\).
+    public static let quit = UnixSignal(rawValue: SignalNumber.quit.rawValue)
 
     /// The symbolic name (`SIGTERM`) of the signals above, `signal N` for most others.
     public var description: String { SignalNumber(rawValue: rawValue).description }

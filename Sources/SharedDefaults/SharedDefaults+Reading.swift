@@ -196,7 +196,6 @@ extension SharedDefaults {
             case .system(let errno): throw .system(path: path, operation: "read", errno: errno)
             }
         }
-        state.decodeCount += 1
         return (try decode(bytes), SharedFileDescriptor(file))
     }
 

@@ -8,8 +8,6 @@ extension SharedDefaults {
         var cache = ReadCache()
         /// Fallback values for keys the file does not have (``SharedDefaults/register(defaults:)``).
         var registered: [String: PropertyListValue] = [:]
-        /// How many times the file was decoded (for tests of the unchanged fast path).
-        var decodeCount = 0
         /// The preferences directory as last validated; every file operation goes through it.
         /// `nil` until the first look, and whenever it must be opened through the path again.
         var directory: ValidatedDirectory?

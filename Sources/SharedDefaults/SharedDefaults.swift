@@ -258,6 +258,4 @@ public final class SharedDefaults: Sendable {
     /// Why the last look at the file refused it, or `nil` if it was good or missing.
     public var lastError: SharedDefaultsError? { state.withLock { $0.cache.lastError } }
 
-    /// How many times this instance decoded the file (for tests of the unchanged fast path).
-    package var decodeCount: Int { state.withLock { $0.decodeCount } }
 }

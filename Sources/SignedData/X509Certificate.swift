@@ -139,23 +139,7 @@ public struct X509Certificate: Sendable, Hashable {
     }
 
     private static func publicKey(_ reader: inout DERReader) throws(DERError) -> ECDSAPublicKey {
-        var info = reader.reader(inside: try reader.next(DERReader.sequence, "subjectPublicKeyInfo"))
-        var algorithm = info.reader(inside: try info.next(DERReader.sequence, "subjectPublicKeyInfo.algorithm"))
-        guard try algorithm.objectIdentifier("subjectPublicKeyInfo.algorithm") == .ecPublicKey else {
-            throw DERError("subjectPublicKeyInfo: not an elliptic-curve key (id-ecPublicKey)")
-        }
-        let curve: EllipticCurve
-        switch try algorithm.objectIdentifier("namedCurve") {
-        case .prime256v1: curve = .p256
-        case .secp384r1: curve = .p384
-        case let other: throw DERError("subjectPublicKeyInfo: curve \(other) is not prime256v1 or secp384r1")
-        }
-        try algorithm.expectEnd("subjectPublicKeyInfo.algorithm")
-        let point = try info.bitStringBytes("subjectPublicKey")
-        try info.expectEnd("subjectPublicKeyInfo")
-        do { return try ECDSAPublicKey(curve: curve, x962Representation: point) } catch {
-            throw DERError("subjectPublicKey: not a point on the curve")
-        }
+        try ECDSAPublicKey.subjectPublicKeyInfo(&reader)
     }
 
     private static func basicConstraintsCA(_ outer: DERReader) throws(DERError) -> Bool {

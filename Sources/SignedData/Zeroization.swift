@@ -9,16 +9,16 @@
 /// copy-on-write duplicate, or pages the kernel swapped out. Callers therefore keep secrets in
 /// storage of a fixed size that they own (``SecretBytes``, or an array whose count never changes)
 /// and zero it as soon as they are done.
-enum Zeroization {
+public enum Zeroization {
     /// Writes zeros over every byte of `buffer`.
     @inline(never)
-    static func overwrite(_ buffer: UnsafeMutableRawBufferPointer) {
+    public static func overwrite(_ buffer: UnsafeMutableRawBufferPointer) {
         for index in buffer.indices { buffer[index] = 0 }
     }
 
     /// Writes zeros over every byte of `bytes`, in place (its count is unchanged).
     @inline(never)
-    static func overwrite(_ bytes: inout [UInt8]) {
+    public static func overwrite(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { overwrite($0) }
     }
 }

@@ -5,7 +5,6 @@ import Glibc
 package enum ByteSearch {
     /// The index in `buffer` of the first `byte` at or after `start`, or `nil` when there is none
     /// (or `start` is at or past the end).
-    @inlinable
     package static func firstIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard let base = buffer.baseAddress, start >= 0, start < buffer.count else { return nil }
         guard let found = memchr(base + start, CInt(byte), buffer.count - start) else { return nil }

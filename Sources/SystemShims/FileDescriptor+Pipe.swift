@@ -21,10 +21,13 @@ extension FileDescriptor {
     /// - Returns: both ends, owned by the caller.
     /// - Throws: `EMFILE` or `ENFILE` at the descriptor limits; `ENOSYS` when the C library
     ///   has no `pipe2`.
-    package static func pipe() throws(Errno) -> Pipe {
+    /// With `nonBlocking`, both ends are `O_NONBLOCK`: a write to a full pipe fails with
+    /// `EAGAIN` instead of waiting (a wake-up pipe, where one byte waiting is enough).
+    package static func pipe(nonBlocking: Bool = false) throws(Errno) -> Pipe {
         var ends: [CInt] = [-1, -1]
+        let flags = O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
         _ = try ends.withUnsafeMutableBufferPointer { buffer in
-            Result { () throws(Errno) in try valueOrErrno { system_pipe2(buffer.baseAddress!, O_CLOEXEC) } }
+            Result { () throws(Errno) in try valueOrErrno { system_pipe2(buffer.baseAddress!, flags) } }
         }.get()
         return Pipe(readEnd: FileDescriptor(adopting: ends[0]), writeEnd: FileDescriptor(adopting: ends[1]))
     }

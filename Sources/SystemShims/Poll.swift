@@ -27,3 +27,44 @@ package func pollEntries(_ entries: UnsafeMutableBufferPointer<pollfd>, timeoutM
 /// How long ``pollEntries(_:timeoutMilliseconds:)`` waits before it polls again when the
 /// descriptor limit is below its entries' count.
 package let descriptorShortageRetryMilliseconds: CInt = 100
+
+/// One descriptor to wait on with ``pollDescriptors(_:timeoutMilliseconds:)``, for callers that
+/// do not import Glibc.
+package struct PollRequest: Sendable {
+    package var descriptor: CInt
+    package var read: Bool
+    package var write: Bool
+
+    package init(descriptor: CInt, read: Bool, write: Bool) {
+        self.descriptor = descriptor
+        self.read = read
+        self.write = write
+    }
+}
+
+/// What ``pollDescriptors(_:timeoutMilliseconds:)`` found for one request.
+package struct PollResult: Sendable {
+    /// Data (or end of file, or a connection waiting on a listener) is there to read.
+    package var readable: Bool
+    /// Bytes can be written (or a connection attempt finished).
+    package var writable: Bool
+    /// The peer hung up or the descriptor has an error (`POLLHUP`, `POLLERR`, `POLLNVAL`).
+    package var failed: Bool
+}
+
+/// Waits until one of `requests` is ready or `timeoutMilliseconds` passed, through
+/// ``pollEntries(_:timeoutMilliseconds:)``; one result per request, in order.
+package func pollDescriptors(_ requests: [PollRequest], timeoutMilliseconds: CInt) throws(Errno) -> [PollResult] {
+    var entries = requests.map { request in
+        pollfd(fd: request.descriptor, events: Int16((request.read ? POLLIN : 0) | (request.write ? POLLOUT : 0)), revents: 0)
+    }
+    let outcome = entries.withUnsafeMutableBufferPointer { buffer in
+        Result { () throws(Errno) in try pollEntries(buffer, timeoutMilliseconds: timeoutMilliseconds) }
+    }
+    try outcome.get()
+    return entries.map { entry in
+        PollResult(
+            readable: entry.revents & Int16(POLLIN) != 0, writable: entry.revents & Int16(POLLOUT) != 0,
+            failed: entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0)
+    }
+}

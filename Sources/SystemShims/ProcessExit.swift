@@ -16,4 +16,20 @@ package enum ProcessExit {
     package static func immediately(status: Int32) -> Never {
         _exit(status)
     }
+
+    /// Ends the process as `signal`'s default action does (its parent sees it killed by
+    /// `signal`): the default disposition restored, the signal raised and unblocked.
+    package static func terminate(by signal: SignalNumber) -> Never {
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, signal.rawValue)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&action.sa_mask)
+        sigaction(signal.rawValue, &action, nil)
+        raise(signal.rawValue)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        // Only for a signal whose default action does not end the process.
+        _exit(128 + signal.rawValue)
+    }
 }

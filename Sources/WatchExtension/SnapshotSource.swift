@@ -1,8 +1,8 @@
 import EntitlementModel
 
-/// Where the watch app gets its replica of the snapshot: in a real app, a `SnapshotReader` on the
-/// watch container's shared file, which the daemon's watch replica keeps current; the app only
-/// ever reads through this seam.
+/// Where the watch app gets its snapshot: in a real app, a `SnapshotReader` on the shared file
+/// the watch's own broker publishes in the watch's container; the app only ever reads through
+/// this seam.
 ///
 /// `currentSnapshot()` returns the last good snapshot, or `nil` when none could be read (which
 /// fails closed). It must not block for long: it is called on app launch.

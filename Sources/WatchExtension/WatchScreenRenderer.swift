@@ -38,7 +38,7 @@ public struct WatchScreenRenderer: Sendable {
         let columns = Int((Self.screenSize.width / TimelineTextRenderer.pointsPerColumn).rounded())
         let rows = Int((Self.screenSize.height / TimelineTextRenderer.pointsPerRow).rounded())
         let width = columns - 4
-        let age = wrap(ReplicaPolicy.ageDescription(of: snapshot, now: now), width, maxLines: 2)
+        let age = wrap(SnapshotAge.description(of: snapshot, now: now), width, maxLines: 2)
         let budget = rows - 2 - age.count
         var body: [String]
         switch launch {

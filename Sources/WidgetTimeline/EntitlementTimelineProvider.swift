@@ -74,7 +74,7 @@ public struct EntitlementTimelineProvider: Sendable {
     ///   - context: the family the entries are for.
     ///   - now: the date of the first entry; evaluation never goes earlier than the snapshot's `issuedAt`.
     ///   - validUntil: an instant after which the caller no longer trusts the snapshot
-    ///     (the watch's replica age limit). From then on entries are computed as if there were no
+    ///     (the watch's companion offline limit). From then on entries are computed as if there were no
     ///     snapshot: locked with reason `noSnapshot`. `nil` means the snapshot is trusted until its
     ///     own dates say otherwise.
     public func timeline(

@@ -1,3 +1,3 @@
-import EntitlementCommands
+import BrokerTools
 
 await ToolEntry.main("entitlement-demo")

@@ -1,4 +1,4 @@
-import BrokerCommands
-import ToolSupport
+import BrokerTools
+import EntitlementTools
 
 await ToolStart.main(EntitlementctlCommand.self)

@@ -1,4 +1,3 @@
-import ToolSupport
-import WidgetRendererCommands
+import EntitlementTools
 
 await ToolStart.main(WidgetRendererCommand.self)

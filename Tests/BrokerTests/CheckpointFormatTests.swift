@@ -60,6 +60,26 @@ struct CheckpointFormatTests {
                     offerType: .introductory, offerIdentifier: "x", offerDiscountType: .payUpFront, environment: .xcode)))
         store.insert(.renewalInfo(RenewalInfo(originalTransactionId: "many-3")))
         store.withhold(transactionIds: ["many-5"], originalTransactionIds: [], everything: false, since: Date(timeIntervalSince1970: 1_767_500_000))
+        // App transactions and grants, checkpointed as fact records: awkward text, absent fields.
+        store.insert(
+            .appTransaction(
+                AppTransaction(
+                    appTransactionId: "a 1\n", bundleId: bundle, originalApplicationVersion: "1.2 b%", originalPurchaseDate: awkward,
+                    environment: .production, signedDate: awkward, isSigned: true)))
+        store.insert(
+            .appTransaction(
+                AppTransaction(
+                    appTransactionId: "-", bundleId: nil, originalApplicationVersion: nil, originalPurchaseDate: nil, environment: nil,
+                    signedDate: nil, isSigned: false)))
+        store.insert(
+            .grant(
+                EntitlementGrant(
+                    grantId: "g 1\n", entitlement: "plus", expiresDate: awkward, revoked: true, reason: "support\n%", bundleId: bundle,
+                    signedDate: awkward, keyId: "k-")))
+        store.insert(
+            .grant(
+                EntitlementGrant(
+                    grantId: "-", entitlement: "-", expiresDate: nil, revoked: false, reason: nil, bundleId: "-", signedDate: awkward, keyId: nil)))
         return store
     }
 
@@ -85,7 +105,7 @@ struct CheckpointFormatTests {
             let records = JournalReplay.checkpoint(of: store)
             #expect(records.first?.kind == .checkpointStart && records.last?.kind == .summary)
             #expect(records.first.flatMap { JournalCheckpoint.count($0.payload) } == records.count - 1)
-            #expect(records.filter { $0.kind == .fact }.count == store.transactionCount + 2)
+            #expect(records.filter { $0.kind == .fact }.count == store.transactionCount + 2 + store.appTransactions.count + store.grants.count)
             #expect(records.allSatisfy { !$0.payload.contains(0x0A) })
             let outcome = try Self.replay(Self.framed(records), catalog: catalog)
             #expect(outcome.unread.isEmpty)
@@ -199,6 +219,9 @@ struct CheckpointFormatTests {
             switch event {
             case .transaction(let t): text.append(JournalRecord(kind: .transaction, payload: JournalFactCodec.payload(t), index: text.count, offset: 0))
             case .renewalInfo(let r): text.append(JournalRecord(kind: .renewalInfo, payload: JournalFactCodec.payload(r), index: text.count, offset: 0))
+            case .appTransaction(let a):
+                text.append(JournalRecord(kind: .checkpointAppTransaction, payload: JournalFactCodec.payload(a), index: text.count, offset: 0))
+            case .grant(let g): text.append(JournalRecord(kind: .checkpointGrant, payload: JournalFactCodec.payload(g), index: text.count, offset: 0))
             }
         }
         text.append(JournalRecord(kind: .summary, payload: JournalSummary.payload(store.summary), index: text.count, offset: 0))

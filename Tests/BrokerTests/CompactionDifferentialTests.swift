@@ -126,6 +126,8 @@ struct CompactionDifferentialTests {
             r.gracePeriodExpiresDate = r.gracePeriodExpiresDate.map(storeKitDate)
             r.signedDate = r.signedDate.map(storeKitDate)
             return .renewalInfo(r)
+        case .appTransaction, .grant:
+            return event
         }
     }
 

@@ -1,110 +1,120 @@
 #if ENABLE_MOCKING
 @testable import Broker
+import EntitlementDefaults
 import EntitlementModel
 import Foundation
 import Glibc
+import ServiceRuntime
 import SystemShims
 import Testing
+import TestSupport
 
 /// `ingest --wait` queues its file without fsyncs (the daemon journals before it publishes), so
 /// every outcome the daemon has not journaled must make the file durable before it is reported,
 /// and whatever a power cut leaves of such a file must be safe for the daemon to read.
-@Suite("Deferred durability of ingest --wait", .timeLimit(.minutes(1)))
+@Suite("Deferred durability of ingest --wait", .timeLimit(.minutes(10)))
 struct DeferredDurabilityTests {
     /// A client on a fresh container whose inbox exists, with the catalog the daemon tests use.
-    private static func withClient(_ body: (IngestClient, Inbox, ContainerLayout) throws -> Void) throws {
-        try DaemonCoreTests.withCore { inbox, layout, _, _ in
-            try inbox.prepare()
-            let client = IngestClient(layout: layout, catalog: try Catalog.load(path: DaemonCoreTests.catalog))
-            try body(client, inbox, layout)
+    private static func withClient(_ body: (IngestClient, Inbox, ContainerLayout) async throws -> Void) async throws {
+        let root = NSTemporaryDirectory() + "ingest-wait-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let layout = ContainerLayout(container: root, group: "group.core")
+        let inbox = Inbox(directory: layout.inboxDirectory)
+        try inbox.prepare()
+        try await body(IngestClient(layout: layout, catalog: try Catalog.load(path: DaemonCoreTests.catalog)), inbox, layout)
+    }
+
+    /// `ingest --wait` of one event under `faults`, stopped by `SIGWINCH` (whose default is to
+    /// be ignored, so it reaches no other test's loop): the wait's outcome or its error.
+    private static func enqueueAndWait(
+        _ client: IngestClient, faults: SyscallFaults, timeout: Double
+    ) async -> Result<IngestClient.QueuedWait?, BrokerError> {
+        await faults.withFaults { () async -> Result<IngestClient.QueuedWait?, BrokerError> in
+            do throws(BrokerError) {
+                return .success(try await client.enqueueAndWait(
+                    [DaemonCoreTests.line(1)], source: "test", timeout: timeout, signals: [UnixSignal(rawValue: SIGWINCH)]))
+            } catch {
+                return .failure(error)
+            }
         }
     }
 
-    /// The system calls from the inbox file's rename on.
-    private static func callsAfterRename(_ faults: SyscallFaults) -> [SyscallFaults.Call] {
+    /// Whether the file was queued without fsyncs and then made durable, file then inbox: two
+    /// fsyncs after its rename into the inbox, none before.
+    private static func madeDurableAfterQueueing(_ faults: SyscallFaults) -> Bool {
         let trace = faults.trace
-        guard let rename = trace.firstIndex(of: .renameat) else { return [] }
-        return Array(trace[rename...])
+        guard let rename = trace.firstIndex(of: .renameat) else { return false }
+        return !trace[..<rename].contains(.fsync) && trace[rename...].filter { $0 == .fsync }.count == 2
     }
 
     @Test("With no daemon the file is queued without fsyncs, then fsynced (file, then inbox) before 'no daemon' is reported")
-    func noDaemonMakesTheFileDurable() throws {
-        try Self.withClient { client, inbox, _ in
+    func noDaemonMakesTheFileDurable() async throws {
+        try await Self.withClient { client, inbox, _ in
             let faults = SyscallFaults()
-            let error = #expect(throws: BrokerError.self) {
-                try faults.withFaults { () throws(BrokerError) in
-                    _ = try client.enqueueAndWait([DaemonCoreTests.line(1)], source: "test", timeout: 5, signals: HeldSignals([]))
-                }
-            }
-            guard case .unavailable? = error else {
-                Issue.record("expected 'no entitlementd', got \(String(describing: error))")
+            let outcome = await Self.enqueueAndWait(client, faults: faults, timeout: 5)
+            guard case .failure(.unavailable) = outcome else {
+                Issue.record("expected 'no entitlementd', got \(outcome)")
                 return
             }
-            let trace = faults.trace
-            let rename = try #require(trace.firstIndex(of: .renameat))
-            #expect(!trace[..<rename].contains(.fsync), "nothing fsynced before the daemon can see the file")
-            #expect(Array(trace.filter { $0 == .fsync }) == [.fsync, .fsync])
-            #expect(trace.last == .fsync, "the inbox's fsync is the last call before the report")
-            #expect(try inbox.pending().count == 1)
+            #expect(Self.madeDurableAfterQueueing(faults), "\(faults.trace)")
+            let pending = try inbox.pending()
+            #expect(pending.count == 1)
         }
     }
 
     @Test("A wait that times out makes the still-queued file durable before it reports the timeout")
-    func timeoutMakesTheFileDurable() throws {
-        try Self.withClient { client, inbox, layout in
+    func timeoutMakesTheFileDurable() async throws {
+        try await Self.withClient { client, inbox, layout in
             // A daemon that holds the container but never takes the file.
             let lock = try DaemonLock.acquire(path: layout.daemonLockPath, container: layout.container)
             defer { withExtendedLifetime(lock) {} }
             let faults = SyscallFaults()
-            let error = #expect(throws: BrokerError.self) {
-                try faults.withFaults { () throws(BrokerError) in
-                    _ = try client.enqueueAndWait([DaemonCoreTests.line(1)], source: "test", timeout: 0.05, signals: HeldSignals([]))
-                }
-            }
-            guard case .timedOut? = error else {
-                Issue.record("expected a timeout, got \(String(describing: error))")
+            let outcome = await Self.enqueueAndWait(client, faults: faults, timeout: 0.05)
+            guard case .failure(.timedOut) = outcome else {
+                Issue.record("expected a timeout, got \(outcome)")
                 return
             }
-            #expect(Self.callsAfterRename(faults).filter { $0 == .fsync }.count == 2)
-            #expect(faults.trace.last == .fsync)
-            #expect(try inbox.pending().count == 1)
+            #expect(Self.madeDurableAfterQueueing(faults), "\(faults.trace)")
+            let pending = try inbox.pending()
+            #expect(pending.count == 1)
         }
     }
 
     @Test("A failed fsync of the deferred file is reported as a failed write (exit 75), never as queued")
-    func failedDeferredFsyncIsAnError() throws {
-        try Self.withClient { client, _, _ in
+    func failedDeferredFsyncIsAnError() async throws {
+        try await Self.withClient { client, _, _ in
             let faults = SyscallFaults()
             faults.inject(.fail(.ioError), into: .fsync)
-            let error = #expect(throws: BrokerError.self) {
-                try faults.withFaults { () throws(BrokerError) in
-                    _ = try client.enqueueAndWait([DaemonCoreTests.line(1)], source: "test", timeout: 5, signals: HeldSignals([]))
-                }
-            }
-            guard case .io(_, "write", .ioError)? = error else {
-                Issue.record("expected a write error carrying EIO, got \(String(describing: error))")
+            let outcome = await Self.enqueueAndWait(client, faults: faults, timeout: 5)
+            guard case .failure(let error) = outcome, case .io(_, "write", .ioError) = error else {
+                Issue.record("expected a write error carrying EIO, got \(outcome)")
                 return
             }
-            #expect(error?.exitCode == 75)
+            #expect(error.exitCode == 75)
         }
     }
 
-    @Test("A terminating signal while waiting is held until the file is durable, then handed back to the caller")
-    func signalMakesTheFileDurable() throws {
-        try Self.withClient { client, inbox, layout in
+    @Test("A terminating signal while waiting ends the wait once the file is durable, and is handed back to the caller")
+    func signalMakesTheFileDurable() async throws {
+        try await Self.withClient { client, inbox, layout in
             let lock = try DaemonLock.acquire(path: layout.daemonLockPath, container: layout.container)
             defer { withExtendedLifetime(lock) {} }
             let faults = SyscallFaults()
-            let outcome = try faults.withFaults { () throws(BrokerError) -> IngestClient.QueuedWait? in
-                let signals = HeldSignals([.terminate])
-                // Sent to this thread alone, where it is now blocked: it waits for the client.
-                pthread_kill(pthread_self(), SIGTERM)
-                return try client.enqueueAndWait([DaemonCoreTests.line(1)], source: "test", timeout: 30, signals: signals)
+            async let outcome = Self.enqueueAndWait(client, faults: faults, timeout: 300)
+            // The wait listens for its signals before it queues the file. A loaded machine may
+            // take long to get there; the signal is sent only once it has.
+            let queued = try await eventually(timeout: .seconds(300)) { try !inbox.pending().isEmpty }
+            try #require(queued, "the wait never queued its file")
+            kill(getpid(), SIGWINCH)
+            let ended = await outcome
+            let ticket = try #require(try inbox.pending().first as String?)
+            guard case .success(.interrupted(let tickets, let signal)?) = ended else {
+                Issue.record("expected the wait interrupted, got \(ended)")
+                return
             }
-            let ticket = try #require(try inbox.pending().first)
-            #expect(outcome == .interrupted(tickets: [ticket], by: .terminate))
-            #expect(Self.callsAfterRename(faults).filter { $0 == .fsync }.count == 2)
-            #expect(faults.trace.last == .fsync)
+            #expect(tickets == [ticket])
+            #expect(signal == SignalNumber(rawValue: SIGWINCH))
+            #expect(Self.madeDurableAfterQueueing(faults), "\(faults.trace)")
         }
     }
 

@@ -1,4 +1,5 @@
 @testable import Broker
+import EntitlementDefaults
 import EntitlementModel
 import Foundation
 import Synchronization

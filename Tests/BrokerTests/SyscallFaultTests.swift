@@ -1,5 +1,6 @@
 #if ENABLE_MOCKING
 @testable import Broker
+import EntitlementDefaults
 import Foundation
 import SystemShims
 import Testing

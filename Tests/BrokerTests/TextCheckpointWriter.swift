@@ -2,7 +2,7 @@
 import EntitlementModel
 import Foundation
 
-/// The writer of the text fact records earlier daemons put in checkpoints, kept to make such
+/// The writer of the fact records in words earlier daemons put in checkpoints, kept to make such
 /// journals for the tests that check they still replay.
 extension JournalFactCodec {
     static func payload(_ t: StoreTransaction) -> [UInt8] {
@@ -31,6 +31,24 @@ extension JournalFactCodec {
         date(r.gracePeriodExpiresDate); number(r.expirationIntent?.rawValue); date(r.signedDate); date(r.renewalDate)
         date(r.recentSubscriptionStartDate); number(r.offerType?.rawValue); text(r.offerIdentifier); text(r.offerDiscountType?.rawValue)
         text(r.environment?.rawValue)
+        return Array(words.joined(separator: " ").utf8)
+    }
+
+    static func payload(_ a: AppTransaction) -> [UInt8] {
+        var words: [String] = []
+        func text(_ value: String?) { words.append(value.map(word) ?? "-") }
+        func date(_ value: Date?) { words.append(value.map(JournalWords.date) ?? "-") }
+        text(a.appTransactionId); text(a.bundleId); text(a.originalApplicationVersion); date(a.originalPurchaseDate)
+        text(a.environment?.rawValue); date(a.signedDate); words.append(a.isSigned ? "1" : "0")
+        return Array(words.joined(separator: " ").utf8)
+    }
+
+    static func payload(_ g: EntitlementGrant) -> [UInt8] {
+        var words: [String] = []
+        func text(_ value: String?) { words.append(value.map(word) ?? "-") }
+        func date(_ value: Date?) { words.append(value.map(JournalWords.date) ?? "-") }
+        text(g.grantId); text(g.entitlement); date(g.expiresDate); words.append(g.revoked ? "1" : "0"); text(g.reason); text(g.bundleId)
+        date(g.signedDate); text(g.keyId)
         return Array(words.joined(separator: " ").utf8)
     }
 

@@ -1,33 +1,61 @@
 import CLISupport
 import Testing
 
-private let declared: [CommandConfiguration.Option] = [
-    .init("--family", value: "family", repeatable: true, "A family."),
-    .init("--format", value: "format", "A format."),
-    .init("--count", value: "n", "A count."),
-    .init("--follow", "Follow."),
-    .init("--ascii", "ASCII."),
-]
+/// A command with every shape of declared option: repeated values, a plain value, a parsed
+/// value with a default, flags, and a group with a check of its own.
+private struct Sample: Command {
+    static let configuration = CommandConfiguration(commandName: "tool", abstract: "A sample.")
+    static let options: [CommandOption<Self>] = [
+        .repeatable("--family", value: "family", "A family.", .text, \.families),
+        .option("--format", value: "format", "A format.", .text, \.format),
+        .option("--count", value: "n", "A count.", .wholeNumber(atLeast: 0), \.count),
+        .flag("--follow", "Follow.", \.follow),
+        .flag("--ascii", "ASCII.", \.ascii),
+        .group(\.range),
+    ]
 
-@Suite("ArgumentScanner")
+    struct Range: OptionGroup {
+        static let options: [CommandOption<Self>] = [
+            .option("--low", value: "n", "Low.", .wholeNumber(atLeast: 0), \.low),
+            .option("--high", value: "n", "High.", .wholeNumber(atLeast: 0), \.high),
+        ]
+        var low = 0
+        var high = 10
+        mutating func validate() throws(UsageError) {
+            guard low <= high else { throw UsageError("'--low' above '--high'") }
+        }
+    }
+
+    var families: [String] = []
+    var format: String?
+    var count = 7
+    var follow = false
+    var ascii = false
+    var range = Range()
+    var rest: [String] = []
+
+    mutating func parseArguments(_ scanner: inout ArgumentScanner) throws { rest = try scanner.positionals() }
+    func run() async throws {}
+}
+
+@Suite("Declared options")
 struct ArgumentScannerTests {
-    @Test("Options in both spellings, repeated values, flags and positionals")
+    @Test("Options in both spellings, repeated values, flags, defaults and positionals")
     func scansEverything() throws {
-        var scanner = ArgumentScanner(["--family", "systemSmall", "--family=accessoryInline", "--follow", "file.jsonl", "--format", "json"], options: declared)
-        #expect(try scanner.values("--family") == ["systemSmall", "accessoryInline"])
-        #expect(try scanner.value("--format") == "json")
-        let follow = scanner.flag("--follow"), ascii = scanner.flag("--ascii")
-        #expect(follow)
-        #expect(!ascii)
-        #expect(try scanner.positionals() == ["file.jsonl"])
-        try scanner.finish()
-        #expect(scanner.askedOptions == ["--family", "--format", "--follow", "--ascii"])
+        let sample = try Sample.parse(["--family", "systemSmall", "--family=accessoryInline", "--follow", "file.jsonl", "--format", "json", "--high=3"])
+        #expect(sample.families == ["systemSmall", "accessoryInline"])
+        #expect(sample.format == "json")
+        #expect(sample.follow)
+        #expect(!sample.ascii)
+        #expect(sample.count == 7)
+        #expect(sample.range.low == 0)
+        #expect(sample.range.high == 3)
+        #expect(sample.rest == ["file.jsonl"])
     }
 
     @Test("'--' makes everything after it positional, and '-' is standard input")
     func separator() throws {
-        var scanner = ArgumentScanner(["-", "--", "--not-an-option"], options: declared)
-        #expect(try scanner.positionals() == ["-", "--not-an-option"])
+        #expect(try Sample.parse(["-", "--", "--not-an-option"]).rest == ["-", "--not-an-option"])
     }
 
     @Test("Errors name the argument, with a suggestion for a near miss", arguments: [
@@ -39,25 +67,29 @@ struct ArgumentScannerTests {
         (["--verison"], "unknown option '--verison'; did you mean '--version'?"),
         (["--follow=1"], "'--follow' takes no value"),
         (["--help=x"], "'--help' takes no value"),
+        (["--count", "-3"], "invalid value '-3' for '--count': expected a whole number ≥ 0"),
+        (["--low", "5", "--high", "4"], "'--low' above '--high'"),
     ])
     func errors(arguments: [String], message: String) {
-        func scan() throws {
-            var scanner = ArgumentScanner(arguments, options: declared)
-            _ = try scanner.value("--format")
-            _ = try scanner.positionals()
-        }
-        let error = #expect(throws: UsageError.self) { try scan() }
+        let error = #expect(throws: UsageError.self) { try Sample.parse(arguments) }
         #expect(error?.message == message)
+        #expect(error?.command == "tool")
     }
 
-    @Test("A parsed value that does not convert is a usage error naming the expected form")
-    func typedValue() {
-        func scan() throws {
-            var scanner = ArgumentScanner(["--count", "-3"], options: declared)
-            _ = try scanner.value("--count", as: "a whole number ≥ 0") { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
-        }
-        let error = #expect(throws: UsageError.self) { try scan() }
-        #expect(error?.message == "invalid value '-3' for '--count': expected a whole number ≥ 0")
+    @Test("Help lists every declared option, the group's among them, in declaration order")
+    func helpFromDeclarations() {
+        #expect(Sample.helpText.contains("""
+            OPTIONS:
+              --family <family>       A family.
+              --format <format>       A format.
+              --count <n>             A count.
+              --follow                Follow.
+              --ascii                 ASCII.
+              --low <n>               Low.
+              --high <n>              High.
+              --version               Show the version.
+            """))
+        #expect(Sample.configuration.usage(options: Sample.optionSpecs).hasPrefix("tool [--family <family> ...] [--format <format>]"))
     }
 
     @Test("Help and version are detected before '--' only")
@@ -71,20 +103,8 @@ struct ArgumentScannerTests {
 
     @Test("Leftover arguments fail finish()")
     func leftovers() {
-        let scanner = ArgumentScanner(["extra"], options: declared)
+        let scanner = ArgumentScanner(["extra"], options: [])
         #expect(throws: UsageError.self) { try scanner.finish() }
-    }
-
-    @Test("Asking for an option the command does not declare stops the program")
-    func undeclaredOptionIsAProgrammingError() async {
-        await #expect(processExitsWith: .failure) {
-            var scanner = ArgumentScanner([], options: [.init("--count", value: "n", "A count.")])
-            _ = scanner.flag("--record")
-        }
-        await #expect(processExitsWith: .failure) {
-            var scanner = ArgumentScanner([], options: [.init("--record", "Record.")])
-            _ = try? scanner.value("--record")
-        }
     }
 }
 
@@ -113,10 +133,8 @@ struct HelpTextTests {
     @Test("Sections, a generated usage line and an aligned second column")
     func layout() {
         let configuration = CommandConfiguration(
-            commandName: "tool", abstract: "Does things.",
-            arguments: [.init("file", optional: true, "The input.")],
-            options: [.init("--x", value: "y", "The x."), .init("--longer-name", "Another.")])
-        #expect(configuration.helpText == """
+            commandName: "tool", abstract: "Does things.", arguments: [.init("file", optional: true, "The input.")])
+        #expect(configuration.helpText(options: [.init("--x", value: "y", "The x."), .init("--longer-name", "Another.")]) == """
             OVERVIEW: Does things.
 
             USAGE: tool [<file>] [--x <y>] [--longer-name]
@@ -135,18 +153,17 @@ struct HelpTextTests {
 
     @Test("Long descriptions wrap under their column; long names put the description on the next line")
     func wrapping() {
-        let configuration = CommandConfiguration(
-            commandName: "tool", abstract: "Does things.",
-            options: [
-                .init("--a-very-long-option-name", value: "value", "Short."),
-                .init("--x", String(repeating: "word ", count: 20)),
-            ])
-        let lines = configuration.helpText.split(separator: "\n", omittingEmptySubsequences: false)
+        let configuration = CommandConfiguration(commandName: "tool", abstract: "Does things.")
+        let options: [CommandConfiguration.Option] = [
+            .init("--a-very-long-option-name", value: "value", "Short."),
+            .init("--x", String(repeating: "word ", count: 20)),
+        ]
+        let lines = configuration.helpText(options: options).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.allSatisfy { $0.count <= HelpLayout.width })
         #expect(lines.contains("  --a-very-long-option-name <value>"))
         #expect(lines.contains("                          Short."))
         #expect(lines.contains { $0.hasPrefix("  --x                     word word") })
-        #expect(configuration.usage == "tool [--a-very-long-option-name <value>] [--x]")
+        #expect(configuration.usage(options: options) == "tool [--a-very-long-option-name <value>] [--x]")
     }
 
     @Test("A quoted example is never broken across lines")
@@ -154,15 +171,14 @@ struct HelpTextTests {
         let configuration = CommandConfiguration(
             commandName: "tool", abstract: "Does things.",
             discussion: String(repeating: "word ", count: 12) + "as in 'tool --option VALUE status' and the tool's own words.")
-        let lines = configuration.helpText.split(separator: "\n")
-        #expect(lines.contains { $0.contains("'tool --option VALUE status'") }, "\(configuration.helpText)")
+        let help = configuration.helpText(options: [])
+        #expect(help.split(separator: "\n").contains { $0.contains("'tool --option VALUE status'") }, "\(help)")
     }
 
     @Test("Help wraps at the width it is given")
     func width() {
-        let configuration = CommandConfiguration(
-            commandName: "tool", abstract: "Does things.", options: [.init("--x", String(repeating: "word ", count: 20))])
-        let narrow = configuration.helpText(width: 50).split(separator: "\n")
+        let configuration = CommandConfiguration(commandName: "tool", abstract: "Does things.")
+        let narrow = configuration.helpText(options: [.init("--x", String(repeating: "word ", count: 20))], width: 50).split(separator: "\n")
         #expect(narrow.allSatisfy { $0.count <= 50 })
         #expect(narrow.contains { $0.count > 45 })
         #expect(HelpLayout.width(environment: ["COLUMNS": "50"]) == 50)

@@ -4,34 +4,33 @@ import Testing
 /// A two-subcommand group with the shapes the real tools have: value options, flags, options
 /// before or after the subcommand.
 private struct SampleGroup: CommandGroup {
-    static let configuration = CommandConfiguration(
-        commandName: "tool", abstract: "A sample group.", options: [groupOption], subcommands: subcommandRows)
+    static let configuration = CommandConfiguration(commandName: "tool", abstract: "A sample group.")
     static let subcommands: [any Command.Type] = [Status.self, Check.self]
-    static let groupOption = CommandConfiguration.Option("--group", value: "id", "A group.")
 
     let subcommand: any Command
     init(subcommand: any Command) { self.subcommand = subcommand }
     func run() async throws { try await runSubcommand() }
 
     struct Status: Command {
-        static let configuration = CommandConfiguration(commandName: "tool status", abstract: "Status.", options: [groupOption])
+        static let configuration = CommandConfiguration(commandName: "tool status", abstract: "Status.")
+        static let options: [CommandOption<Self>] = [.option("--group", value: "id", "A group.", .text, \.group)]
         var group: String?
-        init(parsing scanner: inout ArgumentScanner) throws { group = try scanner.value("--group") }
         func run() async throws {}
     }
 
     struct Check: Command {
         static let configuration = CommandConfiguration(
-            commandName: "tool check", abstract: "Check.", arguments: [.init("feature", "A feature.")],
-            options: [groupOption, .init("--record", "Record."), .init("--count", value: "n", "A count.")])
-        var record: Bool
-        var rest: [String]
-        init(parsing scanner: inout ArgumentScanner) throws {
-            _ = try scanner.value("--group")
-            _ = try scanner.value("--count")
-            record = scanner.flag("--record")
-            rest = try scanner.positionals()
-        }
+            commandName: "tool check", abstract: "Check.", arguments: [.init("feature", "A feature.")])
+        static let options: [CommandOption<Self>] = [
+            .option("--group", value: "id", "A group.", .text, \.group),
+            .flag("--record", "Record.", \.record),
+            .option("--count", value: "n", "A count.", .text, \.count),
+        ]
+        var group: String?
+        var count: String?
+        var record = false
+        var rest: [String] = []
+        mutating func parseArguments(_ scanner: inout ArgumentScanner) throws { rest = try scanner.positionals() }
         func run() async throws {}
     }
 }
@@ -56,7 +55,7 @@ struct CommandGroupTests {
 
     @Test("'help help' prints the group's help")
     func helpHelp() {
-        #expect(cleanExit(["help", "help"])?.message == SampleGroup.configuration.helpText)
+        #expect(cleanExit(["help", "help"])?.message == SampleGroup.helpText)
     }
 
     @Test("The subcommand stands before '--'; after it, every word is an argument")
@@ -75,14 +74,22 @@ struct CommandGroupTests {
 
     @Test("Help ranks above an unknown option before the subcommand")
     func helpBeforeUnknownOption() {
-        #expect(cleanExit(["--bogus", "--help"])?.message == SampleGroup.configuration.helpText)
+        #expect(cleanExit(["--bogus", "--help"])?.message == SampleGroup.helpText)
         #expect(usageError(["--bogsu", "status"])?.message == "unknown option '--bogsu'")
         #expect(usageError(["--grop", "g", "status"])?.message == "unknown option '--grop'; did you mean '--group'?")
     }
 
-    @Test("A group's usage line puts its options before the subcommand")
+    @Test("A group's help lists the options every subcommand declares, before the subcommand")
     func groupUsage() {
-        #expect(SampleGroup.configuration.usage == "tool [<options>] <subcommand>")
-        #expect(SampleGroup.configuration.helpText.contains("\n  --group <id>            A group.\n"))
+        #expect(SampleGroup.configuration.usage(options: SampleGroup.sharedOptions, subcommands: SampleGroup.subcommandRows) == "tool [<options>] <subcommand>")
+        #expect(SampleGroup.helpText.contains("\n  --group <id>            A group.\n"))
+    }
+}
+
+extension CommandGroupTests {
+    @Test("An option only some subcommands declare is not the group's")
+    func sharedOptions() {
+        #expect(SampleGroup.sharedOptions.map(\.name) == ["--group"])
+        #expect(!SampleGroup.helpText.contains("--record"))
     }
 }

@@ -13,7 +13,7 @@ struct AnyAppTests {
     static let exampleCatalog = exampleDirectory + "/Catalog.json"
     static let stories = exampleDirectory + "/Events"
 
-    /// A temporary directory with a copy of Stillwater's `.storekit` file and its catalog, with
+    /// A temporary directory with a copy of Stillwater's `.storekit` file, its grant keys and its catalog, with
     /// `changes` applied to the catalog's top level (`NSNull` removes a key).
     struct App {
         let root: String
@@ -26,6 +26,7 @@ struct AnyAppTests {
             defer { try? FileManager.default.removeItem(atPath: root) }
             let app = App(root: root)
             try FileManager.default.copyItem(atPath: exampleDirectory + "/Stillwater.storekit", toPath: root + "/Stillwater.storekit")
+            try FileManager.default.copyItem(atPath: exampleDirectory + "/Keys", toPath: root + "/Keys")
             try app.writeCatalog(changes)
             return try await body(app)
         }

@@ -43,9 +43,6 @@ struct ClientExitTests {
             let check = try await Self.runAsOtherUser("entitlementctl", ["check", "widgets"] + fixture.common)
             #expect(check.status == 77, "check: \(check.standardError)")
             #expect(check.standardError.split(separator: "\n").count == 1, "check: \(check.standardError)")
-
-            let watchLink = try await Self.runAsOtherUser("entitlementctl", ["watch-link", "down"] + fixture.common)
-            #expect(watchLink.status == 77, "watch-link: \(watchLink.standardError)")
             #expect(await daemon.stop() == 0)
         }
     }

@@ -9,7 +9,6 @@ struct FileModeTests {
     @Test("Container, shared file, lock, inbox, journal and state have explicit modes", arguments: ["000", "077", "022"])
     func modes(umask: String) async throws {
         try await Fixture.with { fixture in
-            let watch = fixture.root + "/watch"
             func inUmask(_ tool: String, _ arguments: [String]) -> [String] {
                 ["-c", "umask \(umask) && exec \"$0\" \"$@\"", BuiltTools.path(tool)] + arguments
             }
@@ -18,20 +17,14 @@ struct FileModeTests {
             try Data(lifetime.utf8).write(to: URL(fileURLWithPath: eventFile))
             let queued = try ChildProcess(executable: "/bin/sh", arguments: inUmask("entitlementctl", ["ingest", eventFile] + fixture.common))
             #expect(await queued.waitForExit(timeout: .seconds(20)) == 0, "\(queued.standardError)")
-            let link = try ChildProcess(executable: "/bin/sh", arguments: inUmask("entitlementctl", ["watch-link", "down"] + fixture.common))
-            #expect(await link.waitForExit(timeout: .seconds(20)) == 0)
             let daemon = try ChildProcess(
-                executable: "/bin/sh", arguments: inUmask("entitlementd", fixture.common + ["--watch-container", watch]),
+                executable: "/bin/sh", arguments: inUmask("entitlementd", fixture.common),
                 environment: BuiltTools.environment())
             #expect(await ChildProcess.wait(timeout: .seconds(20)) { fixture.snapshot()?.status(of: "plus").active == true })
-            let up = try ChildProcess(executable: "/bin/sh", arguments: inUmask("entitlementctl", ["watch-link", "up"] + fixture.common))
-            #expect(await up.waitForExit(timeout: .seconds(20)) == 0)
-            let replica = watch + "/Library/Preferences/\(fixture.group).plist"
-            #expect(await ChildProcess.wait(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: replica) })
             #expect(await daemon.stop() == 0)
 
             var checked = 0
-            for top in [fixture.container, watch] {
+            for top in [fixture.container] {
                 let enumerator = try #require(FileManager.default.enumerator(atPath: top))
                 while let relative = enumerator.nextObject() as? String {
                     let path = top + "/" + relative

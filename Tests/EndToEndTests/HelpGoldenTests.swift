@@ -14,7 +14,7 @@ struct HelpGoldenTests {
         ["entitlementd"], ["entitlementctl"], ["widget-renderer"], ["entitlement-demo"],
         ["entitlementctl", "ingest"], ["entitlementctl", "status"], ["entitlementctl", "evaluate"],
         ["entitlementctl", "check"], ["entitlementctl", "features"], ["entitlementctl", "products"], ["entitlementctl", "paywall"],
-        ["entitlementctl", "preference"], ["entitlementctl", "watch-link"], ["entitlementctl", "journal-repair"],
+        ["entitlementctl", "preference"], ["entitlementctl", "journal-repair"], ["entitlementctl", "pair"], ["entitlementctl", "companion"],
     ]
 
     @Test("--help matches its golden file", arguments: commands)

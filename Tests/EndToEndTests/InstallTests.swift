@@ -64,6 +64,13 @@ struct InstallTests {
             #expect(FileManager.default.fileExists(atPath: catalog), "unit's catalog \(command[catalogIndex + 1]) not installed")
             #expect(FileManager.default.fileExists(atPath: (catalog as NSString).deletingLastPathComponent + "/Geko.storekit"))
 
+            // The companion link's drop-in is staged where it does nothing: the unit keeps its
+            // network sandbox until an administrator copies the drop-in into place.
+            let dropIn = try String(contentsOfFile: stage + Self.prefix + "/share/entitlement-broker/entitlementd-companion.conf", encoding: .utf8)
+            let dropInCommand = dropIn.split(separator: "\n").last { $0.hasPrefix("ExecStart=/") }
+            #expect(dropInCommand?.hasPrefix("ExecStart=" + Self.prefix + "/bin/entitlementd ") == true, "\(dropIn)")
+            #expect(!FileManager.default.fileExists(atPath: unitPath + ".d"), "a drop-in is active by default")
+
             // The installed tools, run from the stage against a temporary container.
             let common = ["--container", root + "/container", "--group", "group.test.install", "--catalog", catalog]
             let daemon = try ChildProcess(executable: "\(bin)/entitlementd", arguments: common, environment: BuiltTools.environment())
@@ -99,6 +106,41 @@ struct InstallTests {
             analyze.standardOutput.split(separator: "\n").first { $0.contains("Overall exposure level") }, "\(analyze.standardOutput)\(analyze.standardError)")
         let figure = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
         #expect(figure <= 0.5, "\(line)")
+    }
+
+    @Test("With the companion drop-in the unit allows the inet families and the peer alone, and still rates OK or better")
+    func companionDropInExposure() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {
+            print("InstallTests.companionDropInExposure: skipped: /usr/bin/systemd-analyze is not installed (apt-get install systemd)")
+            return
+        }
+        let dropIn = try String(contentsOfFile: BuiltTools.packageRoot + "/Shared/entitlementd-companion.conf", encoding: .utf8)
+        let settings = dropIn.split(separator: "\n").filter { !$0.hasPrefix("#") && $0.contains("=") }.map(String.init)
+        #expect(settings.contains("PrivateNetwork=no"))
+        #expect(settings.filter { $0.hasPrefix("RestrictAddressFamilies=") } == ["RestrictAddressFamilies=", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"])
+        #expect(settings.filter { $0.hasPrefix("IPAddress") } == ["IPAddressDeny=any", "IPAddressAllow=192.0.2.1"])
+        try await withTemporaryDirectory { root in
+            // The unit and the drop-in as an administrator installs them, under a root of their own.
+            let system = root + "/etc/systemd/system"
+            try FileManager.default.createDirectory(atPath: system + "/entitlementd.service.d", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: BuiltTools.packageRoot + "/Shared/entitlementd.service", toPath: system + "/entitlementd.service")
+            try dropIn.write(toFile: system + "/entitlementd.service.d/companion.conf", atomically: false, encoding: .utf8)
+            let analyze = try ChildProcess(
+                executable: "/usr/bin/systemd-analyze",
+                arguments: ["security", "--offline=yes", "--no-pager", "--root=\(root)", "entitlementd.service"],
+                environment: BuiltTools.environment())
+            #expect(await analyze.waitForExit(timeout: .seconds(60)) != nil)
+            let lines = analyze.standardOutput.split(separator: "\n")
+            // The drop-in is read: the network it opens is counted, the peer's address included.
+            #expect(lines.contains { $0.contains("PrivateNetwork=") && $0.contains("host's network") }, "\(analyze.standardOutput)")
+            #expect(lines.contains { $0.contains("IPAddressDeny=") && $0.contains("non-localhost entries") }, "\(analyze.standardOutput)")
+            let line = try #require(lines.first { $0.contains("Overall exposure level") }, "\(analyze.standardOutput)\(analyze.standardError)")
+            let words = line.split(separator: ":").last?.split(separator: " ") ?? []
+            let figure = try #require(words.first.flatMap { Double($0) }, "\(line)")
+            // systemd's levels: below 1.0 SAFE, below 5.0 OK.
+            #expect(figure < 5.0, "\(line)")
+            #expect(words.dropFirst().first.map { ["OK", "SAFE", "PERFECT"].contains(String($0)) } == true, "\(line)")
+        }
     }
 
     private func run(_ executable: String, _ arguments: [String]) async throws -> Outcome {

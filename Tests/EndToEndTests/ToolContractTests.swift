@@ -17,8 +17,8 @@ struct ToolContractTests {
 
     @Test("Usage errors exit 64 with one line and a hint naming the help of the command that failed", arguments: [
         ("entitlementd", ["--bogus"], "entitlementd: error: unknown option '--bogus'", "entitlementd"),
-        ("entitlementd", ["--watch-contianer", "x"], "entitlementd: error: unknown option '--watch-contianer'; did you mean '--watch-container'?", "entitlementd"),
-        ("entitlementctl", ["frobnicate"], "entitlementctl: error: unknown subcommand 'frobnicate' (one of: ingest, status, evaluate, check, features, products, paywall, preference, watch-link, journal-repair)", "entitlementctl"),
+        ("entitlementd", ["--no-fsnyc"], "entitlementd: error: unknown option '--no-fsnyc'; did you mean '--no-fsync'?", "entitlementd"),
+        ("entitlementctl", ["frobnicate"], "entitlementctl: error: unknown subcommand 'frobnicate' (one of: ingest, status, evaluate, check, features, products, paywall, preference, journal-repair, pair, companion)", "entitlementctl"),
         ("entitlementctl", ["stauts"], "entitlementctl: error: unknown subcommand 'stauts'; did you mean 'status'?", "entitlementctl"),
         ("entitlementctl", [], "entitlementctl: error: missing subcommand", "entitlementctl"),
         ("entitlementctl", ["help", "chekc"], "entitlementctl: error: unknown subcommand 'chekc'; did you mean 'check'?", "entitlementctl"),
@@ -27,7 +27,6 @@ struct ToolContractTests {
         ("entitlementctl", ["--cuont", "2", "check", "habits"], "entitlementctl: error: unknown option '--cuont'; did you mean '--count'?", "entitlementctl"),
         ("entitlementctl", ["check", "widget"], "entitlementctl: error: unknown feature 'widget'; did you mean 'widgets'?", "entitlementctl check"),
         ("entitlementctl", ["evaluate", "--now", "yesterday"], "entitlementctl: error: invalid value 'yesterday' for '--now'", "entitlementctl evaluate"),
-        ("entitlementctl", ["watch-link", "sideways"], "entitlementctl: error: expected 'down' or 'up', got 'sideways'", "entitlementctl watch-link"),
         ("widget-renderer", ["--family", "systemHuge"], "widget-renderer: error: unknown family 'systemHuge'", "widget-renderer"),
         ("widget-renderer", ["--family", "systemSmal"], "widget-renderer: error: unknown family 'systemSmal'; did you mean 'systemSmall'?", "widget-renderer"),
         ("widget-renderer", ["--device", "watch", "--family", "systemSmall"], "widget-renderer: error: family 'systemSmall' is not available on watch", "widget-renderer"),
@@ -194,8 +193,11 @@ struct ToolContractTests {
             environment: ["TMPDIR": tmp, "LANG": "C", "LC_ALL": "C"], timeout: .seconds(60))
         // The demo's own error line first: the output before it is long.
         #expect(result.status == 0, "\(result.standardError)\n\(result.standardOutput)")
-        #expect(result.standardOutput.contains("Done: every state reached the widget and the watch."))
+        #expect(result.standardOutput.contains("Done: every state reached the widget."))
+        // The watch's own broker and its follower ran too, and ended cleanly.
+        #expect(result.standardOutput.contains("watch  | watch app - 198x242 pt - generation 1"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("daemon exited with status 0"))
+        #expect(result.standardOutput.contains("watchd exited with status 0"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
         let foreign = result.standardOutput.split(separator: "\n").filter { !$0.unicodeScalars.allSatisfy(\.isASCII) }
         #expect(foreign.isEmpty, "lines that are not ASCII: \(foreign)")

@@ -92,25 +92,8 @@ import Testing
         #expect(table.access(of: "missing") == nil)
     }
 
-    /// A file's entries are read in the order it holds them: a writer that sorts its keys
-    /// needs no sort on reading, any other order is put in order, and the same id twice (which
-    /// the property-list readers already refuse) is refused rather than kept twice.
-    @Test func entriesReadInAnyOrderMakeTheSameTable() throws {
-        let rows = Self.statuses.keys.sorted().map { ($0, Self.statuses[$0]!) }
-        for order in [rows, rows.reversed(), [rows[2], rows[0], rows[3], rows[1]]] {
-            var builder = EntitlementTable.Builder(capacity: order.count)
-            for (id, status) in order { builder.append(id, status: status) }
-            #expect(try builder.finish().get() == EntitlementTable(Self.statuses))
-        }
-        var builder = EntitlementTable.Builder(capacity: 3)
-        builder.append("pro", status: Self.pro)
-        builder.append("plus", status: Self.plus)
-        builder.append("pro", status: Self.basic)
-        #expect(throws: EntitlementTable.Builder.DuplicateID.self) { try builder.finish().get() }
-    }
-
     /// A snapshot whose entries hold texts in UTF-16 (ids and product ids) and none at all
-    /// decodes, in place and through the XML tree, to the table that was written.
+    /// decodes, from binary and from XML, to the table that was written.
     @Test func decodedTablesEqualWhatWasWritten() throws {
         var statuses = Self.statuses
         statuses["ünïcode"] = EntitlementStatus(active: false, state: .expired, expiresAt: Self.end, productId: "produit.été.✓")
@@ -122,30 +105,6 @@ import Testing
             #expect(decoded == snapshot, "\(format)")
             #expect(decoded.entitlements.keys == statuses.keys.sorted(), "\(format)")
             for (id, status) in statuses { #expect(decoded.entitlements[id] == status, "\(format) \(id)") }
-        }
-    }
-}
-
-/// A long product id that a file shares among many entries (one string object, as the binary
-/// encoder writes equal strings) is kept once, by the in-place reading and the tree's, so such
-/// a file cannot make a snapshot many times its own size.
-@Suite struct EntitlementTableSharedProductIDTests {
-    @Test func aSharedLongProductIDIsKeptOnce() throws {
-        let productID = "com.example." + String(repeating: "long.", count: 2_000) + "ünïcode"  // UTF-16 in the file
-        let ascii = "com.example." + String(repeating: "ascii.", count: 2_000)
-        var statuses: [String: EntitlementStatus] = [:]
-        for index in 0..<500 {
-            statuses["extra.\(index)"] = EntitlementStatus(active: true, state: .purchased, productId: index % 2 == 0 ? productID : ascii)
-        }
-        let snapshot = EntitlementSnapshot(generation: 1, issuedAt: Date(timeIntervalSinceReferenceDate: 800_000_000), nextTransition: nil, entitlements: statuses)
-        let bytes = try PropertyListCodec.encode(.dictionary([EntitlementSnapshot.defaultsKey: snapshot.propertyList]), format: .binary)
-        #expect(bytes.count < 100_000)
-        let kept = productID.utf8.count + ascii.utf8.count
-        let inPlace = try EntitlementSnapshot.decode(fromSuiteBytes: bytes)
-        let throughTree = try EntitlementSnapshot.decodeThroughValues(fromSuiteBytes: bytes)
-        for decoded in [inPlace, throughTree] {
-            #expect(decoded == snapshot)
-            #expect(decoded.entitlements.productIDByteCount == kept)
         }
     }
 }

@@ -197,17 +197,4 @@ import Testing
         let bareRenewal = try Fixtures.events([Fixtures.renewal(original: "1", signed: "2025-01-01T00:00:00Z", ["environment": .null])])
         try catalog.validate(bareRenewal[0])
     }
-
-    /// The payload field tables are literals (no reflection when a tool first decodes); each
-    /// must name its enumeration's cases, in order, so a field read finds its JSON member.
-    @Test func payloadFieldKeysAreTheCaseNamesInOrder() {
-        func check<Field: PayloadField>(_: Field.Type) {
-            #expect(Field.keys == Field.allCases.map { String(describing: $0) }, "\(Field.self)")
-            #expect(Field.allCases.map(\.rawValue) == Array(Field.keys.indices), "\(Field.self) raw values are positions")
-            #expect(Field.positions.count == Field.keys.count)
-            for (position, key) in Field.keys.enumerated() { #expect(Field.positions[key] == position) }
-        }
-        check(EventDecoder.TransactionField.self)
-        check(EventDecoder.RenewalInfoField.self)
-    }
 }

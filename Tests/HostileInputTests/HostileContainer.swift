@@ -1,4 +1,5 @@
 import Broker
+import EntitlementDefaults
 import EntitlementModel
 import Foundation
 import PropertyList

@@ -1,4 +1,5 @@
 import Broker
+import EntitlementDefaults
 import Foundation
 import ServiceRuntime
 import Testing

@@ -91,8 +91,8 @@ import Testing
         ("the same key object twice", CraftedBinaryPropertyList(objects: [[0xD2, 1, 1, 2, 2], [0x51, 0x61], [0x09]]).bytes, .malformed("key \"a\" twice")),
         ("the same key in two encodings", CraftedBinaryPropertyList(objects: [[0xD2, 1, 2, 3, 3], [0x51, 0x61], [0x61, 0, 0x61], [0x09]]).bytes,
          .malformed("twice")),
-        // The second dictionary has the very key references of the first, so the walk checks
-        // only its values: the same errors, with the same paths, as for any other dictionary.
+        // The second dictionary has the very key references of the first: the same errors,
+        // with the same paths, as for any other dictionary.
         ("value out of range under known keys", repeatedKeys(secondValue: 9, referenceSize: 1), .malformed("references object 9")),
         ("value out of range under known two-byte keys", repeatedKeys(secondValue: 9, referenceSize: 2), .malformed("references object 9")),
         ("value out of range under known three-byte keys", repeatedKeys(secondValue: 9, referenceSize: 3), .malformed("references object 9")),

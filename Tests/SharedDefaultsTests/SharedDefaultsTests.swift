@@ -93,36 +93,47 @@ import Testing
         }
     }
 
-    @Test func unchangedFileIsNotDecodedAgain() throws {
+    @Test func unchangedFileIsNotReadAgain() throws {
         try withTemporaryDirectory { container in
             let writer = SharedDefaults(suiteName: Fixture.suite, container: container)
             let reader = SharedDefaults(suiteName: Fixture.suite, container: container)
             try writer.set("one", forKey: "k")
-            #expect(reader.string(forKey: "k") == "one")
-            #expect(reader.decodeCount == 1)
-            for _ in 0..<100 { #expect(reader.string(forKey: "k") == "one") }
-            #expect(try reader.reload() == .unchanged)
-            #expect(reader.decodeCount == 1)
+            var value: String?
+            let firstReads = try fileReads { value = reader.string(forKey: "k") }
+            #expect(value == "one" && firstReads > 0)
+            var values: [String?] = []
+            var reload: ReloadResult?
+            let unchangedReads = try fileReads {
+                for _ in 0..<100 { values.append(reader.string(forKey: "k")) }
+                reload = try reader.reload()
+            }
+            #expect(values == Array(repeating: "one", count: 100) && reload == .unchanged)
+            #expect(unchangedReads == 0)
             try writer.set("two", forKey: "k")
-            #expect(reader.string(forKey: "k") == "two")
-            #expect(reader.decodeCount == 2)
+            let changedReads = try fileReads { value = reader.string(forKey: "k") }
+            #expect(value == "two" && changedReads > 0)
         }
     }
 
     @Test func aWriterDoesNotDecodeWhatItWroteItself() throws {
         try withTemporaryDirectory { container in
             let writer = SharedDefaults(suiteName: Fixture.suite, container: container)
-            for value in 0..<5 { try writer.set(value, forKey: "k") }
-            try writer.publish(Fixture.snapshot(generation: 1))
-            #expect(writer.integer(forKey: "k") == 4)
-            #expect(try writer.reload() == .unchanged)
-            #expect(writer.decodeCount == 0)
-            // Another writer's file is read (once) and its keys are kept by the next write.
+            var last = 0
+            var reload: ReloadResult?
+            let ownReads = try fileReads {
+                for value in 0..<5 { try writer.set(value, forKey: "k") }
+                try writer.publish(Fixture.snapshot(generation: 1))
+                last = writer.integer(forKey: "k")
+                reload = try writer.reload()
+            }
+            #expect(last == 4 && reload == .unchanged)
+            #expect(ownReads == 0)
+            // Another writer's file is read and its keys are kept by the next write.
             let other = SharedDefaults(suiteName: Fixture.suite, container: container)
-            try other.set("theirs", forKey: "other")
-            #expect(other.decodeCount == 1)
-            try writer.set(5, forKey: "k")
-            #expect(writer.decodeCount == 1)
+            let otherReads = try fileReads { try other.set("theirs", forKey: "other") }
+            #expect(otherReads > 0)
+            let writerReads = try fileReads { try writer.set(5, forKey: "k") }
+            #expect(writerReads > 0)
             #expect(writer.string(forKey: "other") == "theirs" && writer.integer(forKey: "k") == 5)
             // A file replaced behind the writer's back (no lock) is seen as changed.
             try Fixture.writeRaw(try Fixture.bytes(["k": .integer(6)]), to: writer.path)
@@ -232,4 +243,12 @@ import Testing
             #expect(SharedDefaults(suiteName: Fixture.suite, container: container).integer(forKey: "k") == 1)
         }
     }
+}
+
+/// How many `read` system calls `body` made (through the syscall seam): none for a file answered
+/// from the last good read.
+func fileReads(_ body: () throws -> Void) throws -> Int {
+    let faults = SyscallFaults()
+    try faults.withFaults { () throws -> Void in try body() }
+    return faults.count(of: .read)
 }

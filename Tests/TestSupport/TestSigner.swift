@@ -22,6 +22,17 @@ public enum TestSigner {
         return signingInput + "." + base64url(rawSignature(of: Data(signingInput.utf8)))
     }
 
+    /// The grant fixtures directory (Tests/EndToEndTests/Grants, made by its make-grants.py).
+    public static let grants = BuiltTools.packageRoot + "/Tests/EndToEndTests/Grants"
+
+    /// A grant JWS of `payload` as a developer signs one: header `{"alg": "ES256", "kid": kid}`,
+    /// no `x5c`, signed with the private key at `keyPath` (default: the fixtures' grant key).
+    public static func grantJWS(_ payload: String, kid: String = "support-2026", keyPath: String = grants + "/keys/grant-key.pem") -> String {
+        let headerJSON = (try? JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": kid], options: [.sortedKeys])) ?? Data()
+        let signingInput = base64url(headerJSON) + "." + base64url(Data(payload.utf8))
+        return signingInput + "." + base64url(rawSignature(of: Data(signingInput.utf8), keyPath: keyPath))
+    }
+
     public static func base64url(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
@@ -29,7 +40,7 @@ public enum TestSigner {
 
     /// `openssl dgst -sha256 -sign` of `data`, as raw `r || s`; empty if openssl failed (the
     /// JWS is then refused, so a test that expects it accepted fails).
-    static func rawSignature(of data: Data) -> Data {
+    static func rawSignature(of data: Data, keyPath: String = keyPath) -> Data {
         let input = NSTemporaryDirectory() + "/jws-signing-input-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: input) }
         guard (try? data.write(to: URL(fileURLWithPath: input))) != nil else { return Data() }

@@ -7,6 +7,13 @@ import WidgetTimeline
 @Suite struct WatchAppTests {
     let app = WatchApp(gate: Fixtures.gate)
 
+    /// A lifetime purchase on a watch that last synced with its phone when the snapshot was issued.
+    static let syncedLifetime = {
+        var snapshot = Fixtures.lifetime
+        snapshot.companionSyncedAt = Fixtures.issuedAt
+        return snapshot
+    }()
+
     @Test func freshSubscriptionLaunchesUnlocked() {
         #expect(app.launch(snapshot: Fixtures.subscribed, now: Fixtures.now) == .unlocked)
         #expect(app.launch(from: FixedSnapshotSource(Fixtures.subscribed), now: Fixtures.now) == .unlocked)
@@ -25,26 +32,41 @@ import WidgetTimeline
             == .paywall(Paywall(feature: "watchApp", reason: .noSnapshot, copy: Fixtures.watchCopy)))
     }
 
-    @Test func replicaOlderThanMaximumAgeFailsClosed() {
-        let lifetime = Fixtures.lifetime
+    @Test("Past companionOfflineLimit after the last sync with the phone the watch fails closed")
+    func lastSyncOlderThanTheOfflineLimitFailsClosed() throws {
+        // Synced a day before the snapshot was issued: the bound counts from the sync, not the issue.
+        var lifetime = Self.syncedLifetime
+        lifetime.companionSyncedAt = Fixtures.issuedAt.addingTimeInterval(-86_400)
+        let fiveDays = Fixtures.issuedAt.addingTimeInterval(5 * 86_400)
         let sixDays = Fixtures.issuedAt.addingTimeInterval(6 * 86_400)
-        let eightDays = Fixtures.issuedAt.addingTimeInterval(8 * 86_400)
-        #expect(app.launch(snapshot: lifetime, now: sixDays) == .unlocked)
-        #expect(app.launch(snapshot: lifetime, now: eightDays)
+        #expect(app.launch(snapshot: lifetime, now: fiveDays) == .unlocked)
+        #expect(app.launch(snapshot: lifetime, now: sixDays)
             == .paywall(Paywall(feature: "watchApp", reason: .noSnapshot, copy: Fixtures.watchCopy)))
-        let strict = WatchApp(gate: Fixtures.gate, policy: ReplicaPolicy(maximumAge: 3600))
-        #expect(strict.launch(snapshot: lifetime, now: Fixtures.issuedAt.addingTimeInterval(3599)) == .unlocked)
-        #expect(strict.launch(snapshot: lifetime, now: Fixtures.issuedAt.addingTimeInterval(3600)) != .unlocked)
+        let strict = WatchApp(gate: Fixtures.gate, offlineLimit: try #require(ISO8601Duration("PT1H")))
+        #expect(strict.launch(snapshot: Self.syncedLifetime, now: Fixtures.issuedAt.addingTimeInterval(3599)) == .unlocked)
+        #expect(strict.launch(snapshot: Self.syncedLifetime, now: Fixtures.issuedAt.addingTimeInterval(3600)) != .unlocked)
     }
 
-    @Test func freeFeatureStaysUnlockedWithOldReplica() {
+    @Test("A watch that never synced with a phone judges from its own events, however old its snapshot")
+    func neverSyncedJudgesFromItsOwnEvents() {
+        #expect(Fixtures.lifetime.companionSyncedAt == nil)
+        #expect(app.launch(snapshot: Fixtures.lifetime, now: Fixtures.issuedAt.addingTimeInterval(30 * 86_400)) == .unlocked)
+        #expect(app.launch(snapshot: Fixtures.subscribed, now: Fixtures.expiry)
+            == .paywall(Paywall(feature: "watchApp", reason: .expired, copy: Fixtures.watchCopy)))
+        let corner = app.complications(snapshot: Fixtures.lifetime, now: Fixtures.now)[.accessoryCorner]
+        #expect(corner?.entries.map(\.date) == [Fixtures.now])
+    }
+
+    @Test func freeFeatureStaysUnlockedPastTheOfflineLimit() {
         let free = WatchApp(gate: Fixtures.gate, feature: "export")
-        #expect(free.launch(snapshot: Fixtures.lifetime, now: Fixtures.issuedAt.addingTimeInterval(30 * 86_400)) == .unlocked)
+        #expect(free.launch(snapshot: Self.syncedLifetime, now: Fixtures.issuedAt.addingTimeInterval(30 * 86_400)) == .unlocked)
     }
 
-    @Test func complicationsCoverWatchAccessoryFamiliesAndLockAtAgeLimit() throws {
-        let strict = WatchApp(gate: Fixtures.gate, policy: ReplicaPolicy(maximumAge: 86_400))
-        let timelines = strict.complications(snapshot: Fixtures.subscribed, now: Fixtures.now)
+    @Test func complicationsCoverWatchAccessoryFamiliesAndLockAtTheOfflineLimit() throws {
+        let strict = WatchApp(gate: Fixtures.gate, offlineLimit: ISO8601Duration(days: 1))
+        var subscribed = Fixtures.subscribed
+        subscribed.companionSyncedAt = Fixtures.issuedAt
+        let timelines = strict.complications(snapshot: subscribed, now: Fixtures.now)
         #expect(Set(timelines.keys) == Set(DeviceProfile.watch.families))
         let corner = try #require(timelines[.accessoryCorner])
         let limit = Fixtures.issuedAt.addingTimeInterval(86_400)
@@ -58,11 +80,11 @@ import WidgetTimeline
         (18_059, "data from 5 h ago"), (172_800, "data from 2 d ago"), (-600, "data from just now"),
     ] as [(Double, String)])
     func ageDescription(seconds: Double, expected: String) {
-        #expect(ReplicaPolicy.ageDescription(of: Fixtures.lifetime, now: Fixtures.issuedAt.addingTimeInterval(seconds)) == expected)
+        #expect(SnapshotAge.description(of: Fixtures.lifetime, now: Fixtures.issuedAt.addingTimeInterval(seconds)) == expected)
     }
 
     @Test func ageDescriptionWithoutSnapshot() {
-        #expect(ReplicaPolicy.ageDescription(of: nil, now: Fixtures.now) == "no data")
+        #expect(SnapshotAge.description(of: nil, now: Fixtures.now) == "no data")
     }
 
     @Test(arguments: TextCharset.allCases)
@@ -71,7 +93,7 @@ import WidgetTimeline
         let screens = [
             ("unlocked", Fixtures.subscribed, Fixtures.now),
             ("expired offline", Fixtures.subscribed, Fixtures.expiry),
-            ("replica too old", Fixtures.lifetime, Fixtures.issuedAt.addingTimeInterval(8 * 86_400)),
+            ("replica too old", Self.syncedLifetime, Fixtures.issuedAt.addingTimeInterval(8 * 86_400)),
             ("no snapshot", nil, Fixtures.now),
         ] as [(String, EntitlementSnapshot?, Date)]
         let text = screens.map { label, snapshot, now in
@@ -80,9 +102,9 @@ import WidgetTimeline
         try Golden.check(text, named: "watch.\(charset.rawValue).txt")
     }
 
-    @Test("The watch's timeline explains the locked (noSnapshot) entry at the replica's age limit")
+    @Test("The watch's timeline explains the locked (noSnapshot) entry at the offline limit")
     func ageLimitEntryIsExplained() {
-        let text = WatchScreenRenderer(timeZone: .fixed(secondsEastOfUTC: 3600)).render(app: app, snapshot: Fixtures.lifetime, now: Fixtures.now)
+        let text = WatchScreenRenderer(timeZone: .fixed(secondsEastOfUTC: 3600)).render(app: app, snapshot: Self.syncedLifetime, now: Fixtures.now)
         let limit = "2026-03-08 13:00:00 +01:00  locked (noSnapshot): the snapshot from 2026-03-01 13:00:00 +01:00 is too old to trust by then"
         #expect(text.contains(limit), "\(text)")
         #expect(text.hasPrefix("watch app · 198×242 pt · generation 7 · now 2026-03-01 13:03:00 +01:00\n┌"), "\(text)")
@@ -92,7 +114,7 @@ import WidgetTimeline
     func launchScreenUsesItsRows() {
         let tooOld = Fixtures.issuedAt.addingTimeInterval(8 * 86_400)
         let screen = WatchScreenRenderer().renderLaunch(
-            app.launch(snapshot: Fixtures.lifetime, now: tooOld), snapshot: Fixtures.lifetime, now: tooOld)
+            app.launch(snapshot: Self.syncedLifetime, now: tooOld), snapshot: Self.syncedLifetime, now: tooOld)
         #expect(screen.contains("Track habits…"), "\(screen)")
         let inner = screen.split(separator: "\n").dropFirst().dropLast()
         #expect(inner.filter { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")).isEmpty }.count == 1, "\(screen)")

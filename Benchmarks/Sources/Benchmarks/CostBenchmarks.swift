@@ -34,9 +34,9 @@ enum CostBenchmarks {
     static let decodeSizes = [1, 10, 100, 1000]
 
     /// Microseconds to turn the shared file's bytes into a validated snapshot with
-    /// ``EntitlementSnapshot/decode(fromSuiteBytes:)`` (the whole file accepted by the
-    /// property-list walk, the snapshot read from it in place) for a snapshot of `entitlements`
-    /// entitlements.
+    /// ``EntitlementSnapshot/decode(fromSuiteBytes:)`` (the whole file decoded by the validating
+    /// property-list walk, the snapshot read from its value by the schema) for a snapshot of
+    /// `entitlements` entitlements.
     /// - Parameter loopBudget: nanoseconds one timed loop may take at most (it still makes at
     ///   least 5 decodes): ~100 ms in the table, so a slow codec cannot make the run take minutes;
     ///   more when profiling.

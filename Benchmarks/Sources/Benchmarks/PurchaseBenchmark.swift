@@ -1,4 +1,5 @@
 import Broker
+import EntitlementDefaults
 import EntitlementModel
 import Foundation
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.

@@ -7,9 +7,11 @@ trial, quarterly and yearly plans, a lifetime purchase and a sleep-story pack no
 The files are committed and are what the tests read; this script records how they were made.
 Run it from anywhere: `python3 Examples/Stillwater/Events/make-stories.py`.
 """
+import base64
 import datetime
 import json
 import os
+import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUNDLE = "app.stillwater"
@@ -89,7 +91,37 @@ STORIES = {
     ],
 }
 
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def signed_grant(payload, kid="support-2026"):
+    """A grant as Stillwater's support tool signs one: ES256 with the example key
+    Keys/support-2026.pem (`openssl dgst -sha256 -sign`, DER turned into raw r || s)."""
+    header = b64url(json.dumps({"alg": "ES256", "kid": kid}, separators=(",", ":")).encode())
+    body = b64url(json.dumps(payload, separators=(",", ":")).encode())
+    key = os.path.join(HERE, "..", "Keys", kid + ".pem")
+    der = subprocess.run(["openssl", "dgst", "-sha256", "-sign", key], input=f"{header}.{body}".encode(), capture_output=True, check=True).stdout
+    index, raw = (2 if der[1] < 0x80 else 3), b""
+    for _ in range(2):
+        length = der[index + 1]
+        raw += der[index + 2:index + 2 + length].lstrip(b"\0").rjust(32, b"\0")
+        index += 2 + length
+    return f"{header}.{body}.{b64url(raw)}"
+
+
+# A month of Premium given by support after an outage: a grant signed with the key the catalog's
+# grantKeys names (Keys/support-2026.pub.pem). Ownership `granted`, subscribed until 2026-12-20.
+STORIES["support-grant"] = [
+    signed_grant({
+        "grantId": "support-1042", "entitlement": "premium", "expiresDate": ms("2026-12-20T08:00:00Z"), "revoked": False,
+        "reason": "a month on us after the outage", "bundleId": BUNDLE, "signedDate": ms("2026-11-20T08:00:00Z"),
+    }),
+]
+
 for name, lines in STORIES.items():
     with open(os.path.join(HERE, name + ".jsonl"), "w") as out:
         for line in lines:
-            out.write(json.dumps(line, separators=(",", ":")) + "\n")
+            out.write((line if isinstance(line, str) else json.dumps(line, separators=(",", ":"))) + "\n")

@@ -23,6 +23,8 @@ package final class SyscallFaults: Sendable {
         case pipe = "pipe2"
         case inotifyInit = "inotify_init1"
         case inotifyAddWatch = "inotify_add_watch"
+        case socket, bind, listen, connect, send, recv, setsockopt, getsockname, getrandom
+        case accept = "accept4"
     }
 
     /// What a faulted call does instead of its work.

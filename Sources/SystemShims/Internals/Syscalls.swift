@@ -196,3 +196,105 @@ func system_getrlimit(_ resource: __rlimit_resource_t, _ limit: UnsafeMutablePoi
 func system_setrlimit(_ resource: __rlimit_resource_t, _ limit: UnsafePointer<rlimit>) -> CInt {
     setrlimit(resource, limit)
 }
+
+@inline(__always)
+func system_socket(_ domain: CInt, _ type: CInt, _ protocolNumber: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.socket) { return forced }
+    #endif
+    return Glibc.socket(domain, type, protocolNumber)
+}
+
+@inline(__always)
+func system_setsockopt(_ fd: CInt, _ level: CInt, _ name: CInt, _ value: UnsafeRawPointer, _ length: socklen_t) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.setsockopt) { return forced }
+    #endif
+    return Glibc.setsockopt(fd, level, name, value, length)
+}
+
+@inline(__always)
+func system_bind(_ fd: CInt, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.bind) { return forced }
+    #endif
+    return Glibc.bind(fd, address, length)
+}
+
+@inline(__always)
+func system_listen(_ fd: CInt, _ backlog: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.listen) { return forced }
+    #endif
+    return Glibc.listen(fd, backlog)
+}
+
+@inline(__always)
+func system_connect(_ fd: CInt, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.connect) { return forced }
+    #endif
+    return Glibc.connect(fd, address, length)
+}
+
+/// `accept4`, a GNU extension that Glibc's module map does not export, resolved once.
+private let accept4Function = cLibraryFunction(
+    named: "accept4",
+    as: (@convention(c) (CInt, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, CInt) -> CInt).self)
+
+@inline(__always)
+func system_accept4(
+    _ fd: CInt, _ address: UnsafeMutablePointer<sockaddr>?, _ length: UnsafeMutablePointer<socklen_t>?, _ flags: CInt
+) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.accept) { return forced }
+    #endif
+    guard let accept4 = accept4Function else {
+        errno = ENOSYS
+        return -1
+    }
+    return accept4(fd, address, length, flags)
+}
+
+@inline(__always)
+func system_getsockname(_ fd: CInt, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> CInt {
+    #if ENABLE_MOCKING
+    if let forced = forcedFailure(.getsockname) { return forced }
+    #endif
+    return Glibc.getsockname(fd, address, length)
+}
+
+@inline(__always)
+func system_send(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: CInt) -> Int {
+    var count = count
+    #if ENABLE_MOCKING
+    if let forced = forcedResult(.send, count: &count) { return forced }
+    #endif
+    return Glibc.send(fd, buffer, count, flags)
+}
+
+@inline(__always)
+func system_recv(_ fd: CInt, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: CInt) -> Int {
+    var count = count
+    #if ENABLE_MOCKING
+    if let forced = forcedResult(.recv, count: &count) { return forced }
+    #endif
+    return Glibc.recv(fd, buffer, count, flags)
+}
+
+/// `getrandom`, resolved once (Glibc's module map does not export `sys/random.h`).
+private let getrandomFunction = cLibraryFunction(
+    named: "getrandom", as: (@convention(c) (UnsafeMutableRawPointer?, Int, CUnsignedInt) -> Int).self)
+
+@inline(__always)
+func system_getrandom(_ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: CUnsignedInt) -> Int {
+    var count = count
+    #if ENABLE_MOCKING
+    if let forced = forcedResult(.getrandom, count: &count) { return forced }
+    #endif
+    guard let getrandom = getrandomFunction else {
+        errno = ENOSYS
+        return -1
+    }
+    return getrandom(buffer, count, flags)
+}

@@ -1,0 +1,42 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension EntitlementSnapshot {
+    /// Whether a reader holds this snapshot to the companion staleness bound: a reader that is
+    /// the watch's (the watch extension, `widget-renderer --device watch`) always, and any reader
+    /// (`entitlementctl check`) of a snapshot the watch's broker published (``device``).
+    public func isJudgedAsWatch(readerIsWatch: Bool) -> Bool {
+        readerIsWatch || device == .watch
+    }
+
+    /// The instant from which a watch's reader stops trusting this snapshot: `offlineLimit`
+    /// (the catalog's `companionOfflineLimit`) after ``companionSyncedAt``. `nil` when no bound
+    /// applies: the reader is not the watch's (``isJudgedAsWatch(readerIsWatch:)``), or the
+    /// watch never synced with its phone and judges from its own events alone.
+    public func watchTrustedUntil(offlineLimit: ISO8601Duration, readerIsWatch: Bool) -> Date? {
+        guard isJudgedAsWatch(readerIsWatch: readerIsWatch), let companionSyncedAt else { return nil }
+        return offlineLimit.added(to: companionSyncedAt)
+    }
+
+    /// Whether a reader may judge from this snapshot at `now`: always, unless it is held to the
+    /// staleness bound and its effective now (``effectiveNow(wallClock:)``, so a clock set back
+    /// never makes an old sync young again) has reached ``watchTrustedUntil(offlineLimit:readerIsWatch:)``.
+    /// A snapshot it may not judge from counts as none: every feature fails closed
+    /// (`PaywallReason.noSnapshot`), as when no snapshot could be read, because a refund or a
+    /// revocation on the phone since then could not have reached the watch.
+    public func isTrusted(at now: Date, offlineLimit: ISO8601Duration, readerIsWatch: Bool) -> Bool {
+        guard let until = watchTrustedUntil(offlineLimit: offlineLimit, readerIsWatch: readerIsWatch) else { return true }
+        return effectiveNow(wallClock: now) < until
+    }
+}
+
+extension Optional where Wrapped == EntitlementSnapshot {
+    /// The snapshot a reader judges from at `now`: this one while
+    /// ``EntitlementSnapshot/isTrusted(at:offlineLimit:readerIsWatch:)``, else `nil` (none).
+    public func trusted(at now: Date, offlineLimit: ISO8601Duration, readerIsWatch: Bool) -> EntitlementSnapshot? {
+        flatMap { $0.isTrusted(at: now, offlineLimit: offlineLimit, readerIsWatch: readerIsWatch) ? $0 : nil }
+    }
+}
