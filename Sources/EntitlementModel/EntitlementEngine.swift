@@ -65,7 +65,7 @@ public struct EntitlementEngine: Sendable {
         }
         var candidates: [String: [Candidate]] = [:]
         for (original, subscription) in facts.subscriptions where !subscription.isWithheld {
-            guard let latest = subscription.latest, let transaction = facts.transactions[latest],
+            guard let latest = subscription.latest, let transaction = facts.transaction(id: latest),
                 let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
                 counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment))
             else { continue }

@@ -45,8 +45,11 @@ public struct FactStore: Sendable {
         var introductoryOffers = 0
     }
 
-    /// Current version of each transaction, by `transactionId`.
-    private(set) var transactions: [String: StoreTransaction] = [:]
+    /// Current version of each transaction, in first-seen order: an array, not a dictionary by
+    /// id, because a dictionary's free slots are each as large as a transaction.
+    private(set) var transactions: [StoreTransaction] = []
+    /// Each transaction's position in ``transactions``, by `transactionId`.
+    private var positions: [String: Int] = [:]
     /// By `originalTransactionId`.
     private(set) var subscriptions: [String: Subscription] = [:]
     /// Current renewal info of each subscription that has one, by `originalTransactionId`.
@@ -73,6 +76,7 @@ public struct FactStore: Sendable {
     /// replaying a journal of that many facts does not grow its tables step by step.
     package mutating func reserveCapacity(transactions count: Int) {
         transactions.reserveCapacity(count)
+        positions.reserveCapacity(count)
         subscriptions.reserveCapacity(count)
     }
 
@@ -82,7 +86,7 @@ public struct FactStore: Sendable {
     }
 
     /// Current version of each transaction, by `transactionId`.
-    public func transactionsByID() -> [String: StoreTransaction] { transactions }
+    public func transactionsByID() -> [String: StoreTransaction] { positions.mapValues { transactions[$0] } }
 
     /// Current renewal info of each subscription, by `originalTransactionId`.
     public func renewalInfosByOriginalID() -> [String: RenewalInfo] { renewalInfos }
@@ -91,7 +95,7 @@ public struct FactStore: Sendable {
     public var transactionCount: Int { transactions.count }
 
     /// The current version of transaction `id`, if known.
-    public func transaction(id: String) -> StoreTransaction? { transactions[id] }
+    public func transaction(id: String) -> StoreTransaction? { positions[id].map { transactions[$0] } }
 
     /// The current renewal info of the subscription whose `originalTransactionId` is `original`.
     public func renewalInfo(original: String) -> RenewalInfo? { renewalInfos[original] }
@@ -145,7 +149,7 @@ public struct FactStore: Sendable {
         var originals = Set(originalTransactionIds)
         if everything { originals.formUnion(subscriptions.keys) }
         for id in transactionIds {
-            if let transaction = transactions[id] { originals.insert(transaction.originalTransactionId) }
+            if let transaction = self.transaction(id: id) { originals.insert(transaction.originalTransactionId) }
         }
         for original in originals where subscriptions[original]?.withheldSince.map({ since > $0 }) ?? true {
             subscriptions[original, default: Subscription()].withheldSince = since
@@ -175,12 +179,11 @@ public struct FactStore: Sendable {
     /// version of the latest that moved its `purchaseDate` back would be compared with the
     /// latest alone, not with the dropped ones.
     package mutating func compact() {
-        var kept: [String: StoreTransaction] = [:]
-        kept.reserveCapacity(subscriptions.count)
-        for subscription in subscriptions.values {
-            if let latest = subscription.latest { kept[latest] = transactions[latest] }
-        }
+        let kept = transactions.filter { subscriptions[$0.originalTransactionId]?.latest == $0.transactionId }
         transactions = kept
+        positions = [:]
+        positions.reserveCapacity(kept.count)
+        for (position, transaction) in kept.enumerated() { positions[transaction.transactionId] = position }
     }
 
     /// What a compacted store holds beyond its facts: the clock floor, the product history and the
@@ -229,7 +232,7 @@ public struct FactStore: Sendable {
     /// The facts a checkpoint holds: every transaction held, every renewal info, the app
     /// transactions and the grants, each kind in the order of its id.
     package var checkpointEvents: [StoreEvent] {
-        transactions.sorted { $0.key < $1.key }.map { .transaction($0.value) }
+        transactions.sorted { $0.transactionId < $1.transactionId }.map { .transaction($0) }
             + renewalInfos.sorted { $0.key < $1.key }.map { .renewalInfo($0.value) }
             + appTransactions.sorted { $0.key < $1.key }.map { .appTransaction($0.value) }
             + grants.sorted { $0.key < $1.key }.map { .grant($0.value) }
@@ -265,11 +268,17 @@ public struct FactStore: Sendable {
     /// Inserts a version of a transaction: kept when it is new, or newer than the version held.
     private mutating func insert(_ transaction: StoreTransaction) -> Bool {
         let id = transaction.transactionId, original = transaction.originalTransactionId
-        let held = transactions[id]
+        let position = positions[id]
+        let held = position.map { transactions[$0] }
         if let held, !Self.isNewer(transaction.signedDate, than: held.signedDate) { return false }
         if let held { use(held, by: -1) }
         use(transaction, by: 1)
-        transactions[id] = transaction
+        if let position {
+            transactions[position] = transaction
+        } else {
+            positions[id] = transactions.count
+            transactions.append(transaction)
+        }
         subscriptions[original, default: Subscription()].saw(transaction.signedDate)
         if let held, held.originalTransactionId != original, subscriptions[held.originalTransactionId]?.latest == id {
             // Moved to another subscription: the one it left chooses again among its others.
@@ -283,7 +292,7 @@ public struct FactStore: Sendable {
                 let latest = latestMember(of: original)
                 subscriptions[original]?.latest = latest
             }
-        } else if current.flatMap({ transactions[$0] }).map({ Self.isLater(transaction, than: $0) }) ?? true {
+        } else if current.flatMap({ self.transaction(id: $0) }).map({ Self.isLater(transaction, than: $0) }) ?? true {
             subscriptions[original]?.latest = id
         }
         return true
@@ -293,7 +302,7 @@ public struct FactStore: Sendable {
     /// when a latest transaction moves back or away, which App Store data does not do.
     private func latestMember(of original: String) -> String? {
         var latest: StoreTransaction?
-        for transaction in transactions.values where transaction.originalTransactionId == original {
+        for transaction in transactions where transaction.originalTransactionId == original {
             if let current = latest, !Self.isLater(transaction, than: current) { continue }
             latest = transaction
         }
@@ -338,7 +347,7 @@ public struct FactStore: Sendable {
 extension FactStore: Hashable {
     /// Equal when they hold the same facts, whatever order they were inserted in.
     public static func == (lhs: FactStore, rhs: FactStore) -> Bool {
-        lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactions == rhs.transactions
+        lhs.newestSignedDate == rhs.newestSignedDate && lhs.transactionsByID() == rhs.transactionsByID()
             && lhs.renewalInfos == rhs.renewalInfos
             && lhs.withheldOriginalTransactionIds == rhs.withheldOriginalTransactionIds
             && lhs.appTransactions == rhs.appTransactions && lhs.grants == rhs.grants
@@ -346,7 +355,7 @@ extension FactStore: Hashable {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(newestSignedDate)
-        hasher.combine(transactions)
+        hasher.combine(transactionsByID())
         hasher.combine(renewalInfos)
         hasher.combine(appTransactions)
         hasher.combine(grants)

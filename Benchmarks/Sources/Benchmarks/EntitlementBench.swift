@@ -139,7 +139,7 @@ public enum EntitlementBench {
                 }
                 exit(0)
             case "restart":
-                // `--role restart [--quick] [--directory DIR]`: restart time and memory after long histories (a table on stdout).
+                // `--role restart [--quick | --targets] [--directory DIR]`: restart time and memory after long histories (a table on stdout).
                 try RestartBenchmark.run(Array(arguments.dropFirst()))
                 exit(0)
             case "pong":

@@ -6,7 +6,7 @@ import Glibc
 import EntitlementDefaults
 import SharedDefaults
 
-/// `entitlement-bench --role restart [--quick] [--directory DIR]`: how long `entitlementd` takes
+/// `entitlement-bench --role restart [--quick | --targets] [--directory DIR]`: how long `entitlementd` takes
 /// to restart, and how much memory it then holds, after a history of 1k to 1M events.
 ///
 /// For each shape and size, the real daemon ingests the history through the inbox (in files of
@@ -15,7 +15,8 @@ import SharedDefaults
 /// spawn to its first published snapshot and its resident memory just after are taken. The
 /// first row is the floor measured in the same run: the same start on an empty container.
 /// Shapes: renewals of 100 subscriptions (what a real user accumulates) and distinct
-/// transactions (each its own subscription, so nothing can be compacted away).
+/// transactions (each its own subscription, so nothing can be compacted away). `--targets` runs
+/// each shape at its target size only.
 enum RestartBenchmark {
     struct Shape {
         var name: String
@@ -86,8 +87,9 @@ enum RestartBenchmark {
                 shape: "empty container (floor)", events: 0, journalMiB: 0, restartMilliseconds: floor.milliseconds,
                 cpuMilliseconds: floor.cpuMilliseconds, memoryMiB: floor.memory, target: ""))
         report(rows.last!)
+        let targetsOnly = arguments.contains("--targets")
         for shape in shapes(quick: quick) {
-            for size in shape.sizes {
+            for size in targetsOnly ? [shape.targetSize] : shape.sizes {
                 let container = workspace + "/\(shape.name.filter(\.isLetter))-\(size)"
                 try prepare(container: container, catalogPath: catalogPath, catalog: catalog, events: size, line: shape.line)
                 let journal = ContainerLayout(container: container, group: DaemonBenchmarks.group).journalPath
