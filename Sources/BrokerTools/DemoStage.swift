@@ -110,7 +110,7 @@ actor DemoStage {
         try await waitForWatch(locked: false)
         try await waitForPublished(atLeast: beforeWatchPurchase + 1, locked: false)
         say("The phone shows unlocked (generation \(try currentGeneration())): the watch's purchase reached it.")
-        say("Done: every state reached the widget, and the watch over the link, both ways.")
+        say("Done: every state reached the widget. The purchases and the refund crossed the link both ways.")
     }
 
     /// Stops every child with SIGTERM (SIGKILL after 5 s) and reports how each ended.
