@@ -236,7 +236,7 @@ struct CheckpointFormatTests {
             #expect(log.all.contains { $0.hasPrefix("compacted the journal") })
             let scan = JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: layout.journalPath))))
             #expect(scan.version == 2 && scan.records.first?.kind == .checkpointStart && scan.records.dropFirst().first?.kind == .fact)
-            #expect(!scan.records.contains { $0.kind == .transaction || $0.kind == .renewalInfo })
+            #expect(!scan.records.contains { [.transaction, .renewalInfo, .checkpointAppTransaction, .checkpointGrant].contains($0.kind) })
             #expect(try Self.replay(Self.framed(scan.records), catalog: catalog).facts == store)
         }
     }
