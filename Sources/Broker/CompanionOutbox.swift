@@ -37,7 +37,7 @@ package final class CompanionOutbox: Sendable {
 
     /// Opens (creating) the outbox at `path`; a torn last record (a crash mid-append) is cut off,
     /// and damage ends the outbox at the last intact record, logged. When the file is new, it is
-    /// seeded with `seed`: the event lines the journal holds.
+    /// seeded with `seed`: what the journal holds (``CompanionSeed``).
     package init(
         path: String, acknowledged: UInt64, compactionBound: UInt64 = CompanionOutbox.defaultCompactionBound, seed: () -> [String], log: (String) -> Void
     ) throws(BrokerError) {

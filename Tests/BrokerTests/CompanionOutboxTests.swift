@@ -1,4 +1,6 @@
 @testable import Broker
+import EntitlementDefaults
+import EntitlementModel
 import Foundation
 import Testing
 
@@ -64,5 +66,39 @@ struct CompanionOutboxTests {
             let reopened = try CompanionOutbox(path: path, acknowledged: 6, compactionBound: 2, seed: { [] }, log: { _ in })
             #expect(reopened.lines(from: 6, limit: 5).map(\.0) == [6])
         }
+    }
+}
+
+/// A new outbox offers everything the journal holds: the facts of its checkpoint too.
+@Suite("Companion outbox seed", .timeLimit(.minutes(1)))
+struct CompanionSeedTests {
+    @Test("A journal compacted before the link was configured offers its checkpoint's purchases")
+    func offersCheckpointFacts() throws {
+        let root = NSTemporaryDirectory() + "seed-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let layout = ContainerLayout(container: root, group: "group.core")
+        try FileManager.default.createDirectory(atPath: layout.brokerDirectory, withIntermediateDirectories: true)
+        let catalog = try Catalog.load(path: DaemonCoreTests.catalog)
+        let compacted = try #require(try EventDecoder.decode(line: DaemonCoreTests.line(1).utf8, signatures: catalog.signatures).first)
+        var store = FactStore()
+        store.insert(compacted)
+        var bytes = JournalRecord.header
+        for record in JournalReplay.checkpoint(of: store) { JournalRecord.append(record.kind, record.payload, to: &bytes) }
+        JournalRecord.append(.event, DaemonCoreTests.line(2).utf8, to: &bytes)
+        try Data(bytes).write(to: URL(fileURLWithPath: layout.journalPath))
+
+        var configuration = DaemonConfiguration(layout: layout, catalogPath: DaemonCoreTests.catalog, durable: false, log: { _ in })
+        configuration.companion = CompanionConfiguration(endpoint: .listen("0"), pairingKeyPath: root + "/key")
+        let core = try DaemonCore(configuration: configuration)
+        let outbox = try #require(core.outbox)
+        let offered = outbox.lines(from: 1, limit: 10).map { String(decoding: $0.1, as: UTF8.self) }
+        try #require(offered.count == 2)
+        // The checkpoint's purchase, as a line the peer reads back to the same fact.
+        guard case .read(let events) = try KeptLine.reading(offered[0].utf8, signatures: catalog.signatures) else {
+            Issue.record("the checkpoint's line does not read: \(offered[0])")
+            return
+        }
+        #expect(events == [compacted])
+        #expect(offered[1] == DaemonCoreTests.line(2))
     }
 }
