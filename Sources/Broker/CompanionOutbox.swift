@@ -34,6 +34,11 @@ package final class CompanionOutbox: Sendable {
     package let path: String
     package let compactionBound: UInt64
     private let state: Mutex<State>
+    private let appended = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Calls `body` (on the appending thread) after every append that is on disk, so the link
+    /// sends the lines at once rather than after the rest of the drain (journal and publish).
+    package func onAppend(_ body: @escaping @Sendable () -> Void) { appended.withLock { $0 = body } }
 
     /// Opens (creating) the outbox at `path`; a torn last record (a crash mid-append) is cut off,
     /// and damage ends the outbox at the last intact record, logged. When the file is new, it is
@@ -153,6 +158,7 @@ package final class CompanionOutbox: Sendable {
             return nil
         }
         if let failure { throw .io(path: path, operation: "append", errno: failure) }
+        appended.withLock { $0 }?()
     }
 
     /// Up to `limit` lines from sequence `sequence` on, each with its sequence.
