@@ -10,17 +10,22 @@ import WidgetTimeline
 
 /// `entitlement-demo`: the whole product in under a minute, on the built-in defaults.
 ///
-/// Starts the phone's and the watch's `entitlementd`, a widget follower and a watch follower as
-/// child processes (this same binary, run as each tool) on temporary containers, then plays: free → free trial starts
-/// (unlocked) → trial ends (locked at the second, with no event) → lifetime purchase (unlocked) →
-/// refund (locked). Every child is stopped and every file removed before it exits.
+/// Starts the phone's and the watch's `entitlementd` (the companion link between them runs through
+/// a ``DemoRelay`` the demo can cut), a widget follower and a watch follower as child processes
+/// (this same binary, run as each tool) on temporary containers, then plays: free → free trial
+/// starts (unlocked) → trial ends (locked at the second, with no event) → lifetime purchase on the
+/// phone (unlocked on the watch too) → the watch out of range and a refund (the phone locks, the
+/// watch has not heard) → back in range (the watch catches up) → a purchase on the watch (the phone
+/// unlocks). Every child is stopped and every file removed before it exits.
 package struct DemoCommand: Command {
     package static let configuration = CommandConfiguration(
         commandName: "entitlement-demo",
-        abstract: "Play free → trial → trial ends → lifetime → refund through the daemon, a widget and a watch.",
+        abstract: "Play free → trial → trial ends → lifetime → refund → a watch purchase, on a phone and a watch.",
         discussion: """
-            Needs no set-up: containers are temporary and removed at the end. The processes it starts run \
-            under their tools' names, so 'pgrep entitlementd' finds the demo's daemon.
+            Needs no set-up: containers are temporary and removed at the end. The phone's and the watch's \
+            entitlementd are paired with a key the demo makes and linked over 127.0.0.1 (free ports) through \
+            a relay the demo cuts to take the watch out of range. The processes it starts run \
+            under their tools' names, so 'pgrep entitlementd' finds the demo's daemons.
             Also a multi-call binary: 'entitlement-demo TOOL ARGS…', or a link to it named TOOL, runs TOOL \
             (entitlementd, entitlementctl or widget-renderer).
             """)

@@ -5,6 +5,7 @@ import FoundationEssentials
 import ServiceRuntime
 import EntitlementDefaults
 import SharedDefaults
+import SystemShims
 import EntitlementTools
 import WidgetTimeline
 
@@ -14,6 +15,8 @@ actor DemoStage {
     let phone: ContainerLayout
     let watch: ContainerLayout
     let tools: ToolLinks
+    /// The demo's temporary directory, where the pairing key is made.
+    let root: String
     let catalogPath: String
     let catalog: Catalog
     /// What the demo prints in: its own lines and the children's, which draw in it too.
@@ -21,12 +24,15 @@ actor DemoStage {
     private let glyphs: Glyphs
     private var children: [(name: String, process: ChildProcess)] = []
     private var serial = 0
+    /// The link between the two daemons, once the watch's daemon listens.
+    private var relay: DemoRelay?
 
     /// The tools the demo starts, each through a link named after it.
     static let tools = ["entitlementd", "entitlementctl", "widget-renderer"]
 
     init(root: String, tools: ToolLinks, catalogPath: String, catalog: Catalog, charset: TextCharset) {
         self.tools = tools
+        self.root = root
         phone = ContainerLayout(container: root + "/phone", group: CommonOptions.defaultGroup)
         watch = ContainerLayout(container: root + "/watch", group: CommonOptions.defaultGroup)
         self.catalogPath = catalogPath
@@ -42,15 +48,21 @@ actor DemoStage {
         say("Shared file: \(phone.sharedFilePath)")
         let common = ["--group", phone.group, "--catalog", catalogPath]
         let style = charset == .ascii ? ["--ascii"] : []
-        // The watch is a device of its own: its own broker on its own container, judging from its own events.
-        try start("daemon", "entitlementd", ["--container", phone.container] + common)
-        try start("watchd", "entitlementd", ["--container", watch.container] + common)
+        // The watch is a device of its own: its own broker on its own container, linked to the
+        // phone's over TCP through the demo's relay (the radio between them), under a pairing key.
+        let key = root + "/pairing.key"
+        try await runTool(["pair", "--out", key])
+        try start("watchd", "entitlementd", ["--container", watch.container, "--companion-listen", "127.0.0.1:0", "--pairing-key", key] + common)
+        let relay = try DemoRelay(forwardingTo: try await watchListeningAddress())
+        self.relay = relay
+        say("The watch's broker listens on 127.0.0.1; the phone's connects through the demo's relay at \(relay.address).")
+        try start("daemon", "entitlementd", ["--container", phone.container, "--companion-connect", "\(relay.address)", "--pairing-key", key] + common)
         try start("widget", "widget-renderer", ["--follow", "--container", phone.container, "--family", "systemSmall", "--family", "accessoryInline"] + common + style)
         try start("watch", "widget-renderer", ["--follow", "--device", "watch", "--container", watch.container, "--family", "app", "--family", "accessoryInline"] + common + style)
 
         step(1, "A free user: nothing bought, widgets and the watch app are locked.")
         try await waitForPublished(atLeast: 1, locked: true)
-        try await waitForWatch()
+        try await waitForWatch(locked: true)
 
         let now = Date()
         let trialEnd = now.addingTimeInterval(trialSeconds)
@@ -64,17 +76,41 @@ actor DemoStage {
         let lockedAt = Date()
         say("Locked \(Self.seconds(lockedAt.timeIntervalSince(trialEnd))) s after the trial's end.")
 
-        step(4, "The user buys Geko Plus Lifetime.")
+        step(4, "The user buys Geko Plus Lifetime on the phone; the purchase crosses the link to the watch.")
         let buy = Date()
         let lifetime = catalogProduct(monthly: false)
         let bought = try await ingest(transaction(id: "2000000002", product: lifetime, purchased: buy, expires: nil, trial: false))
         try await waitForPublished(atLeast: bought, locked: false)
+        let watchBought = try await waitForWatch(locked: false)
+        say("The watch shows unlocked (its generation \(watchBought)): the phone's purchase reached it.")
 
-        step(5, "Apple refunds the lifetime purchase (same transaction, now with a revocationDate).")
+        step(5, "The watch goes out of range (the relay closes the link and turns every reconnection away). Apple refunds the lifetime purchase.")
+        relay.cut()
+        guard await ChildProcess.wait(timeout: Self.deadline, until: { relay.openLinks == 0 }) else {
+            throw ToolError(.temporaryFailure, "the relay did not close the link within \(Self.deadline)")
+        }
         let refund = Date().addingTimeInterval(0.001)
         let refunded = try await ingest(transaction(id: "2000000002", product: lifetime, purchased: buy, expires: nil, trial: false, revoked: refund))
         try await waitForPublished(atLeast: refunded, locked: true)
-        say("Done: every state reached the widget. The watch's broker has no link to the phone here: it judged from its own events and stayed locked.")
+        let (watchMissed, watchStillUnlocked) = Self.published(on: watch, gate: catalog.featureGate)
+        guard watchStillUnlocked else {
+            throw ToolError(.temporaryFailure, "the watch locked (generation \(watchMissed)) while out of range: it cannot have heard of the refund")
+        }
+        say("The watch still shows unlocked (its generation \(watchMissed)): out of range, it has not heard of the refund.")
+
+        step(6, "The watch is back in range: the phone reconnects and sends only what the watch lacks.")
+        relay.restore()
+        let watchCaughtUp = try await waitForWatch(locked: true)
+        say("The watch caught up and shows locked (its generation \(watchCaughtUp)).")
+
+        step(7, "The user buys Geko Plus Lifetime again, this time on the watch; the purchase crosses the link to the phone.")
+        let beforeWatchPurchase = try currentGeneration()
+        let again = Date()
+        _ = try await ingest(transaction(id: "2000000003", product: lifetime, purchased: again, expires: nil, trial: false), on: watch)
+        try await waitForWatch(locked: false)
+        try await waitForPublished(atLeast: beforeWatchPurchase + 1, locked: false)
+        say("The phone shows unlocked (generation \(try currentGeneration())): the watch's purchase reached it.")
+        say("Done: every state reached the widget. The purchases and the refund crossed the link both ways.")
     }
 
     /// Stops every child with SIGTERM (SIGKILL after 5 s) and reports how each ended.
@@ -84,6 +120,8 @@ actor DemoStage {
             say("\(name) exited with status \(status.map(String.init) ?? "unknown")")
         }
         children.removeAll()
+        relay?.stop()
+        relay = nil
     }
 
     // MARK: - Script helpers
@@ -126,24 +164,47 @@ actor DemoStage {
         ).jsonRepresentation.serialized
     }
 
-    /// Runs `entitlementctl ingest --wait` as a child and returns the generation it reports.
-    private func ingest(_ line: String) async throws -> Int64 {
+    /// Runs `entitlementctl ingest --wait` on `device`'s container (the phone's unless named) as a
+    /// child and returns the generation it reports.
+    private func ingest(_ line: String, on device: ContainerLayout? = nil) async throws -> Int64 {
+        let device = device ?? phone
         serial += 1
-        let file = phone.container + "/event-\(serial).json"
+        let file = device.container + "/event-\(serial).json"
         try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: file))
-        say("entitlementctl ingest --wait  ← \(line)")
-        let child = try ChildProcess(
-            executable: tools.path("entitlementctl"),
-            arguments: ["ingest", "--wait", file, "--container", phone.container, "--group", phone.group, "--catalog", catalogPath])
+        say("entitlementctl ingest --wait\(device.container == watch.container ? " (on the watch)" : "")  ← \(line)")
+        let output = try await runTool(["ingest", "--wait", file, "--container", device.container, "--group", device.group, "--catalog", catalogPath])
+        let words = output.split(whereSeparator: \.isWhitespace)
+        return words.last.flatMap { Int64($0) } ?? 0
+    }
+
+    /// Runs `entitlementctl ARGUMENTS` as a child to its end and returns what it printed.
+    @discardableResult
+    private func runTool(_ arguments: [String]) async throws -> String {
+        let child = try ChildProcess(executable: tools.path("entitlementctl"), arguments: arguments)
+        let name = "entitlementctl \(arguments.first ?? "")"
         guard let status = await child.waitForExit(timeout: Self.deadline) else {
             await child.stop()
-            throw ToolError(.temporaryFailure, "entitlementctl ingest did not finish within \(Self.deadline)")
+            throw ToolError(.temporaryFailure, "\(name) did not finish within \(Self.deadline)")
         }
         guard status == 0 else {
-            throw ToolError(.temporaryFailure, "entitlementctl ingest exited \(status): \(child.standardError.split(whereSeparator: \.isNewline).last ?? "")")
+            throw ToolError(.temporaryFailure, "\(name) exited \(status): \(child.standardError.split(whereSeparator: \.isNewline).last ?? "")")
         }
-        let words = child.standardOutput.split(whereSeparator: \.isWhitespace)
-        return words.last.flatMap { Int64($0) } ?? 0
+        return child.standardOutput
+    }
+
+    /// The address the watch's daemon reports it listens on (it asked the kernel for a free port).
+    private func watchListeningAddress() async throws -> TCPSocket.Address {
+        let daemon = children.first { $0.name == "watchd" }?.process
+        let prefix = "companion: listening on "
+        var address: TCPSocket.Address?
+        _ = await ChildProcess.wait(timeout: Self.deadline) {
+            guard let daemon else { return true }
+            let line = daemon.standardError.split(separator: "\n").first { $0.contains(prefix) }
+            address = line.flatMap { $0.split(separator: " ").last }.flatMap { TCPSocket.Address(parsing: String($0)) }
+            return address != nil || !daemon.isRunning
+        }
+        guard let address else { throw ToolError(.temporaryFailure, "the watch's daemon did not listen within \(Self.deadline)") }
+        return address
     }
 
     private func currentGeneration() throws -> Int64 {
@@ -171,16 +232,36 @@ actor DemoStage {
         guard rendered else { throw ToolError(.temporaryFailure, "the widget follower did not render \(marker) within \(Self.deadline)") }
     }
 
-    /// Waits until the watch's broker has published and the watch follower has rendered it.
-    private func waitForWatch() async throws {
-        let watchReader = SnapshotReader(suiteName: watch.group, container: watch.container)
-        guard await ChildProcess.wait(timeout: Self.deadline, until: { watchReader.refresh().snapshot != nil }) else {
-            throw ToolError(.temporaryFailure, "the watch's broker did not publish within \(Self.deadline)")
+    /// The generation `device` has published and whether `widgets` is unlocked there now.
+    private static func published(on device: ContainerLayout, gate: FeatureGate) -> (generation: Int64, unlocked: Bool) {
+        let reader = SnapshotReader(suiteName: device.group, container: device.container)
+        _ = reader.refresh()
+        guard let snapshot = reader.lastGood else { return (0, false) }
+        let unlocked = gate.check("widgets", snapshot: snapshot, wallClock: snapshot.effectiveNow(wallClock: Date(), boot: .current())).isUnlocked
+        return (snapshot.generation, unlocked)
+    }
+
+    /// Waits until the watch's broker has published `widgets` in the expected state and the watch
+    /// follower has rendered that generation; returns the generation.
+    @discardableResult
+    private func waitForWatch(locked: Bool) async throws -> Int64 {
+        let watch = watch
+        let gate = catalog.featureGate
+        var generation: Int64 = 0
+        let reached = await ChildProcess.wait(timeout: Self.deadline) {
+            let state = Self.published(on: watch, gate: gate)
+            generation = state.generation
+            return generation > 0 && state.unlocked != locked
         }
+        guard reached else {
+            throw ToolError(.temporaryFailure, "the watch did not show \(locked ? "locked" : "unlocked") within \(Self.deadline)")
+        }
+        let marker = "generation \(generation) "
         let follower = children.first { $0.name == "watch" }?.process
-        guard await ChildProcess.wait(timeout: Self.deadline, until: { follower?.standardOutput.contains("generation 1") ?? false }) else {
-            throw ToolError(.temporaryFailure, "the watch follower did not render generation 1 within \(Self.deadline)")
+        guard await ChildProcess.wait(timeout: Self.deadline, until: { follower?.standardOutput.contains(marker) ?? false }) else {
+            throw ToolError(.temporaryFailure, "the watch follower did not render generation \(generation) within \(Self.deadline)")
         }
+        return generation
     }
 
     /// `seconds` with three decimals ("0.046"), as the demo prints durations.

@@ -198,6 +198,21 @@ struct ToolContractTests {
         #expect(result.standardOutput.contains("watch  | watch app - 198x242 pt - generation 1"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("daemon exited with status 0"))
         #expect(result.standardOutput.contains("watchd exited with status 0"))
+        // The companion scenes, in order: the demo prints each only once it has seen it happen.
+        let scenes = [
+            "The watch shows unlocked (its generation",
+            "The watch still shows unlocked (its generation",
+            "The watch caught up and shows locked (its generation",
+            "The phone shows unlocked (generation",
+        ]
+        let positions = scenes.map { result.standardOutput.range(of: $0)?.lowerBound }
+        #expect(!positions.contains(nil), "scenes missing: \(zip(scenes, positions).filter { $0.1 == nil }.map(\.0))")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "scenes out of order")
+        // The watch's follower drew the refund it caught up on, and the relay carried both ways.
+        let watchLines = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("watch  |") }
+        #expect(watchLines.contains { $0.contains("locked (revoked)") }, "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("authenticated (we connected)"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("authenticated (it connected)"), "\(result.standardOutput)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
         let foreign = result.standardOutput.split(separator: "\n").filter { !$0.unicodeScalars.allSatisfy(\.isASCII) }
         #expect(foreign.isEmpty, "lines that are not ASCII: \(foreign)")
