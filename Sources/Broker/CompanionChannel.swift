@@ -53,7 +53,6 @@ final class CompanionChannel: @unchecked Sendable {
     private var statusWrittenAt: ContinuousClock.Instant?
     /// Inbox files queued from the peer not yet applied, and how many events each holds.
     private var queuedFromPeer: [String: UInt64] = [:]
-    private var refusedBurstLogged = false
     private var post: @Sendable () -> Void = {}
 
     /// A channel for `configuration`, whose listener (on the watch) is bound at once, so a port
@@ -223,11 +222,8 @@ final class CompanionChannel: @unchecked Sendable {
             }
             guard let socket = accepted else { return }
             guard unauthenticatedCount < Self.maximumUnauthenticated else {
-                // One line per burst, not per connection: a flood must not flood the log.
-                if !refusedBurstLogged {
-                    log("companion: \(peer): refused: \(Self.maximumUnauthenticated) connections are already waiting for their handshake")
-                    refusedBurstLogged = true
-                }
+                // One line per refused connection, naming it; the connection closes with `socket`.
+                log("companion: \(peer): refused: \(Self.maximumUnauthenticated) connections are already waiting for their handshake; connection closed")
                 _ = socket
                 continue
             }
@@ -246,7 +242,6 @@ final class CompanionChannel: @unchecked Sendable {
             status.peer = nil
             writeStatus(force: true)
         }
-        if unauthenticatedCount < Self.maximumUnauthenticated { refusedBurstLogged = false }
         if role == .initiator, connections.isEmpty { scheduleReconnect() }
     }
 
