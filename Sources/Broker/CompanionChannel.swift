@@ -53,7 +53,6 @@ final class CompanionChannel: @unchecked Sendable {
     private var statusWrittenAt: ContinuousClock.Instant?
     /// Inbox files queued from the peer not yet applied, and how many events each holds.
     private var queuedFromPeer: [String: UInt64] = [:]
-    private var refusedBurstLogged = false
     private var post: @Sendable () -> Void = {}
 
     /// A channel for `configuration`, whose listener (on the watch) is bound at once, so a port
@@ -223,11 +222,8 @@ final class CompanionChannel: @unchecked Sendable {
             }
             guard let socket = accepted else { return }
             guard unauthenticatedCount < Self.maximumUnauthenticated else {
-                // One line per burst, not per connection: a flood must not flood the log.
-                if !refusedBurstLogged {
-                    log("companion: \(peer): refused: \(Self.maximumUnauthenticated) connections are already waiting for their handshake")
-                    refusedBurstLogged = true
-                }
+                // One line per refused connection, naming it; the connection closes with `socket`.
+                log("companion: \(peer): refused: \(Self.maximumUnauthenticated) connections are already waiting for their handshake; connection closed")
                 _ = socket
                 continue
             }
@@ -246,7 +242,6 @@ final class CompanionChannel: @unchecked Sendable {
             status.peer = nil
             writeStatus(force: true)
         }
-        if unauthenticatedCount < Self.maximumUnauthenticated { refusedBurstLogged = false }
         if role == .initiator, connections.isEmpty { scheduleReconnect() }
     }
 
@@ -344,6 +339,12 @@ final class CompanionChannel: @unchecked Sendable {
             guard received <= outbox.count else {
                 throw .malformedMessage("the peer holds event \(received) of \(outbox.count) offered (another pair's container?)")
             }
+            // What it acknowledged before was compacted away: only a reset container forgets it
+            // (the received position is saved durably before it is acknowledged).
+            guard received + 1 >= outbox.firstInFile else {
+                throw .malformedMessage(
+                    "the peer holds event \(received), but acknowledged events up to \(outbox.firstInFile - 1), no longer offered (was its container reset?)")
+            }
             connection.nextToSend = received + 1
             acknowledge(through: received)
         case .ack(let through):
@@ -380,11 +381,22 @@ final class CompanionChannel: @unchecked Sendable {
         guard sequence > positions.acknowledged else { return }
         positions.acknowledged = sequence
         outbox.trim(through: sequence)
-        savePositions()
+        guard outbox.wantsCompaction else {
+            savePositions()
+            return
+        }
+        // The position is on disk before the lines it acknowledges leave the outbox.
+        guard savePositions(durable: true) else { return }
+        do { try outbox.compact() } catch { log("companion: \(error); the outbox stays as it is") }
     }
 
-    private func savePositions() {
-        do { try positions.save(path: layout.companionPositionsPath) } catch { log("companion: \(error)") }
+    @discardableResult
+    private func savePositions(durable: Bool = false) -> Bool {
+        do { try positions.save(path: layout.companionPositionsPath, durable: durable) } catch {
+            log("companion: \(error)")
+            return false
+        }
+        return true
     }
 
     /// Queues the peer's complete new events in the inbox (durably), then acknowledges them.
@@ -411,7 +423,11 @@ final class CompanionChannel: @unchecked Sendable {
             }
         }
         positions.received = last
-        savePositions()
+        // Durably: the peer compacts away what this side acknowledges, so it must never be asked again.
+        guard savePositions(durable: true) else {
+            close(connection, reason: "cannot record the peer's events as received; they are sent again")
+            return
+        }
         guard isOpen(connection), connection.session != nil else { return }
         do { try connection.send(.ack(through: last)) } catch { close(connection, reason: error.description) }
     }

@@ -6,8 +6,9 @@ import SystemShims
 /// How far each direction of the companion link got, kept in `companion-positions.json`:
 /// `acknowledged`, the last of this side's outbox sequences the peer acknowledged (it need not
 /// be sent again), and `received`, the last of the peer's sequences this side holds durably (its
-/// inbox file was fsynced first). Written without fsync: a position that is lost only makes a
-/// peer send events again, which are applied once.
+/// inbox file was fsynced first). `received` is written durably before it is acknowledged, and
+/// `acknowledged` before the outbox drops what it covers (``CompanionOutbox/compact()``):
+/// either side compacts away what the other acknowledged, so neither position may go back.
 package struct CompanionPositions: Sendable, Equatable {
     package var acknowledged: UInt64 = 0
     package var received: UInt64 = 0
@@ -27,9 +28,9 @@ package struct CompanionPositions: Sendable, Equatable {
         return CompanionPositions(acknowledged: acknowledgedValue, received: receivedValue)
     }
 
-    package func save(path: String) throws(BrokerError) {
+    package func save(path: String, durable: Bool = false) throws(BrokerError) {
         let text = "{\"acknowledged\":\(acknowledged),\"received\":\(received)}\n"
-        do { try AtomicFile.replace(path: path, bytes: Array(text.utf8), mode: ContainerLayout.fileMode, durable: false) } catch {
+        do { try AtomicFile.replace(path: path, bytes: Array(text.utf8), mode: ContainerLayout.fileMode, durable: durable) } catch {
             throw .io(path: path, operation: "write", errno: error)
         }
     }

@@ -113,9 +113,10 @@ final class DaemonCore {
         let contents = try journal.open(inbox: inbox)
         if configuration.companion != nil {
             let positions = CompanionPositions.load(path: layout.companionPositionsPath)
+            let seedCatalog = catalog, journalPath = layout.journalPath, log = configuration.log
             outbox = try CompanionOutbox(
                 path: layout.companionOutboxPath, acknowledged: positions.acknowledged,
-                seed: { contents.records.filter { $0.kind == .event }.map { String(decoding: $0.payload, as: UTF8.self) } },
+                seed: { CompanionSeed.lines(of: contents.records, format: contents.format, path: journalPath, catalog: seedCatalog, log: log) },
                 log: configuration.log)
         } else {
             outbox = nil

@@ -70,6 +70,7 @@ struct DaemonService: ServiceLoopHandler {
                     positions: CompanionPositions.load(path: layout.companionPositionsPath), signatures: core.catalog.signatures,
                     log: configuration.log)
                 try link.start(channel)
+                outbox.onAppend { channel.wake() }
                 self.channel = channel
                 offeredCount = outbox.count
             } catch {

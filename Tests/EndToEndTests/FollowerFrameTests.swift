@@ -69,6 +69,16 @@ struct FollowerFrameTests {
         }
     }
 
+    /// Ingests a subscription `id` ending at `expiry` and waits, until then, for the follower's
+    /// unlocked frame of it; returns the generation published and whether that frame came.
+    static func subscribe(_ fixture: Fixture, _ lines: TimestampedLines, id: String, until expiry: Date) async throws -> (Int64, Bool) {
+        let subscribed = try await Self.ingest(fixture, Fixture.transaction(id: id, purchased: Date(), expires: expiry))
+        let unlocked = await ChildProcess.wait(timeout: .seconds(max(1, Int(expiry.timeIntervalSinceNow)))) {
+            Self.frames(lines).contains { $0.generation == subscribed && !$0.locked }
+        }
+        return (subscribed, unlocked)
+    }
+
     @Test("At an expiry the follower prints exactly one new frame: the daemon's locked generation, not stale")
     func oneFrameAtExpiry() async throws {
         try await withRoomForSetUp([6, 20, 60]) { window in try await Fixture.with { try await Self.oneFrameAtExpiry($0, window: window) } }
@@ -82,12 +92,8 @@ struct FollowerFrameTests {
         defer { follower.send(SIGKILL) }
         #expect(await ChildProcess.wait(timeout: .seconds(10)) { !Self.frames(lines).isEmpty })
 
-        let now = Date()
-        let expiry = now.addingTimeInterval(window)
-        let subscribed = try await Self.ingest(fixture, Fixture.transaction(id: "3101", purchased: now, expires: expiry))
-        let unlockedFrame = await ChildProcess.wait(timeout: .seconds(Int(window))) {
-            Self.frames(lines).contains { $0.generation == subscribed && !$0.locked }
-        }
+        let expiry = Date().addingTimeInterval(window)
+        let (subscribed, unlockedFrame) = try await Self.subscribe(fixture, lines, id: "3101", until: expiry)
         guard unlockedFrame, Date() < expiry.addingTimeInterval(-1) else { return false }
         // The daemon republishes at the expiry with no event, and the follower shows it locked.
         #expect(await ChildProcess.wait(timeout: .seconds(15)) {
@@ -130,12 +136,8 @@ struct FollowerFrameTests {
         let (follower, lines) = try Self.startFollower(fixture)
         defer { follower.send(SIGKILL) }
         #expect(await ChildProcess.wait(timeout: .seconds(10)) { !Self.frames(lines).isEmpty })
-        let now = Date()
-        let expiry = now.addingTimeInterval(window)
-        let subscribed = try await Self.ingest(fixture, Fixture.transaction(id: "3201", purchased: now, expires: expiry))
-        let unlockedFrame = await ChildProcess.wait(timeout: .seconds(Int(window))) {
-            Self.frames(lines).contains { $0.generation == subscribed && !$0.locked }
-        }
+        let expiry = Date().addingTimeInterval(window)
+        let (subscribed, unlockedFrame) = try await Self.subscribe(fixture, lines, id: "3201", until: expiry)
         #expect(await daemon.stop() == 0)
         // The daemon must be gone before the expiry, or it is the daemon that locks, not the follower.
         guard unlockedFrame, Date() < expiry.addingTimeInterval(-1) else { return false }

@@ -8,6 +8,10 @@ struct BenchmarkPlan: Sendable {
     var sizedRounds: Int
     /// Purchases of the purchase → widget entry row.
     var purchaseRounds: Int
+    /// Purchases of the companion row (phone ingest → the watch's entry) and the events of its
+    /// catch-up row.
+    var companionRounds: Int
+    var catchUpEvents: Int
     /// The reader counts of the fan-out rows (nominal 1, 8, 64; fewer only in the smoke plan).
     var fanoutReaders: [(nominal: Int, actual: Int)]
     var peerRounds: Int
@@ -29,7 +33,7 @@ struct BenchmarkPlan: Sendable {
 
     /// The full run (a few minutes on 2 cores).
     static let full = BenchmarkPlan(
-        propagationRounds: 2000, propagationBlocks: 4, fanoutRounds: 500, sizedRounds: 400, purchaseRounds: 200, fanoutReaders: [(1, 1), (8, 8), (64, 64)],
+        propagationRounds: 2000, propagationBlocks: 4, fanoutRounds: 500, sizedRounds: 400, purchaseRounds: 200, companionRounds: 100, catchUpEvents: 10_000, fanoutReaders: [(1, 1), (8, 8), (64, 64)],
         peerRounds: 400, pingPongRounds: 20_000, checkIterations: 2_000_000, decodeIterations: 2000, unchangedIterations: 50_000,
         costRepeats: 7, ingest: IngestBenchmark(producers: 2, calls: 200, batch: 100),
         singleEventIngest: IngestBenchmark(producers: 2, calls: 250, batch: 1),
@@ -38,7 +42,7 @@ struct BenchmarkPlan: Sendable {
 
     /// `--quick`: under a minute on 2 cores.
     static let quick = BenchmarkPlan(
-        propagationRounds: 300, propagationBlocks: 2, fanoutRounds: 120, sizedRounds: 100, purchaseRounds: 50, fanoutReaders: [(1, 1), (8, 8), (64, 64)],
+        propagationRounds: 300, propagationBlocks: 2, fanoutRounds: 120, sizedRounds: 100, purchaseRounds: 50, companionRounds: 30, catchUpEvents: 10_000, fanoutReaders: [(1, 1), (8, 8), (64, 64)],
         peerRounds: 100, pingPongRounds: 5000, checkIterations: 500_000, decodeIterations: 300, unchangedIterations: 10_000,
         costRepeats: 5, ingest: IngestBenchmark(producers: 2, calls: 25, batch: 100),
         singleEventIngest: IngestBenchmark(producers: 2, calls: 50, batch: 1),
@@ -49,7 +53,7 @@ struct BenchmarkPlan: Sendable {
     /// shape in tests. Its numbers mean nothing. Three propagation blocks make the package reader
     /// start on an existing file, as in the full plan.
     static let smoke = BenchmarkPlan(
-        propagationRounds: 12, propagationBlocks: 3, fanoutRounds: 5, sizedRounds: 4, purchaseRounds: 2, fanoutReaders: [(1, 1), (8, 2), (64, 4)],
+        propagationRounds: 12, propagationBlocks: 3, fanoutRounds: 5, sizedRounds: 4, purchaseRounds: 2, companionRounds: 2, catchUpEvents: 20, fanoutReaders: [(1, 1), (8, 2), (64, 4)],
         peerRounds: 5, pingPongRounds: 100, checkIterations: 1000, decodeIterations: 10, unchangedIterations: 100,
         costRepeats: 1, ingest: IngestBenchmark(producers: 1, calls: 2, batch: 10),
         singleEventIngest: IngestBenchmark(producers: 1, calls: 2, batch: 1),

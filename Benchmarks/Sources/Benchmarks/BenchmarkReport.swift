@@ -28,7 +28,7 @@ struct BenchmarkReport {
 
     static let targets = (
         propagationP50Ratio: 1.15, propagationP99Ratio: 1.5, tmpfsRatio: 1.6, fanout64P50Ratio: 1.3, fanout64P99Ratio: 1.2,
-        fanout8P99Ratio: 1.1, wakeUpsPerPublish: 1.0, purchaseP50Ratio: 1.5, renderRatio: 2.0, checkNanoseconds: 250.0, decode100: 20.0,
+        fanout8P99Ratio: 1.1, wakeUpsPerPublish: 1.0, purchaseP50Ratio: 1.5, companionP50Ratio: 2.0, renderRatio: 2.0, checkNanoseconds: 250.0, decode100: 20.0,
         unchanged: 2.0, ingestPerSecond: 20_000.0, verifiedIngestPerSecond: 5_000.0, daemonMemory: 16.0,
         p256OfOpenSSL: 0.5, p384OfOpenSSL: 1.0, p256WithoutOpenSSL: 6_500.0, p384WithoutOpenSSL: 800.0
     )
@@ -189,7 +189,36 @@ struct BenchmarkReport {
         for (name, part) in parts {
             rows.append(Row(name: name + ", p50 / p99", target: "", measured: "\(Self.microseconds(part?.p50)) / \(Self.microseconds(part?.p99))"))
         }
+        let companion = results.companion
+        let companionFloor = companionFloor
+        rows.append(
+            Row(
+                name: "companion: phone ingest --wait → watch follower prints unlocked entry, p50", target: "≤ 2× floor",
+                measured: Self.microseconds(companion?.latency?.p50), ratio: Self.ratio(companion?.latency?.p50, companionFloor.p50),
+                met: Self.atMost(companion?.latency?.p50, Self.targets.companionP50Ratio, times: companionFloor.p50), key: "companion.p50"))
+        rows.append(
+            Row(
+                name: "companion: phone ingest --wait → watch follower prints unlocked entry, p99", target: "",
+                measured: Self.microseconds(companion?.latency?.p99), ratio: Self.ratio(companion?.latency?.p99, companionFloor.p99)))
+        rows.append(
+            Row(
+                name: "floor: spawn + raw durable propagation × 2 + raw TCP one-way hop, p50 / p99", target: "",
+                measured: "\(Self.microseconds(companionFloor.p50)) / \(Self.microseconds(companionFloor.p99))"))
+        rows.append(
+            Row(
+                name: "companion catch-up: \(companion?.catchUpEvents ?? 0) events after an absence, session up → watch shows the last",
+                target: "", measured: companion?.catchUpEventsPerSecond.map { Self.rate($0) } ?? "–"))
         return rows
+    }
+
+    /// The companion row's floor: the purchase row's (a spawn of the do-nothing process, for the
+    /// `ingest` the row spawns, plus the phone's raw durable propagation), a raw TCP one-way hop on
+    /// loopback, and the watch's raw durable propagation, percentile by percentile, all measured
+    /// in this run.
+    var companionFloor: (p50: Double?, p99: Double?) {
+        let hop = results.companion?.tcpOneWay, propagation = results.durable.floor, purchase = purchaseFloor
+        func sum(_ parts: Double?...) -> Double? { parts.contains { $0 == nil } ? nil : parts.reduce(0) { $0 + ($1 ?? 0) } }
+        return (sum(purchase.p50, hop?.p50, propagation?.p50), sum(purchase.p99, hop?.p99, propagation?.p99))
     }
 
     /// The purchase row's floor: a spawn of the do-nothing process plus the raw durable
@@ -318,6 +347,15 @@ struct BenchmarkReport {
             "spawn_floor_p50_us": Self.number(results.purchase?.spawnFloor?.p50), "spawn_floor_p99_us": Self.number(results.purchase?.spawnFloor?.p99),
             "daemon_part_p50_us": Self.number(results.purchase?.daemonPart?.p50), "daemon_part_p99_us": Self.number(results.purchase?.daemonPart?.p99),
             "rounds": .int(Int64(results.purchase?.rounds ?? 0)),
+        ])
+        object["companion"] = .object([
+            "p50_us": Self.number(results.companion?.latency?.p50), "p99_us": Self.number(results.companion?.latency?.p99),
+            "floor_p50_us": Self.number(companionFloor.p50), "floor_p99_us": Self.number(companionFloor.p99),
+            "tcp_one_way_p50_us": Self.number(results.companion?.tcpOneWay?.p50),
+            "catchup_events": .int(Int64(results.companion?.catchUpEvents ?? 0)),
+            "catchup_events_per_s": Self.number(results.companion?.catchUpEventsPerSecond),
+            "catchup_reconnect_s": Self.number(results.companion?.reconnectSeconds),
+            "rounds": .int(Int64(results.companion?.rounds ?? 0)),
         ])
         for (label, propagation) in [("durable", results.durable), ("tmpfs", results.tmpfs)] {
             object["wakeups_\(label)"] = .object([

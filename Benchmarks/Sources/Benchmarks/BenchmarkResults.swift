@@ -63,6 +63,7 @@ struct BenchmarkResults {
     var fanout: [Fanout] = []
     var sized: [SizedPropagation] = []
     var purchase: PurchaseBenchmark.Outcome?
+    var companion: CompanionBenchmark.Outcome?
     var statPoller = Peer()
     var userDefaults = Peer()
     /// Per `FeatureGate.check` (the decision with its paywall: what a widget calls).

@@ -86,6 +86,10 @@ struct BenchmarkSuite {
         step("purchase → widget entry", into: &results) { results throws(BenchmarkError) in
             results.purchase = try PurchaseBenchmark(rounds: plan.purchaseRounds).run(container: diskRoot + "/purchase", catalogPath: catalogPath)
         }
+        step("companion: phone purchase → watch entry, catch-up", into: &results) { results throws(BenchmarkError) in
+            results.companion = try CompanionBenchmark(rounds: plan.companionRounds, catchUpEvents: plan.catchUpEvents).run(
+                root: diskRoot + "/companion", catalogPath: catalogPath, tcpRounds: plan.pingPongRounds)
+        }
         step("ingest", into: &results) { results throws(BenchmarkError) in
             results.ingest = try plan.ingest.run(container: diskRoot + "/ingest", catalogPath: catalogPath)
         }
