@@ -64,13 +64,10 @@ public struct EntitlementEngine: Sendable {
             return verdict
         }
         var candidates: [String: [Candidate]] = [:]
-        for (original, subscription) in facts.subscriptions where !subscription.isWithheld {
-            guard let latest = subscription.latest, let transaction = facts.transaction(id: latest),
-                let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
-                counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment))
-            else { continue }
+        for (original, position) in facts.latest where !facts.isWithheld(original) {
             let renewal = facts.renewalInfos[original].flatMap { counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
-            guard let candidate = candidate(for: transaction, renewal: renewal, at: effectiveNow) else { continue }
+            guard let (candidate, entitlementIds) = candidate(for: facts.transactions[position], renewal: renewal, at: effectiveNow, counts: counts)
+            else { continue }
             for id in entitlementIds { candidates[id, default: []].append(candidate) }
         }
 
@@ -106,9 +103,20 @@ public struct EntitlementEngine: Sendable {
 
     // MARK: Steps
 
-    /// One transaction's claim on its entitlements at `now`, or `nil` when it grants nothing
-    /// (rules 2 and 3). `renewal` is its subscription's renewal info, when it counts.
-    private func candidate(for transaction: StoreTransaction, renewal: RenewalInfo?, at now: Date) -> Candidate? {
+    /// One transaction's claim on its entitlements at `now`, and the entitlements, or `nil` when
+    /// it grants nothing (rules 1 to 3). `renewal` is its subscription's renewal info, when it counts.
+    private func candidate(
+        for transaction: StoreTransaction, renewal: RenewalInfo?, at now: Date, counts: (FactOrigin) -> Bool
+    ) -> (Candidate, Set<String>)? {
+        guard let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
+            counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment)),
+            let candidate = claim(of: transaction, renewal: renewal, at: now)
+        else { return nil }
+        return (candidate, entitlementIds)
+    }
+
+    /// What `transaction` claims at `now`, or `nil` when it grants nothing (rules 2 and 3).
+    private func claim(of transaction: StoreTransaction, renewal: RenewalInfo?, at now: Date) -> Candidate? {
         if transaction.isUpgraded { return nil }
         let catalogProduct = catalog.products[transaction.productId]
         // A consumable never claims, nor does a subscription without the catalog's group, level or duration.

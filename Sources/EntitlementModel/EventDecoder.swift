@@ -72,12 +72,24 @@ public enum EventDecoder {
     /// field rules as every line, with no signature policy (the fact was checked when it was
     /// accepted; `isSigned` and `keyId` say how).
     package static func fact(line: some Collection<UInt8>) throws(EventDecodingError) -> StoreEvent {
-        let value: JSONInput
-        do { value = try JSONInput.parse(line) } catch { throw .notJSON("line is not JSON: \(error.description)") }
-        guard case .object = value else { throw .notJSON("line is not a JSON object") }
-        let root = JSONCursor(value)
-        do {
-            if root.has("transactionId") { return .transaction(try transaction(root)) }
+        // Its members in document order, not an object: most facts are transactions, whose
+        // reader takes them one by one.
+        var members: [(key: String, value: JSONInput)] = []
+        members.reserveCapacity(16)
+        do { try JSONInput.forEachMember(ofObject: line) { members.append(($0, $1)); return nil } } catch {
+            throw .notJSON("line is not a JSON object: \(error.description)")
+        }
+        do throws(JSONPathError) {
+            if members.contains(where: { $0.key == "transactionId" }) {
+                var reader = StoreTransaction.Reader(JSONCursor(.null))
+                for member in members { try reader.read(member.key, member.value) }
+                return .transaction(try reader.transaction())
+            }
+            var object: [String: JSONInput] = [:]
+            for member in members where object.updateValue(member.value, forKey: member.key) != nil {
+                throw JSONPathError(path: "", problem: "duplicate key \(member.key)")
+            }
+            let root = JSONCursor(.object(JSONObject(members: object, keys: members.map(\.key))))
             if root.has("appTransactionId") {
                 return .appTransaction(try appTransaction(root, isSigned: root.optionalBool(StoreEvent.isSignedKey) ?? false))
             }
@@ -345,51 +357,10 @@ public enum EventDecoder {
 
     // MARK: Payloads
 
-    /// A transaction's fields: their JSON keys (the case names), read here and written by
-    /// ``StoreTransaction/jsonRepresentation``.
-    enum TransactionField: String, PayloadField {
-        case transactionId, purchaseDate, expiresDate, type, originalTransactionId, webOrderLineItemId, bundleId, productId
-        case subscriptionGroupIdentifier, originalPurchaseDate, quantity, appAccountToken, inAppOwnershipType, signedDate
-        case revocationReason, revocationDate, revocationType, isUpgraded, offerType, offerIdentifier, offerDiscountType
-        case offerPeriod, environment, storefront, storefrontId, transactionReason, price, currency
-    }
-
     static func transaction(_ root: JSONCursor) throws(JSONPathError) -> StoreTransaction {
-        let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "transaction" : root.path)
-        let fields = PayloadMembers<TransactionField>(root)
-        let transactionId = try fields.required(.transactionId).identifier()
-        let purchaseDate = try date(fields.required(.purchaseDate))
-        let expiresDate = try fields.optionalDate(.expiresDate)
-        let typeRaw = try fields.optionalString(.type)
-        return StoreTransaction(
-            transactionId: transactionId,
-            originalTransactionId: try fields.optionalIdentifier(.originalTransactionId) ?? transactionId,
-            webOrderLineItemId: try fields.optionalIdentifier(.webOrderLineItemId),
-            bundleId: try fields.optionalString(.bundleId),
-            productId: try nonEmpty(fields.required(.productId)),
-            subscriptionGroupIdentifier: try fields.optionalIdentifier(.subscriptionGroupIdentifier),
-            purchaseDate: purchaseDate,
-            originalPurchaseDate: try fields.optionalDate(.originalPurchaseDate),
-            expiresDate: expiresDate,
-            quantity: try fields.optionalInteger(.quantity),
-            type: typeRaw.map(StoreProductType.init(rawValue:)) ?? (expiresDate == nil ? .nonConsumable : .autoRenewable),
-            appAccountToken: try fields.optionalString(.appAccountToken),
-            inAppOwnershipType: try fields.optionalString(.inAppOwnershipType).map(OwnershipType.init(rawValue:)) ?? .purchased,
-            signedDate: try fields.optionalDate(.signedDate),
-            revocationReason: try fields.optionalInteger(.revocationReason).map(RevocationReason.init(rawValue:)),
-            revocationDate: try fields.optionalDate(.revocationDate),
-            revocationType: try fields.optionalString(.revocationType).map(RevocationType.init(rawValue:)),
-            isUpgraded: try fields.optionalFlag(.isUpgraded) ?? false,
-            offerType: try fields.optionalInteger(.offerType).map(OfferType.init(rawValue:)),
-            offerIdentifier: try fields.optionalString(.offerIdentifier),
-            offerDiscountType: try fields.optionalString(.offerDiscountType).map(OfferDiscountType.init(rawValue:)),
-            offerPeriod: try fields.optionalString(.offerPeriod),
-            environment: try fields.optionalString(.environment).map(StoreEnvironment.init(rawValue:)),
-            storefront: try fields.optionalString(.storefront),
-            storefrontId: try fields.optionalIdentifier(.storefrontId),
-            transactionReason: try fields.optionalString(.transactionReason).map(TransactionReason.init(rawValue:)),
-            price: try fields.optional(.price).map(price),
-            currency: try fields.optionalString(.currency))
+        var reader = StoreTransaction.Reader(root)
+        for (key, value) in try root.object() { try reader.read(key, value) }
+        return try reader.transaction()
     }
 
     /// A renewal info's fields: their JSON keys (the case names), read here and written by
@@ -466,13 +437,13 @@ public enum EventDecoder {
     static func dateFromMilliseconds(_ milliseconds: Double) -> Date { Date(timeIntervalSince1970: milliseconds / 1000) }
 
     /// A price in milliunits; one beyond `Int64` is refused, not trapped on.
-    private static func price(_ cursor: JSONCursor) throws(JSONPathError) -> Int64 {
+    static func price(_ cursor: JSONCursor) throws(JSONPathError) -> Int64 {
         let value = try cursor.double().rounded()
         guard let price = Int64(exactly: value) else { throw cursor.fail("\(value) is out of range for a price") }
         return price
     }
 
-    private static func nonEmpty(_ cursor: JSONCursor) throws(JSONPathError) -> String {
+    static func nonEmpty(_ cursor: JSONCursor) throws(JSONPathError) -> String {
         let text = try cursor.string()
         guard !text.isEmpty else { throw cursor.fail("is empty") }
         return text

@@ -18,21 +18,14 @@ import Foundation
 /// the renewal info, so that an evaluation costs one step per subscription; per product id, how
 /// many current transactions name it (and how many of them redeemed an introductory offer).
 public struct FactStore: Sendable {
-    /// One `originalTransactionId`: a subscription, or a single purchase.
-    struct Subscription: Sendable, Hashable {
-        /// The `transactionId` of the member that counts (rule 1), `nil` while only renewal info is known.
-        var latest: String?
-        /// Set when a journal record about this subscription was lost: it grants nothing until
-        /// a fact signed after this instant arrives (see ``FactStore/withhold(transactionIds:originalTransactionIds:everything:since:)``).
-        var withheldSince: Date?
-        /// The newest `signedDate` of any fact inserted for this subscription.
-        var newestSignedDate: Date?
+    /// A subscription withheld because a journal record about it was lost: it grants nothing
+    /// until a fact signed after ``since`` arrives (see ``FactStore/withhold(transactionIds:originalTransactionIds:everything:since:)``).
+    struct Withholding: Sendable, Hashable {
+        var since: Date
+        /// The newest `signedDate` of any fact held about the subscription.
+        var newestSignedDate: Date? = nil
 
-        /// Whether the engine must skip this subscription.
-        var isWithheld: Bool {
-            guard let withheldSince else { return false }
-            return !(newestSignedDate.map { $0 > withheldSince } ?? false)
-        }
+        var isWithheld: Bool { !(newestSignedDate.map { $0 > since } ?? false) }
 
         mutating func saw(_ signed: Date?) {
             if let signed, newestSignedDate.map({ signed > $0 }) ?? true { newestSignedDate = signed }
@@ -43,6 +36,11 @@ public struct FactStore: Sendable {
     struct ProductUse: Sendable, Hashable {
         var transactions = 0
         var introductoryOffers = 0
+
+        mutating func add(transactions: Int, introductoryOffers: Int) {
+            self.transactions += transactions
+            self.introductoryOffers += introductoryOffers
+        }
     }
 
     /// Current version of each transaction, in first-seen order: an array, not a dictionary by
@@ -50,8 +48,11 @@ public struct FactStore: Sendable {
     private(set) var transactions: [StoreTransaction] = []
     /// Each transaction's position in ``transactions``, by `transactionId`.
     private var positions: [String: Int] = [:]
-    /// By `originalTransactionId`.
-    private(set) var subscriptions: [String: Subscription] = [:]
+    /// The position in ``transactions`` of each subscription's latest transaction (rule 1), by
+    /// `originalTransactionId`.
+    private(set) var latest: [String: Int] = [:]
+    /// The subscriptions withheld, by `originalTransactionId`; empty but after a lost record.
+    private var withheld: [String: Withholding] = [:]
     /// Current renewal info of each subscription that has one, by `originalTransactionId`.
     private(set) var renewalInfos: [String: RenewalInfo] = [:]
     /// By product id: every product any transaction version ever named.
@@ -77,7 +78,7 @@ public struct FactStore: Sendable {
     package mutating func reserveCapacity(transactions count: Int) {
         transactions.reserveCapacity(count)
         positions.reserveCapacity(count)
-        subscriptions.reserveCapacity(count)
+        latest.reserveCapacity(count)
     }
 
     /// A store holding `events`, inserted in order.
@@ -113,7 +114,7 @@ public struct FactStore: Sendable {
                 return false
             }
             renewalInfos[info.originalTransactionId] = info
-            subscriptions[info.originalTransactionId, default: Subscription()].saw(info.signedDate)
+            if !withheld.isEmpty { withheld[info.originalTransactionId]?.saw(info.signedDate) }
         case .appTransaction(let app):
             if let held = appTransactions[app.appTransactionId], !Self.supersedes(event, .appTransaction(held)) { return false }
             appTransactions[app.appTransactionId] = app
@@ -147,19 +148,29 @@ public struct FactStore: Sendable {
     @discardableResult
     package mutating func withhold(transactionIds: [String], originalTransactionIds: [String], everything: Bool, since: Date) -> [String] {
         var originals = Set(originalTransactionIds)
-        if everything { originals.formUnion(subscriptions.keys) }
+        if everything {
+            originals.formUnion(latest.keys)
+            originals.formUnion(renewalInfos.keys)
+        }
         for id in transactionIds {
             if let transaction = self.transaction(id: id) { originals.insert(transaction.originalTransactionId) }
         }
-        for original in originals where subscriptions[original]?.withheldSince.map({ since > $0 }) ?? true {
-            subscriptions[original, default: Subscription()].withheldSince = since
+        var added: [String: Withholding] = [:]
+        for original in originals where withheld[original].map({ since > $0.since }) ?? true {
+            added[original] = Withholding(since: since)
         }
+        for transaction in transactions { added[transaction.originalTransactionId]?.saw(transaction.signedDate) }
+        for (original, info) in renewalInfos { added[original]?.saw(info.signedDate) }
+        withheld.merge(added) { $1 }
         return originals.sorted()
     }
 
+    /// Whether the subscription `original` is withheld now: the engine skips it.
+    func isWithheld(_ original: String) -> Bool { !withheld.isEmpty && withheld[original]?.isWithheld == true }
+
     /// Original transaction ids of the subscriptions withheld now, sorted.
     package var withheldOriginalTransactionIds: [String] {
-        subscriptions.filter(\.value.isWithheld).map(\.key).sorted()
+        withheld.filter(\.value.isWithheld).map(\.key).sorted()
     }
 
     // MARK: Compaction
@@ -179,11 +190,14 @@ public struct FactStore: Sendable {
     /// version of the latest that moved its `purchaseDate` back would be compared with the
     /// latest alone, not with the dropped ones.
     package mutating func compact() {
-        let kept = transactions.filter { subscriptions[$0.originalTransactionId]?.latest == $0.transactionId }
+        let kept = transactions.indices.filter { latest[transactions[$0].originalTransactionId] == $0 }.map { transactions[$0] }
         transactions = kept
         positions = [:]
         positions.reserveCapacity(kept.count)
-        for (position, transaction) in kept.enumerated() { positions[transaction.transactionId] = position }
+        for (position, transaction) in kept.enumerated() {
+            positions[transaction.transactionId] = position
+            latest[transaction.originalTransactionId] = position
+        }
     }
 
     /// What a compacted store holds beyond its facts: the clock floor, the product history and the
@@ -245,9 +259,8 @@ public struct FactStore: Sendable {
             productUses: productUses.sorted { $0.key < $1.key }.map {
                 Summary.ProductCount(productId: $0.key, transactions: $0.value.transactions, introductoryOffers: $0.value.introductoryOffers)
             },
-            withheld: subscriptions.sorted { $0.key < $1.key }.compactMap { original, subscription in
-                guard subscription.isWithheld, let since = subscription.withheldSince else { return nil }
-                return Summary.Withholding(originalTransactionId: original, since: since)
+            withheld: withheld.filter(\.value.isWithheld).sorted { $0.key < $1.key }.map {
+                Summary.Withholding(originalTransactionId: $0.key, since: $0.value.since)
             })
     }
 
@@ -258,8 +271,8 @@ public struct FactStore: Sendable {
         for use in summary.productUses {
             productUses[use.productId] = ProductUse(transactions: use.transactions, introductoryOffers: use.introductoryOffers)
         }
-        for withholding in summary.withheld where subscriptions[withholding.originalTransactionId]?.withheldSince.map({ withholding.since > $0 }) ?? true {
-            subscriptions[withholding.originalTransactionId, default: Subscription()].withheldSince = withholding.since
+        for withholding in summary.withheld {
+            withhold(transactionIds: [], originalTransactionIds: [withholding.originalTransactionId], everything: false, since: withholding.since)
         }
     }
 
@@ -267,51 +280,51 @@ public struct FactStore: Sendable {
 
     /// Inserts a version of a transaction: kept when it is new, or newer than the version held.
     private mutating func insert(_ transaction: StoreTransaction) -> Bool {
-        let id = transaction.transactionId, original = transaction.originalTransactionId
-        let position = positions[id]
-        let held = position.map { transactions[$0] }
-        if let held, !Self.isNewer(transaction.signedDate, than: held.signedDate) { return false }
-        if let held { use(held, by: -1) }
-        use(transaction, by: 1)
-        if let position {
-            transactions[position] = transaction
+        let original = transaction.originalTransactionId
+        var held: StoreTransaction?
+        let position: Int
+        if let known = positions[transaction.transactionId] {
+            guard Self.isNewer(transaction.signedDate, than: transactions[known].signedDate) else { return false }
+            held = transactions[known]
+            position = known
+            use(transactions[known], by: -1)
+            transactions[known] = transaction
         } else {
-            positions[id] = transactions.count
+            position = transactions.count
+            positions[transaction.transactionId] = position
             transactions.append(transaction)
         }
-        subscriptions[original, default: Subscription()].saw(transaction.signedDate)
-        if let held, held.originalTransactionId != original, subscriptions[held.originalTransactionId]?.latest == id {
+        use(transaction, by: 1)
+        if !withheld.isEmpty { withheld[original]?.saw(transaction.signedDate) }
+        if let held, held.originalTransactionId != original, latest[held.originalTransactionId] == position {
             // Moved to another subscription: the one it left chooses again among its others.
-            let latest = latestMember(of: held.originalTransactionId)
-            subscriptions[held.originalTransactionId]?.latest = latest
+            latest[held.originalTransactionId] = latestMember(of: held.originalTransactionId)
         }
-        let current = subscriptions[original]?.latest
-        if current == id {
-            // A new version of the latest: if its dates moved back, another member may now be later.
-            if let held, Self.isLater(held, than: transaction) {
-                let latest = latestMember(of: original)
-                subscriptions[original]?.latest = latest
-            }
-        } else if current.flatMap({ self.transaction(id: $0) }).map({ Self.isLater(transaction, than: $0) }) ?? true {
-            subscriptions[original]?.latest = id
+        if let current = latest[original], current != position {
+            if Self.isLater(transaction, than: transactions[current]) { latest[original] = position }
+        } else if let held, latest[original] == position, Self.isLater(held, than: transaction) {
+            // A new version of the latest whose dates moved back: another member may now be later.
+            latest[original] = latestMember(of: original)
+        } else {
+            latest[original] = position
         }
         return true
     }
 
-    /// The latest (rule 1) of the transactions of `original`, looked for among all held: only
-    /// when a latest transaction moves back or away, which App Store data does not do.
-    private func latestMember(of original: String) -> String? {
-        var latest: StoreTransaction?
-        for transaction in transactions where transaction.originalTransactionId == original {
-            if let current = latest, !Self.isLater(transaction, than: current) { continue }
-            latest = transaction
+    /// The position of the latest (rule 1) of the transactions of `original`, looked for among
+    /// all held: only when a latest transaction moves back or away, which App Store data does not do.
+    private func latestMember(of original: String) -> Int? {
+        var latest: Int?
+        for (position, transaction) in transactions.enumerated() where transaction.originalTransactionId == original {
+            if let current = latest, !Self.isLater(transaction, than: transactions[current]) { continue }
+            latest = position
         }
-        return latest?.transactionId
+        return latest
     }
 
     private mutating func use(_ transaction: StoreTransaction, by delta: Int) {
-        productUses[transaction.productId, default: ProductUse()].transactions += delta
-        if transaction.offerType == .introductory { productUses[transaction.productId, default: ProductUse()].introductoryOffers += delta }
+        let introductory = transaction.offerType == .introductory ? delta : 0
+        productUses[transaction.productId, default: ProductUse()].add(transactions: delta, introductoryOffers: introductory)
     }
 
     /// Rule 1 of ``EntitlementEngine``: whether `a` counts rather than `b` for their subscription.

@@ -16,23 +16,29 @@ struct JSONPathError: Error, Sendable, Hashable {
 struct JSONCursor: Sendable {
     let value: JSONInput
     /// Where the value sits, spelt out only when a message needs it (``path``): a cursor is made
-    /// for every member and item a decoder visits, and almost none of them is ever named.
+    /// for every member and item a decoder visits, and almost none of them is ever named. For a
+    /// member, the path of its object and its key, so that making one allocates nothing.
     private let location: JSONKeyPath
+    private let key: String?
     /// What to call the root in messages (`transaction`, `renewal info`); used when `path` is empty.
     let rootLabel: String
 
     init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
-        self.init(value, location: path.isEmpty ? .root : JSONKeyPath(.text(path)), rootLabel: rootLabel)
+        self.init(value, location: path.isEmpty ? .root : JSONKeyPath(.text(path)), key: nil, rootLabel: rootLabel)
     }
 
-    private init(_ value: JSONInput, location: JSONKeyPath, rootLabel: String) {
+    private init(_ value: JSONInput, location: JSONKeyPath, key: String?, rootLabel: String) {
         self.value = value
         self.location = location
+        self.key = key
         self.rootLabel = rootLabel
     }
 
+    /// This cursor's place as a key path node, made when a child needs it.
+    private var node: JSONKeyPath { key.map { JSONKeyPath(.member(location, $0)) } ?? location }
+
     /// The key path from the document root; empty at the root.
-    var path: String { location.text }
+    var path: String { node.text }
 
     private var displayPath: String { path.isEmpty ? rootLabel : path }
 
@@ -40,12 +46,12 @@ struct JSONCursor: Sendable {
 
     /// The cursor at this object's member `key`, whose value is `value`.
     func member(_ key: String, _ value: JSONInput) -> JSONCursor {
-        JSONCursor(value, location: JSONKeyPath(.member(location, key)), rootLabel: rootLabel)
+        JSONCursor(value, location: node, key: key, rootLabel: rootLabel)
     }
 
     /// The cursor at this array's item `index`, whose value is `value`.
     func item(_ index: Int, _ value: JSONInput) -> JSONCursor {
-        JSONCursor(value, location: JSONKeyPath(.index(location, index)), rootLabel: rootLabel)
+        JSONCursor(value, location: JSONKeyPath(.index(node, index)), key: nil, rootLabel: rootLabel)
     }
 
     // MARK: Structure

@@ -97,6 +97,23 @@ extension JSONInput {
         return try Array(bytes).withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try parse(buffer: buffer) }
     }
 
+    /// Reads the one JSON object `bytes` hold (white space around it allowed) member by member,
+    /// in document order, handing each key and value to `member` without building the object:
+    /// for a reader that dispatches each key to its field and refuses a repeated one itself.
+    /// `member` returns a problem to stop at, thrown as a syntax error at that member, or `nil`.
+    package static func forEachMember(ofObject bytes: some Collection<UInt8>, _ member: (String, JSONInput) -> String?) throws(JSONSyntaxError) {
+        func walk(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
+            var parser = JSONParser(bytes: buffer)
+            parser.skipWhitespace()
+            try parser.parseMembers(depth: 0, member)
+            parser.skipWhitespace()
+            guard parser.index == buffer.count else { throw parser.error("unexpected data after the value") }
+        }
+        let inPlace = bytes.withContiguousStorageIfAvailable { buffer in Result { () throws(JSONSyntaxError) in try walk(buffer) } }
+        if let inPlace { return try inPlace.get() }
+        try Array(bytes).withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try walk(buffer) }
+    }
+
     private static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONInput {
         var parser = JSONParser(bytes: buffer)
         parser.skipWhitespace()
@@ -148,33 +165,47 @@ private struct JSONParser {
     }
 
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONInput {
+        var members: [String: JSONInput] = [:], keys: [String] = []
+        try parseMembers(depth: depth) { key, value in
+            // Two readers of one object with a repeated key can disagree on its value (first or
+            // last wins), which is how a verified field gets smuggled past a check: refuse it.
+            guard members.updateValue(value, forKey: key) == nil else { return "duplicate key \(String(reflecting: String(key.prefix(64))))" }
+            keys.append(key)
+            return nil
+        }
+        return .object(JSONObject(members: members, keys: keys))
+    }
+
+    /// Reads the object at `index` member by member, handing each key and value to `member`,
+    /// which returns a problem to refuse the object with (at that member's key), or `nil`.
+    mutating func parseMembers(depth: Int, _ member: (String, JSONInput) -> String?) throws(JSONSyntaxError) {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
         index += 1
         skipWhitespace()
-        var members: [String: JSONInput] = [:], keys: [String] = []
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(JSONObject(members: members, keys: keys))
+            return
         }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let keyStart = index
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            // Two readers of one object with a repeated key can disagree on its value (first or
-            // last wins), which is how a verified field gets smuggled past a check: refuse it.
-            guard members[key] == nil else { throw error("duplicate key \(String(reflecting: String(key.prefix(64))))") }
-            members[key] = try parseValue(depth: depth + 1)
-            keys.append(key)
+            let value = try parseValue(depth: depth + 1)
+            if let problem = member(key, value) {
+                index = keyStart
+                throw error(problem)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; break }
             throw error("expected ',' or '}'")
         }
-        return .object(JSONObject(members: members, keys: keys))
     }
 
     mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONInput {

@@ -5,12 +5,101 @@ import Foundation
 #endif
 
 extension StoreTransaction {
+    /// A transaction's fields, declared once: their JSON keys (the case names), read by
+    /// ``Reader`` from an ingested line and from a checkpoint's fact line alike, and written by
+    /// ``jsonRepresentation``.
+    enum Field: Int, CaseIterable {
+        case transactionId, purchaseDate, expiresDate, type, originalTransactionId, webOrderLineItemId, bundleId, productId
+        case subscriptionGroupIdentifier, originalPurchaseDate, quantity, appAccountToken, inAppOwnershipType, signedDate
+        case revocationReason, revocationDate, revocationType, isUpgraded, offerType, offerIdentifier, offerDiscountType
+        case offerPeriod, environment, storefront, storefrontId, transactionReason, price, currency
+
+        /// The JSON key.
+        var key: String { Self.keys[rawValue] }
+        private static let keys = allCases.map { String(describing: $0) }
+        /// Each field by its key.
+        static let byKey = Dictionary(uniqueKeysWithValues: allCases.map { ($0.key, $0) })
+        /// The field's bit in a set of fields.
+        var bit: UInt32 { 1 << UInt32(rawValue) }
+    }
+
+    /// A transaction object read one member at a time, in the order they come: each key goes to
+    /// its field, a repeated key is refused, an unknown one ignored, and null counts as absent.
+    struct Reader {
+        private let root: JSONCursor
+        private var read = StoreTransaction(
+            transactionId: "", originalTransactionId: "", productId: "", purchaseDate: Date(timeIntervalSince1970: 0), type: .nonConsumable)
+        /// The fields met so far, and those of them that were not null.
+        private var seen: UInt32 = 0, present: UInt32 = 0
+        private var unknownKeys: Set<String> = []
+
+        init(_ root: JSONCursor) {
+            self.root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "transaction" : root.path)
+        }
+
+        mutating func read(_ key: String, _ value: JSONInput) throws(JSONPathError) {
+            guard let field = Field.byKey[key] else {
+                guard unknownKeys.insert(key).inserted else { throw root.fail("duplicate key \(key)") }
+                return
+            }
+            guard seen & field.bit == 0 else { throw root.fail("duplicate key \(key)") }
+            seen |= field.bit
+            if case .null = value { return }
+            present |= field.bit
+            let member = root.member(key, value)
+            switch field {
+            case .transactionId: read.transactionId = try member.identifier()
+            case .purchaseDate: read.purchaseDate = try EventDecoder.date(member)
+            case .expiresDate: read.expiresDate = try EventDecoder.date(member)
+            case .type: read.type = StoreProductType(rawValue: try member.string())
+            case .originalTransactionId: read.originalTransactionId = try member.identifier()
+            case .webOrderLineItemId: read.webOrderLineItemId = try member.identifier()
+            case .bundleId: read.bundleId = try member.string()
+            case .productId: read.productId = try EventDecoder.nonEmpty(member)
+            case .subscriptionGroupIdentifier: read.subscriptionGroupIdentifier = try member.identifier()
+            case .originalPurchaseDate: read.originalPurchaseDate = try EventDecoder.date(member)
+            case .quantity: read.quantity = try member.integer()
+            case .appAccountToken: read.appAccountToken = try member.string()
+            case .inAppOwnershipType: read.inAppOwnershipType = OwnershipType(rawValue: try member.string())
+            case .signedDate: read.signedDate = try EventDecoder.date(member)
+            case .revocationReason: read.revocationReason = RevocationReason(rawValue: try member.integer())
+            case .revocationDate: read.revocationDate = try EventDecoder.date(member)
+            case .revocationType: read.revocationType = RevocationType(rawValue: try member.string())
+            case .isUpgraded: read.isUpgraded = try member.flag()
+            case .offerType: read.offerType = OfferType(rawValue: try member.integer())
+            case .offerIdentifier: read.offerIdentifier = try member.string()
+            case .offerDiscountType: read.offerDiscountType = OfferDiscountType(rawValue: try member.string())
+            case .offerPeriod: read.offerPeriod = try member.string()
+            case .environment: read.environment = StoreEnvironment(rawValue: try member.string())
+            case .storefront: read.storefront = try member.string()
+            case .storefrontId: read.storefrontId = try member.identifier()
+            case .transactionReason: read.transactionReason = TransactionReason(rawValue: try member.string())
+            case .price: read.price = try EventDecoder.price(member)
+            case .currency: read.currency = try member.string()
+            }
+        }
+
+        /// The transaction read; refused when a required field is missing. Without
+        /// `originalTransactionId` it is its own original; without `type`, a non-consumable
+        /// unless it expires.
+        func transaction() throws(JSONPathError) -> StoreTransaction {
+            let required = Field.transactionId.bit | Field.purchaseDate.bit | Field.productId.bit
+            for field in Field.allCases where required & ~present & field.bit != 0 {
+                throw root.fail("missing \(field.key)")
+            }
+            var transaction = read
+            if present & Field.originalTransactionId.bit == 0 { transaction.originalTransactionId = transaction.transactionId }
+            if present & Field.type.bit == 0 { transaction.type = transaction.expiresDate == nil ? .nonConsumable : .autoRenewable }
+            return transaction
+        }
+    }
+
     /// The transaction in StoreKit 2's `jsonRepresentation` shape (the server's
     /// `JWSTransactionDecodedPayload`): the field names ``EventDecoder`` reads, dates as
     /// milliseconds since 1970, absent optionals omitted. What tools and tests feed to `ingest`.
     public var jsonRepresentation: JSONValue {
         var object: [String: JSONValue] = [:]
-        for field in EventDecoder.TransactionField.allCases {
+        for field in Field.allCases {
             let value: JSONValue?
             switch field {
             case .transactionId: value = .string(transactionId)
@@ -42,7 +131,7 @@ extension StoreTransaction {
             case .price: value = price.map(JSONValue.int)
             case .currency: value = currency.map(JSONValue.string)
             }
-            if let value { object[field.rawValue] = value }
+            if let value { object[field.key] = value }
         }
         return .object(object)
     }
