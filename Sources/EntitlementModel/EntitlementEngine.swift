@@ -63,19 +63,21 @@ public struct EntitlementEngine: Sendable {
             verdicts[origin] = verdict
             return verdict
         }
-        var candidates: [String: [Candidate]] = [:]
+        var choices: [String: Choice] = [:]
+        // Each transaction read where it is held (a span borrows it), not copied out.
+        let transactions = facts.transactions.span
         for (original, position) in facts.latest where !facts.isWithheld(original) {
             let renewal = facts.renewalInfos[original].flatMap { counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
-            guard let (candidate, entitlementIds) = candidate(for: facts.transactions[position], renewal: renewal, at: effectiveNow, counts: counts)
+            guard let (candidate, entitlementIds) = candidate(for: transactions[position], renewal: renewal, at: effectiveNow, counts: counts)
             else { continue }
-            for id in entitlementIds { candidates[id, default: []].append(candidate) }
+            for id in entitlementIds { choices[id, default: Choice()].add(candidate) }
         }
 
         var statuses: [String: EntitlementStatus] = [:]
         var nextTransition: Date?
         let hasOutsidePurchases = !facts.appTransactions.isEmpty || !facts.grants.isEmpty
         for id in catalog.entitlements.keys {
-            var status = Self.decide(candidates[id] ?? [])
+            var status = choices[id]?.status ?? .notPurchased
             if hasOutsidePurchases, let outside = outsidePurchaseStatus(of: id, facts, now: effectiveNow) {
                 status = Self.deciding(status, outside)
             }
@@ -106,7 +108,7 @@ public struct EntitlementEngine: Sendable {
     /// One transaction's claim on its entitlements at `now`, and the entitlements, or `nil` when
     /// it grants nothing (rules 1 to 3). `renewal` is its subscription's renewal info, when it counts.
     private func candidate(
-        for transaction: StoreTransaction, renewal: RenewalInfo?, at now: Date, counts: (FactOrigin) -> Bool
+        for transaction: borrowing StoreTransaction, renewal: RenewalInfo?, at now: Date, counts: (FactOrigin) -> Bool
     ) -> (Candidate, Set<String>)? {
         guard let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
             counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment)),
@@ -116,7 +118,7 @@ public struct EntitlementEngine: Sendable {
     }
 
     /// What `transaction` claims at `now`, or `nil` when it grants nothing (rules 2 and 3).
-    private func claim(of transaction: StoreTransaction, renewal: RenewalInfo?, at now: Date) -> Candidate? {
+    private func claim(of transaction: borrowing StoreTransaction, renewal: RenewalInfo?, at now: Date) -> Candidate? {
         if transaction.isUpgraded { return nil }
         let catalogProduct = catalog.products[transaction.productId]
         // A consumable never claims, nor does a subscription without the catalog's group, level or duration.
@@ -184,34 +186,42 @@ public struct EntitlementEngine: Sendable {
         var transactionId: String
     }
 
-    /// The best active candidate (best per subscription group first, levels comparing only within
-    /// a group), else the one that ended last, else not purchased. Every comparison is a strict
-    /// total order on distinct transactions, so the order candidates come in does not matter.
-    private static func decide(_ candidates: [Candidate]) -> EntitlementStatus {
+    /// One entitlement's candidates, folded as they come: the best active one (best per
+    /// subscription group first, levels comparing only within a group), else the one that ended
+    /// last, else not purchased. Every comparison is a strict total order on distinct
+    /// transactions, so the order candidates come in does not matter.
+    private struct Choice {
         var bestInGroup: [String: Candidate] = [:]
-        var best: Candidate?
+        var bestOutsideGroups: Candidate?
         var activeProducts = Set<String>()
-        for candidate in candidates where candidate.status.active {
+        var endedLast: Candidate?
+
+        mutating func add(_ candidate: Candidate) {
+            guard candidate.status.active else {
+                if endedLast.map({ EntitlementEngine.endedLater(candidate, than: $0) }) ?? true { endedLast = candidate }
+                return
+            }
             activeProducts.insert(candidate.status.productId ?? "")
             if let group = candidate.group {
-                if let current = bestInGroup[group], !isBetter(candidate, than: current, compareLevels: true) { continue }
-                bestInGroup[group] = candidate
-            } else if best.map({ isBetter(candidate, than: $0, compareLevels: false) }) ?? true {
-                best = candidate
+                if bestInGroup[group].map({ EntitlementEngine.isBetter(candidate, than: $0, compareLevels: true) }) ?? true {
+                    bestInGroup[group] = candidate
+                }
+            } else if bestOutsideGroups.map({ EntitlementEngine.isBetter(candidate, than: $0, compareLevels: false) }) ?? true {
+                bestOutsideGroups = candidate
             }
         }
-        for candidate in bestInGroup.values where best.map({ isBetter(candidate, than: $0, compareLevels: false) }) ?? true {
-            best = candidate
-        }
-        if var status = best?.status {
+
+        var status: EntitlementStatus {
+            var best = bestOutsideGroups
+            for candidate in bestInGroup.values where best.map({ EntitlementEngine.isBetter(candidate, than: $0, compareLevels: false) }) ?? true {
+                best = candidate
+            }
+            guard var status = best?.status else { return endedLast?.status ?? .notPurchased }
             // Every active candidate's product, the deciding one first, the others by id.
             let deciding = status.productId ?? ""
             if activeProducts.count > 1 { status.products = [deciding] + activeProducts.subtracting([deciding]).sorted() }
             return status
         }
-        var latest: Candidate?
-        for candidate in candidates where latest.map({ endedLater(candidate, than: $0) }) ?? true { latest = candidate }
-        return latest?.status ?? .notPurchased
     }
 
     private static func isBetter(_ a: Candidate, than b: Candidate, compareLevels: Bool) -> Bool {

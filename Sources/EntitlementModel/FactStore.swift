@@ -105,8 +105,9 @@ public struct FactStore: Sendable {
     /// - Returns: `true` when the store changed; `false` when the event was already known or is
     ///   older than the version held.
     @discardableResult
-    public mutating func insert(_ event: StoreEvent) -> Bool {
-        switch event {
+    public mutating func insert(_ event: consuming StoreEvent) -> Bool {
+        let signedDate = event.signedDate
+        switch consume event {
         case .transaction(let transaction):
             guard insert(transaction) else { return false }
         case .renewalInfo(let info):
@@ -116,15 +117,15 @@ public struct FactStore: Sendable {
             renewalInfos[info.originalTransactionId] = info
             if !withheld.isEmpty { withheld[info.originalTransactionId]?.saw(info.signedDate) }
         case .appTransaction(let app):
-            if let held = appTransactions[app.appTransactionId], !Self.supersedes(event, .appTransaction(held)) { return false }
+            if let held = appTransactions[app.appTransactionId], !Self.supersedes(.appTransaction(app), .appTransaction(held)) { return false }
             appTransactions[app.appTransactionId] = app
             return true
         case .grant(let grant):
-            if let held = grants[grant.grantId], !Self.supersedes(event, .grant(held)) { return false }
+            if let held = grants[grant.grantId], !Self.supersedes(.grant(grant), .grant(held)) { return false }
             grants[grant.grantId] = grant
             return true
         }
-        saw(event.signedDate)
+        saw(signedDate)
         return true
     }
 
@@ -279,30 +280,29 @@ public struct FactStore: Sendable {
     // MARK: Keeping the latest
 
     /// Inserts a version of a transaction: kept when it is new, or newer than the version held.
-    private mutating func insert(_ transaction: StoreTransaction) -> Bool {
+    private mutating func insert(_ transaction: consuming StoreTransaction) -> Bool {
         let original = transaction.originalTransactionId
+        let known = positions[transaction.transactionId]
+        if let known, !Self.isNewer(transaction.signedDate, than: transactions[known].signedDate) { return false }
+        use(transaction, by: 1)
+        if !withheld.isEmpty { withheld[original]?.saw(transaction.signedDate) }
         var held: StoreTransaction?
-        let position: Int
-        if let known = positions[transaction.transactionId] {
-            guard Self.isNewer(transaction.signedDate, than: transactions[known].signedDate) else { return false }
+        let position = known ?? transactions.count
+        if let known {
             held = transactions[known]
-            position = known
             use(transactions[known], by: -1)
             transactions[known] = transaction
         } else {
-            position = transactions.count
             positions[transaction.transactionId] = position
             transactions.append(transaction)
         }
-        use(transaction, by: 1)
-        if !withheld.isEmpty { withheld[original]?.saw(transaction.signedDate) }
         if let held, held.originalTransactionId != original, latest[held.originalTransactionId] == position {
             // Moved to another subscription: the one it left chooses again among its others.
             latest[held.originalTransactionId] = latestMember(of: held.originalTransactionId)
         }
         if let current = latest[original], current != position {
-            if Self.isLater(transaction, than: transactions[current]) { latest[original] = position }
-        } else if let held, latest[original] == position, Self.isLater(held, than: transaction) {
+            if Self.isLater(transactions[position], than: transactions[current]) { latest[original] = position }
+        } else if let held, latest[original] == position, Self.isLater(held, than: transactions[position]) {
             // A new version of the latest whose dates moved back: another member may now be later.
             latest[original] = latestMember(of: original)
         } else {

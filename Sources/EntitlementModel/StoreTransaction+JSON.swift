@@ -82,7 +82,7 @@ extension StoreTransaction {
         /// The transaction read; refused when a required field is missing. Without
         /// `originalTransactionId` it is its own original; without `type`, a non-consumable
         /// unless it expires.
-        func transaction() throws(JSONPathError) -> StoreTransaction {
+        consuming func transaction() throws(JSONPathError) -> StoreTransaction {
             let required = Field.transactionId.bit | Field.purchaseDate.bit | Field.productId.bit
             for field in Field.allCases where required & ~present & field.bit != 0 {
                 throw root.fail("missing \(field.key)")
