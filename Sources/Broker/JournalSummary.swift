@@ -10,11 +10,11 @@ import FoundationEssentials
 enum JournalSummary {
     static func payload(_ summary: FactStore.Summary) -> [UInt8] {
         var words = ["signed", summary.newestSignedDate.map(date) ?? "-"]
-        for use in summary.productUses {
-            words += ["product", JournalWords.escape(use.productId), String(use.transactions), String(use.introductoryOffers)]
+        for (productId, use) in summary.productUses.sorted(by: { $0.key < $1.key }) {
+            words += ["product", JournalWords.escape(productId), String(use.transactions), String(use.introductoryOffers)]
         }
-        for withholding in summary.withheld {
-            words += ["withheld", JournalWords.escape(withholding.originalTransactionId), date(withholding.since)]
+        for (original, since) in summary.withheld.sorted(by: { $0.key < $1.key }) {
+            words += ["withheld", JournalWords.escape(original), date(since)]
         }
         return Array(words.joined(separator: " ").utf8)
     }
@@ -23,7 +23,7 @@ enum JournalSummary {
     static func summary(_ payload: [UInt8]) -> FactStore.Summary? {
         let words = JournalWords.split(payload)
         guard words.count >= 2, words[0] == "signed" else { return nil }
-        var summary = FactStore.Summary(newestSignedDate: nil, productUses: [], withheld: [])
+        var summary = FactStore.Summary(newestSignedDate: nil, productUses: [:], withheld: [:])
         if words[1] != "-" {
             guard let signed = date(words[1]) else { return nil }
             summary.newestSignedDate = signed
@@ -35,12 +35,12 @@ enum JournalSummary {
                 guard position + 3 < words.count, let id = JournalWords.unescape(words[position + 1]),
                     let transactions = Int(words[position + 2]), let offers = Int(words[position + 3])
                 else { return nil }
-                summary.productUses.append(.init(productId: id, transactions: transactions, introductoryOffers: offers))
+                summary.productUses[id] = FactStore.ProductUse(transactions: transactions, introductoryOffers: offers)
                 position += 4
             case "withheld":
                 guard position + 2 < words.count, let id = JournalWords.unescape(words[position + 1]), let since = date(words[position + 2])
                 else { return nil }
-                summary.withheld.append(.init(originalTransactionId: id, since: since))
+                summary.withheld[id] = since
                 position += 3
             default:
                 return nil

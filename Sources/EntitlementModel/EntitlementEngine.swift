@@ -64,12 +64,13 @@ public struct EntitlementEngine: Sendable {
             return verdict
         }
         var choices: [String: Choice] = [:]
-        // Each transaction read where it is held (a span borrows it), not copied out.
-        let transactions = facts.transactions.span
         for (original, position) in facts.latest where !facts.isWithheld(original) {
-            let renewal = facts.renewalInfos[original].flatMap { counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
-            guard let (candidate, entitlementIds) = candidate(for: transactions[position], renewal: renewal, at: effectiveNow, counts: counts)
+            let transaction = facts.transactions[position]
+            guard let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
+                counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment))
             else { continue }
+            let renewal = facts.renewalInfos[original].flatMap { counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
+            guard let candidate = candidate(for: transaction, renewal: renewal, at: effectiveNow) else { continue }
             for id in entitlementIds { choices[id, default: Choice()].add(candidate) }
         }
 
@@ -105,20 +106,9 @@ public struct EntitlementEngine: Sendable {
 
     // MARK: Steps
 
-    /// One transaction's claim on its entitlements at `now`, and the entitlements, or `nil` when
-    /// it grants nothing (rules 1 to 3). `renewal` is its subscription's renewal info, when it counts.
-    private func candidate(
-        for transaction: borrowing StoreTransaction, renewal: RenewalInfo?, at now: Date, counts: (FactOrigin) -> Bool
-    ) -> (Candidate, Set<String>)? {
-        guard let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
-            counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment)),
-            let candidate = claim(of: transaction, renewal: renewal, at: now)
-        else { return nil }
-        return (candidate, entitlementIds)
-    }
-
-    /// What `transaction` claims at `now`, or `nil` when it grants nothing (rules 2 and 3).
-    private func claim(of transaction: borrowing StoreTransaction, renewal: RenewalInfo?, at now: Date) -> Candidate? {
+    /// One transaction's claim on its entitlements at `now`, or `nil` when it grants nothing
+    /// (rules 2 and 3). `renewal` is its subscription's renewal info, when it counts.
+    private func candidate(for transaction: StoreTransaction, renewal: RenewalInfo?, at now: Date) -> Candidate? {
         if transaction.isUpgraded { return nil }
         let catalogProduct = catalog.products[transaction.productId]
         // A consumable never claims, nor does a subscription without the catalog's group, level or duration.

@@ -39,13 +39,7 @@ public enum EventDecoder {
     /// - Throws: ``EventDecodingError`` with a one-line description naming the field and, for a
     ///   refused signature, the reason.
     public static func decode(line: some Collection<UInt8>, signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
-        let decoded: Result<[StoreEvent], EventDecodingError>
-        if let inPlace = line.withContiguousStorageIfAvailable({ bytes in Result { () throws(EventDecodingError) in try decode(bytes: bytes, signatures) } }) {
-            decoded = inPlace
-        } else {
-            decoded = Array(line).withUnsafeBufferPointer { bytes in Result { () throws(EventDecodingError) in try decode(bytes: bytes, signatures) } }
-        }
-        return try decoded.get()
+        try Array(line).withUnsafeBufferPointer { bytes throws(EventDecodingError) in try decode(bytes: bytes, signatures) }
     }
 
     /// One line's bytes, read in place. A bare JWS (base64url symbols and two dots) is never
@@ -189,29 +183,17 @@ public enum EventDecoder {
         var start = 0, end = line.count
         while start < end, isSpace(line[start]) { start += 1 }
         while end > start, isSpace(line[end - 1]) { end -= 1 }
-        // One table look-up per byte and no branch: the smallest class seen (0: outside the
-        // shape) and the number of dots.
-        var smallest: UInt8 = 2
         var dots = 0
-        jwsByteClasses.withUnsafeBufferPointer { classes in
-            for index in start..<end {
-                let byteClass = classes[Int(line[index])]
-                smallest = min(smallest, byteClass)
-                dots &+= Int(byteClass >> 1)
+        for byte in line[start..<end] {
+            switch byte {
+            case UInt8(ascii: "."): dots += 1
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
+                continue
+            default: return nil
             }
         }
-        return smallest > 0 && dots == 2 ? UnsafeBufferPointer(rebasing: line[start..<end]) : nil
-    }
-
-    /// Each byte's class in a JWS compact string: 1 for a base64url symbol, 2 for a dot, 0 for
-    /// anything else.
-    private static let jwsByteClasses: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
-        switch UInt8(byte) {
-        case UInt8(ascii: "."): 2
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "_"): 1
-        default: 0
-        }
+        return dots == 2 ? UnsafeBufferPointer(rebasing: line[start..<end]) : nil
     }
 
     private static func notification(_ root: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
@@ -365,7 +347,7 @@ public enum EventDecoder {
 
     /// A renewal info's fields: their JSON keys (the case names), read here and written by
     /// ``RenewalInfo/jsonRepresentation``.
-    enum RenewalInfoField: String, PayloadField {
+    enum RenewalInfoField: String, CaseIterable {
         case originalTransactionId, autoRenewStatus, autoRenewProductId, productId, isInBillingRetryPeriod, gracePeriodExpiresDate
         case expirationIntent, signedDate, renewalDate, recentSubscriptionStartDate, offerType, offerIdentifier, offerDiscountType
         case environment
@@ -373,22 +355,23 @@ public enum EventDecoder {
 
     static func renewalInfo(_ root: JSONCursor) throws(JSONPathError) -> RenewalInfo {
         let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "renewal info" : root.path)
-        let fields = PayloadMembers<RenewalInfoField>(root)
+        // Each field's member; null counts as absent.
+        func field(_ field: RenewalInfoField) throws(JSONPathError) -> JSONCursor? { try root.optional(field.rawValue) }
         return RenewalInfo(
-            originalTransactionId: try fields.required(.originalTransactionId).identifier(),
-            autoRenewStatus: try fields.optionalFlag(.autoRenewStatus),
-            autoRenewProductId: try fields.optionalString(.autoRenewProductId),
-            productId: try fields.optionalString(.productId),
-            isInBillingRetryPeriod: try fields.optionalFlag(.isInBillingRetryPeriod),
-            gracePeriodExpiresDate: try fields.optionalDate(.gracePeriodExpiresDate),
-            expirationIntent: try fields.optionalInteger(.expirationIntent).map(ExpirationIntent.init(rawValue:)),
-            signedDate: try fields.optionalDate(.signedDate),
-            renewalDate: try fields.optionalDate(.renewalDate),
-            recentSubscriptionStartDate: try fields.optionalDate(.recentSubscriptionStartDate),
-            offerType: try fields.optionalInteger(.offerType).map(OfferType.init(rawValue:)),
-            offerIdentifier: try fields.optionalString(.offerIdentifier),
-            offerDiscountType: try fields.optionalString(.offerDiscountType).map(OfferDiscountType.init(rawValue:)),
-            environment: try fields.optionalString(.environment).map(StoreEnvironment.init(rawValue:)))
+            originalTransactionId: try root.required(RenewalInfoField.originalTransactionId.rawValue).identifier(),
+            autoRenewStatus: try field(.autoRenewStatus)?.flag(),
+            autoRenewProductId: try field(.autoRenewProductId)?.string(),
+            productId: try field(.productId)?.string(),
+            isInBillingRetryPeriod: try field(.isInBillingRetryPeriod)?.flag(),
+            gracePeriodExpiresDate: try field(.gracePeriodExpiresDate).map(date),
+            expirationIntent: (try field(.expirationIntent)?.integer()).map(ExpirationIntent.init(rawValue:)),
+            signedDate: try field(.signedDate).map(date),
+            renewalDate: try field(.renewalDate).map(date),
+            recentSubscriptionStartDate: try field(.recentSubscriptionStartDate).map(date),
+            offerType: (try field(.offerType)?.integer()).map(OfferType.init(rawValue:)),
+            offerIdentifier: try field(.offerIdentifier)?.string(),
+            offerDiscountType: (try field(.offerDiscountType)?.string()).map(OfferDiscountType.init(rawValue:)),
+            environment: (try field(.environment)?.string()).map(StoreEnvironment.init(rawValue:)))
     }
 
     /// An app transaction object (see ``AppTransaction``); `isSigned` when it came in a trusted JWS.

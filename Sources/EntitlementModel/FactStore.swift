@@ -33,13 +33,12 @@ public struct FactStore: Sendable {
     }
 
     /// How many current transaction versions name one product.
-    struct ProductUse: Sendable, Hashable {
-        var transactions = 0
-        var introductoryOffers = 0
-
-        mutating func add(transactions: Int, introductoryOffers: Int) {
-            self.transactions += transactions
-            self.introductoryOffers += introductoryOffers
+    package struct ProductUse: Sendable, Hashable {
+        package var transactions = 0
+        package var introductoryOffers = 0
+        package init(transactions: Int = 0, introductoryOffers: Int = 0) {
+            self.transactions = transactions
+            self.introductoryOffers = introductoryOffers
         }
     }
 
@@ -205,33 +204,13 @@ public struct FactStore: Sendable {
     /// withheld subscriptions. A checkpoint is the facts (``checkpointEvents``) followed by this.
     package struct Summary: Sendable, Hashable {
         package var newestSignedDate: Date?
-        /// Per product id: how many transaction versions named it, and how many of them redeemed
+        /// By product id: how many transaction versions named it, and how many of them redeemed
         /// an introductory offer (counts of history, dropped transactions included).
-        package var productUses: [ProductCount]
-        /// Subscriptions withheld after a lost journal record, and since when.
-        package var withheld: [Withholding]
+        package var productUses: [String: ProductUse]
+        /// Subscriptions withheld after a lost journal record, by original transaction id, and since when.
+        package var withheld: [String: Date]
 
-        package struct ProductCount: Sendable, Hashable {
-            package var productId: String
-            package var transactions: Int
-            package var introductoryOffers: Int
-            package init(productId: String, transactions: Int, introductoryOffers: Int) {
-                self.productId = productId
-                self.transactions = transactions
-                self.introductoryOffers = introductoryOffers
-            }
-        }
-
-        package struct Withholding: Sendable, Hashable {
-            package var originalTransactionId: String
-            package var since: Date
-            package init(originalTransactionId: String, since: Date) {
-                self.originalTransactionId = originalTransactionId
-                self.since = since
-            }
-        }
-
-        package init(newestSignedDate: Date?, productUses: [ProductCount], withheld: [Withholding]) {
+        package init(newestSignedDate: Date?, productUses: [String: ProductUse], withheld: [String: Date]) {
             self.newestSignedDate = newestSignedDate
             self.productUses = productUses
             self.withheld = withheld
@@ -255,25 +234,16 @@ public struct FactStore: Sendable {
 
     /// See ``Summary``.
     package var summary: Summary {
-        Summary(
-            newestSignedDate: newestSignedDate,
-            productUses: productUses.sorted { $0.key < $1.key }.map {
-                Summary.ProductCount(productId: $0.key, transactions: $0.value.transactions, introductoryOffers: $0.value.introductoryOffers)
-            },
-            withheld: withheld.filter(\.value.isWithheld).sorted { $0.key < $1.key }.map {
-                Summary.Withholding(originalTransactionId: $0.key, since: $0.value.since)
-            })
+        Summary(newestSignedDate: newestSignedDate, productUses: productUses, withheld: withheld.filter(\.value.isWithheld).mapValues(\.since))
     }
 
     /// Sets what `summary` says, after a checkpoint's events were inserted into an empty store:
     /// the checkpoint then evaluates exactly as the store it was taken from.
     package mutating func restore(_ summary: Summary) {
         saw(summary.newestSignedDate)
-        for use in summary.productUses {
-            productUses[use.productId] = ProductUse(transactions: use.transactions, introductoryOffers: use.introductoryOffers)
-        }
-        for withholding in summary.withheld {
-            withhold(transactionIds: [], originalTransactionIds: [withholding.originalTransactionId], everything: false, since: withholding.since)
+        productUses.merge(summary.productUses) { $1 }
+        for (original, since) in summary.withheld {
+            withhold(transactionIds: [], originalTransactionIds: [original], everything: false, since: since)
         }
     }
 
@@ -323,8 +293,8 @@ public struct FactStore: Sendable {
     }
 
     private mutating func use(_ transaction: StoreTransaction, by delta: Int) {
-        let introductory = transaction.offerType == .introductory ? delta : 0
-        productUses[transaction.productId, default: ProductUse()].add(transactions: delta, introductoryOffers: introductory)
+        productUses[transaction.productId, default: ProductUse()].transactions += delta
+        if transaction.offerType == .introductory { productUses[transaction.productId, default: ProductUse()].introductoryOffers += delta }
     }
 
     /// Rule 1 of ``EntitlementEngine``: whether `a` counts rather than `b` for their subscription.

@@ -78,67 +78,21 @@ struct JSONCursor: Sendable {
         return child
     }
 
-    func array() throws(JSONPathError) -> Items {
+    /// The items of an array, each with its key path.
+    func array() throws(JSONPathError) -> [JSONCursor] {
         guard case .array(let items) = value else { throw fail("not an array (found \(value.typeName))") }
-        return Items(values: items, parent: self)
+        return items.enumerated().map { item($0, $1) }
     }
 
     /// Each member of an object, keys in sorted order so errors are deterministic.
-    func entries() throws(JSONPathError) -> Entries {
-        let members = try object()
-        return Entries(members: members, order: members.keys.sorted(), parent: self)
+    func entries() throws(JSONPathError) -> [(key: String, cursor: JSONCursor)] {
+        try object().members.sorted { $0.key < $1.key }.map { ($0.key, member($0.key, $0.value)) }
     }
 
     /// Each member of an object in the order the document writes them (where order means
     /// something, such as the catalog's entitlements that order a paywall's products).
-    func entriesInDocumentOrder() throws(JSONPathError) -> Entries {
-        let members = try object()
-        return Entries(members: members, order: members.keys, parent: self)
-    }
-
-    /// The items of an array, each with its key path, made as they are iterated. A concrete
-    /// sequence rather than an array of cursors, whose generic metadata every tool would build
-    /// at start-up when it reads its catalog.
-    struct Items: Sequence {
-        let values: [JSONInput]
-        let parent: JSONCursor
-
-        var underestimatedCount: Int { values.count }
-
-        func makeIterator() -> Iterator { Iterator(items: self) }
-
-        struct Iterator: IteratorProtocol {
-            let items: Items
-            var position = 0
-
-            mutating func next() -> JSONCursor? {
-                guard position < items.values.count else { return nil }
-                defer { position += 1 }
-                return items.parent.item(position, items.values[position])
-            }
-        }
-    }
-
-    /// The members of an object in the order of `order`, each with its key path (see ``Items``).
-    struct Entries: Sequence {
-        let members: JSONObject
-        /// The keys, in the order they are visited.
-        let order: [String]
-        let parent: JSONCursor
-
-        func makeIterator() -> Iterator { Iterator(entries: self) }
-
-        struct Iterator: IteratorProtocol {
-            let entries: Entries
-            var position = 0
-
-            mutating func next() -> (key: String, cursor: JSONCursor)? {
-                guard position < entries.order.count else { return nil }
-                let key = entries.order[position]
-                position += 1
-                return (key, entries.parent.member(key, entries.members[key] ?? .null))
-            }
-        }
+    func entriesInDocumentOrder() throws(JSONPathError) -> [(key: String, cursor: JSONCursor)] {
+        try object().map { ($0.key, member($0.key, $0.value)) }
     }
 
     // MARK: Scalars
@@ -226,12 +180,5 @@ extension JSONCursor {
     func optionalString(_ key: String) throws(JSONPathError) -> String? { try optional(key)?.string() }
     func optionalInteger(_ key: String) throws(JSONPathError) -> Int? { try optional(key)?.integer() }
     func optionalBool(_ key: String) throws(JSONPathError) -> Bool? { try optional(key)?.bool() }
-    func optionalFlag(_ key: String) throws(JSONPathError) -> Bool? { try optional(key)?.flag() }
     func optionalIdentifier(_ key: String) throws(JSONPathError) -> String? { try optional(key)?.identifier() }
-
-    /// The member `key` as a StoreKit date (``EventDecoder/date(_:)``), or `nil` when absent or null.
-    func optionalDate(_ key: String) throws(JSONPathError) -> Date? {
-        guard let cursor = try optional(key) else { return nil }
-        return try EventDecoder.date(cursor)
-    }
 }
