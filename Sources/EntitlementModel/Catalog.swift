@@ -1,6 +1,6 @@
 /// Everything the engine and the feature gate need to know about one app: its products (from the
 /// Xcode `.storekit` file), which products grant which entitlements, and which features each
-/// entitlement unlocks (from `Catalog.json`). A pure value; see ``Catalog/load(path:contents:)`` for files.
+/// entitlement unlocks (from `Catalog.json`). A pure value; see ``Catalog/load(path:bytes:)`` for files.
 public struct Catalog: Sendable, Hashable {
     /// Events for any other bundle are refused (``Catalog/validate(_:)``).
     public var bundleId: String
@@ -85,7 +85,7 @@ public struct Catalog: Sendable, Hashable {
     /// which lists by product id).
     public var paywallProductOrder: [String] = []
 
-    /// A catalog from values; ``load(path:contents:)`` decodes one from `Catalog.json` and its `.storekit` file.
+    /// A catalog from values; ``load(path:bytes:)`` decodes one from `Catalog.json` and its `.storekit` file.
     /// `environments` defaults to `[environment]`; `signatures` defaults to
     /// `SignaturePolicy.defaultRequirement(for:)` of the environments.
     public init(
@@ -132,12 +132,6 @@ public struct Catalog: Sendable, Hashable {
         default:
             false
         }
-    }
-
-    /// The products of subscription group `groupId`, sorted by product identifier.
-    public func products(inGroup groupId: String) -> [CatalogProduct] {
-        products.values.filter { if case .autoRenewable(groupId, _) = $0.kind { true } else { false } }
-            .sorted { $0.id < $1.id }
     }
 }
 

@@ -121,21 +121,6 @@ public struct EntitlementStatus: Sendable, Hashable {
     /// Whether access is in force at `instant`: active when issued, and not past `expiresAt`.
     /// Fails closed: an inactive status never becomes active with time.
     public func isActive(at instant: Date) -> Bool {
-        accessPeriod.contains(instant)
+        active && expiresAt.map { instant < $0 } ?? true
     }
-
-    /// When access is in force, without the rest of the status (what a feature check reads).
-    struct AccessPeriod: Sendable, Hashable {
-        var active: Bool
-        var expiresAt: Date?
-
-        /// Whether access is in force at `instant` (see `EntitlementStatus/isActive(at:)`).
-        func contains(_ instant: Date) -> Bool {
-            guard active else { return false }
-            guard let expiresAt else { return true }
-            return instant < expiresAt
-        }
-    }
-
-    var accessPeriod: AccessPeriod { AccessPeriod(active: active, expiresAt: expiresAt) }
 }

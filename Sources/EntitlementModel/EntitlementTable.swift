@@ -68,14 +68,6 @@ public struct EntitlementTable: Sendable, Hashable {
         }
     }
 
-    /// When `id`'s access is in force and its state: what a feature decision reads. `nil` when
-    /// the table does not hold `id`.
-    func access(of id: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState, revocation: Revocation?)? {
-        guard let found = position(of: id) else { return nil }
-        let status = statuses[found]
-        return (status.accessPeriod, status.state, status.revocation)
-    }
-
     /// The position of `id`, by binary search.
     private func position(of id: String) -> Int? {
         let at = insertionPoint(of: id)

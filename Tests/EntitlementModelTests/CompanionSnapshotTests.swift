@@ -95,7 +95,7 @@ import Testing
         let base = CatalogTests.catalog
         func load(_ value: String?) throws -> Catalog {
             let text = value.map { base.replacingOccurrences(of: #""environment":"Production","#, with: #""environment":"Production","companionOfflineLimit":\#($0),"#) } ?? base
-            return try Catalog(catalogJSON: Data(text.utf8), storeKitJSON: Data(CatalogTests.storeKit.utf8), catalogPath: "Catalog.json")
+            return try Catalog(catalogJSON: Array(text.utf8), storeKitJSON: Array(CatalogTests.storeKit.utf8), catalogPath: "Catalog.json")
         }
         #expect(try load(nil).companionOfflineLimit == ISO8601Duration(days: 7))
         #expect(try load(#""PT90M""#).companionOfflineLimit == ISO8601Duration(minutes: 90))

@@ -83,15 +83,6 @@ import Testing
         #expect(table["aardvark"] == Self.plus)
     }
 
-    @Test func accessIsTheStatusAccessWithoutItsProductID() {
-        let table = EntitlementTable(Self.statuses)
-        for (id, status) in Self.statuses {
-            let access = table.access(of: id)
-            #expect(access?.period == status.accessPeriod && access?.state == status.state, "\(id)")
-        }
-        #expect(table.access(of: "missing") == nil)
-    }
-
     /// A snapshot whose entries hold texts in UTF-16 (ids and product ids) and none at all
     /// decodes, from binary and from XML, to the table that was written.
     @Test func decodedTablesEqualWhatWasWritten() throws {
