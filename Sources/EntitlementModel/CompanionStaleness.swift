@@ -5,19 +5,14 @@ import Foundation
 #endif
 
 extension EntitlementSnapshot {
-    /// Whether a reader holds this snapshot to the companion staleness bound: a reader that is
-    /// the watch's (the watch extension, `widget-renderer --device watch`) always, and any reader
-    /// (`entitlementctl check`) of a snapshot the watch's broker published (``device``).
-    public func isJudgedAsWatch(readerIsWatch: Bool) -> Bool {
-        readerIsWatch || device == .watch
-    }
-
     /// The instant from which a watch's reader stops trusting this snapshot: `offlineLimit`
-    /// (the catalog's `companionOfflineLimit`) after ``companionSyncedAt``. `nil` when no bound
-    /// applies: the reader is not the watch's (``isJudgedAsWatch(readerIsWatch:)``), or the
-    /// watch never synced with its phone and judges from its own events alone.
+    /// (the catalog's `companionOfflineLimit`) after ``companionSyncedAt``. The bound holds a
+    /// reader that is the watch's (the watch extension, `widget-renderer --device watch`) always,
+    /// and any reader (`entitlementctl check`) of a snapshot the watch's broker published
+    /// (``device``); `nil` for any other, or when the watch never synced with its phone and
+    /// judges from its own events alone.
     public func watchTrustedUntil(offlineLimit: ISO8601Duration, readerIsWatch: Bool) -> Date? {
-        guard isJudgedAsWatch(readerIsWatch: readerIsWatch), let companionSyncedAt else { return nil }
+        guard readerIsWatch || device == .watch, let companionSyncedAt else { return nil }
         return offlineLimit.added(to: companionSyncedAt)
     }
 

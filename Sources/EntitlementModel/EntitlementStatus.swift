@@ -90,8 +90,8 @@ public struct EntitlementStatus: Sendable, Hashable {
     /// (auto-renew on, the renewal not yet arrived); ``expiresAt`` is then the leeway's end.
     public var renewalPending: Bool
 
-    /// A status as the engine makes it. `products` defaults to ``defaultProducts(active:productId:)``:
-    /// the deciding product alone while active.
+    /// A status as the engine makes it. `products` defaults to the deciding product alone while
+    /// active, none otherwise (what a snapshot written without `products` means).
     public init(
         active: Bool, state: EntitlementState, periodType: PeriodType = .normal, expiresAt: Date? = nil,
         productId: String? = nil, willRenew: Bool = false, ownership: Ownership = .purchased, products: [String]? = nil,
@@ -99,7 +99,7 @@ public struct EntitlementStatus: Sendable, Hashable {
     ) {
         self.revocation = revocation
         self.renewalPending = renewalPending
-        self.products = products ?? Self.defaultProducts(active: active, productId: productId)
+        self.products = products ?? (active ? [productId].compactMap { $0 } : [])
         self.active = active
         self.state = state
         self.periodType = periodType
@@ -107,12 +107,6 @@ public struct EntitlementStatus: Sendable, Hashable {
         self.productId = productId
         self.willRenew = willRenew
         self.ownership = ownership
-    }
-
-    /// The granting products of a status whose deciding product is the only one: `[productId]`
-    /// while active, none otherwise (what a snapshot written without `products` means).
-    public static func defaultProducts(active: Bool, productId: String?) -> [String] {
-        active ? [productId].compactMap { $0 } : []
     }
 
     /// The status of an entitlement nobody has bought.

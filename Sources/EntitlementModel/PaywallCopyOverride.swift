@@ -47,17 +47,9 @@ extension FeatureRule {
     /// let copy = rule.copy(for: .expired, introOfferEligible: false)   // "Your Plus ended"
     /// ```
     public func copy(for reason: PaywallReason, introOfferEligible: Bool) -> PaywallCopy {
-        copy(forReason: reason.rawValue, introOfferEligible: introOfferEligible)
-    }
-
-    /// ``copy(for:introOfferEligible:)`` for a reason as `check` spells it (`familyRevoked`…).
-    public func copy(forReason reason: String, introOfferEligible: Bool) -> PaywallCopy {
-        if copyByReason.isEmpty { return paywall }
         var copy = paywall
-        if let override = copyByReason[reason] { copy = override.applied(to: copy) }
-        if introOfferEligible, reason == PaywallReason.notEntitled.rawValue || reason == PaywallReason.expired.rawValue,
-            let override = copyByReason[Self.introOfferCopyKey]
-        {
+        if let override = copyByReason[reason.rawValue] { copy = override.applied(to: copy) }
+        if introOfferEligible, reason == .notEntitled || reason == .expired, let override = copyByReason[Self.introOfferCopyKey] {
             copy = override.applied(to: copy)
         }
         return copy

@@ -53,18 +53,4 @@ public struct PaywallReport: Sendable, Hashable {
         }
         self.features = counts
     }
-
-    /// `{"features": {F: {"shown", "dismissed", "upgraded", "conversion", "usedPremium", "usedFree"}}}`.
-    public var json: JSONValue {
-        .object([
-            "features": .object(
-                features.mapValues { counts in
-                    .object([
-                        "shown": .int(Int64(counts.shown)), "dismissed": .int(Int64(counts.dismissed)),
-                        "upgraded": .int(Int64(counts.upgraded)), "conversion": counts.conversion.map(JSONValue.double) ?? .null,
-                        "usedPremium": .int(Int64(counts.usedPremium)), "usedFree": .int(Int64(counts.usedFree)),
-                    ])
-                })
-        ])
-    }
 }
