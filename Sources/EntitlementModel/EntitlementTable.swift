@@ -12,9 +12,9 @@
 /// - **Equality** is the statuses' equality id by id, as for a dictionary of them.
 public struct EntitlementTable: Sendable, Hashable {
     /// The ids, ascending and distinct.
-    private var ids: [String]
+    private let ids: [String]
     /// The statuses, at their ids' positions.
-    private var statuses: [EntitlementStatus]
+    private let statuses: [EntitlementStatus]
 
     /// An empty table.
     public init() {
@@ -46,32 +46,10 @@ public struct EntitlementTable: Sendable, Hashable {
     /// The statuses, in the order of ``keys``.
     public var values: [EntitlementStatus] { statuses }
 
-    /// The status of `id`, or `nil` when the table does not hold it. Setting a status adds the
-    /// id at its place in the order or replaces its status; setting `nil` removes it. Setting is
-    /// O(n): for building a table once, not for editing one at length (``init(_:)`` takes a
-    /// dictionary).
+    /// The status of `id`, or `nil` when the table does not hold it.
     public subscript(id: String) -> EntitlementStatus? {
-        get { position(of: id).map { statuses[$0] } }
-        set {
-            let at = insertionPoint(of: id)
-            let found = at < ids.count && ids[at] == id
-            switch (newValue, found) {
-            case (let status?, true): statuses[at] = status
-            case (let status?, false):
-                ids.insert(id, at: at)
-                statuses.insert(status, at: at)
-            case (nil, true):
-                ids.remove(at: at)
-                statuses.remove(at: at)
-            case (nil, false): break
-            }
-        }
-    }
-
-    /// The position of `id`, by binary search.
-    private func position(of id: String) -> Int? {
         let at = insertionPoint(of: id)
-        return at < ids.count && ids[at] == id ? at : nil
+        return at < ids.count && ids[at] == id ? statuses[at] : nil
     }
 
     /// The first position whose id is not below `id`.

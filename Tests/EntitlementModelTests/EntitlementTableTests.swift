@@ -68,21 +68,6 @@ import Testing
         #expect(decomposed["caf\u{E9}"]?.productId == "cafe\u{301}")
     }
 
-    @Test func settingAStatusAddsReplacesOrRemovesIt() {
-        var table = EntitlementTable(Self.statuses)
-        table["aardvark"] = Self.plus
-        table["plus"] = Self.basic
-        table["pro"] = nil
-        table["missing"] = nil
-        var expected = Self.statuses
-        expected["aardvark"] = Self.plus
-        expected["plus"] = Self.basic
-        expected["pro"] = nil
-        #expect(table == EntitlementTable(expected))
-        #expect(table.keys == expected.keys.sorted())
-        #expect(table["aardvark"] == Self.plus)
-    }
-
     /// A snapshot whose entries hold texts in UTF-16 (ids and product ids) and none at all
     /// decodes, from binary and from XML, to the table that was written.
     @Test func decodedTablesEqualWhatWasWritten() throws {
