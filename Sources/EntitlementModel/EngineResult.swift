@@ -22,19 +22,6 @@ public struct EngineResult: Sendable, Hashable {
     /// aside): kept, granting nothing until a catalog maps them.
     public var unmappedProducts: [String]
 
-    /// A result with the given parts, as the engine would return it; `introductoryOfferEligibility`
-    /// defaults to empty (no group known), `unmappedProducts` to none.
-    public init(
-        entitlements: [String: EntitlementStatus], nextTransition: Date?, effectiveNow: Date,
-        introductoryOfferEligibility: [String: Bool] = [:], unmappedProducts: [String] = []
-    ) {
-        self.unmappedProducts = unmappedProducts
-        self.entitlements = entitlements
-        self.nextTransition = nextTransition
-        self.effectiveNow = effectiveNow
-        self.introductoryOfferEligibility = introductoryOfferEligibility
-    }
-
     /// The snapshot to publish (its `introOfferIneligibleGroups` from ``introductoryOfferEligibility``).
     ///
     /// - Parameters:

@@ -16,13 +16,6 @@ public struct PaidAppGrant: Sendable, Hashable {
     /// Purchases before this instant were of the paid app.
     public var beforeDate: Date?
 
-    /// A grant of `entitlement` for app transactions before `beforeVersion` or `beforeDate`.
-    public init(entitlement: String, beforeVersion: [Int]?, beforeDate: Date?) {
-        self.entitlement = entitlement
-        self.beforeVersion = beforeVersion
-        self.beforeDate = beforeDate
-    }
-
     /// Whether `app` was bought while the app was paid (its origin is the caller's to check).
     public func covers(_ app: AppTransaction) -> Bool {
         if let beforeVersion, let version = app.originalApplicationVersion.flatMap(Self.version), Self.isLower(version, than: beforeVersion) {

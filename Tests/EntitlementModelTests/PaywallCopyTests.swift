@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import EntitlementModel
 import Foundation
 import Testing

@@ -3,9 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import EntitlementModel
 
 /// What each feature's paywall did: how often it was shown, dismissed and converted, and how
-/// free and premium users used the feature. What `entitlementctl paywall report` prints.
+/// free and premium users used the feature, from the records of a ``PaywallAnalyticsLog``. What
+/// `entitlementctl paywall report` prints.
 ///
 /// ```swift
 /// let report = PaywallReport(events: try log.events(), since: lastWeek, features: gate.rules.keys)
