@@ -117,7 +117,7 @@ extension Catalog {
             "'\($0)' is not newSubscribersOnly or oncePerGroup"
         }
         var catalog = Catalog(
-            bundleId: bundleId, environment: environments[0], environments: environments, appGroup: appGroup, storeKitPath: storeKitPath, products: products,
+            bundleId: bundleId, environments: environments, appGroup: appGroup, storeKitPath: storeKitPath, products: products,
             entitlements: entitlements, featureGate: FeatureGate(rules: rules), introductoryOfferPolicy: policy ?? .newSubscribersOnly)
         catalog.widgetFeature = try root.optional("widgetFeature")?.feature(in: rules) ?? defaultWidgetFeature
         catalog.watchFeature = try root.optional("watchFeature")?.feature(in: rules) ?? defaultWatchFeature
@@ -177,18 +177,18 @@ extension Catalog {
 
     /// `environment`: one name, or a non-empty list of distinct names, each a known environment.
     private static func decodeEnvironments(_ cursor: JSONCursor) throws(JSONPathError) -> [StoreEnvironment] {
-        func known(_ item: JSONCursor) throws(JSONPathError) -> StoreEnvironment {
+        let items: [JSONCursor]
+        switch cursor.value {
+        case .string: items = [cursor]
+        case .array: items = Array(try cursor.array())
+        default: throw cursor.fail("not a string or a list of strings")
+        }
+        var environments: [StoreEnvironment] = []
+        for item in items {
             let environment = StoreEnvironment(rawValue: try item.string())
             guard StoreEnvironment.known.contains(environment) else {
                 throw item.fail("'\(environment.rawValue)' is not Production, Sandbox, Xcode or LocalTesting")
             }
-            return environment
-        }
-        if case .string = cursor.value { return [try known(cursor)] }
-        guard case .array = cursor.value else { throw cursor.fail("not a string or a list of strings") }
-        var environments: [StoreEnvironment] = []
-        for item in try cursor.array() {
-            let environment = try known(item)
             guard !environments.contains(environment) else { throw item.fail("'\(environment.rawValue)' is named twice") }
             environments.append(environment)
         }

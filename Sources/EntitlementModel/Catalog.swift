@@ -4,12 +4,8 @@
 public struct Catalog: Sendable, Hashable {
     /// Events for any other bundle are refused (``Catalog/validate(_:)``).
     public var bundleId: String
-    /// The first environment the catalog names (catalog key `environment`, a string or a list);
-    /// setting it makes it the only one accepted.
-    public var environment: StoreEnvironment {
-        get { environments[0] }
-        set { environments = [newValue] }
-    }
+    /// The first environment the catalog names (catalog key `environment`, a string or a list).
+    public var environment: StoreEnvironment { environments[0] }
     /// Every environment whose events are accepted, ``environment`` first; events from any other
     /// environment are refused (``Catalog/validate(_:)``). A released app names
     /// `["Production", "Sandbox"]`: App Review and TestFlight buy in the sandbox.
@@ -81,29 +77,24 @@ public struct Catalog: Sendable, Hashable {
     /// `upgradedFromPaywall` (catalog key `attributionWindow`, default one hour).
     public var attributionWindow = ISO8601Duration(hours: 1)
     /// The order a paywall lists products in: first appearance in the catalog's `entitlements`,
-    /// then the `.storekit` file's other products in its order (empty for a catalog made in code,
-    /// which lists by product id).
+    /// then the `.storekit` file's other products in its order.
     public var paywallProductOrder: [String] = []
 
-    /// A catalog from values; ``load(path:bytes:)`` decodes one from `Catalog.json` and its `.storekit` file.
-    /// `environments` defaults to `[environment]`; `signatures` defaults to
-    /// `SignaturePolicy.defaultRequirement(for:)` of the environments.
-    public init(
-        bundleId: String, environment: StoreEnvironment, environments: [StoreEnvironment]? = nil, appGroup: String? = nil,
-        storeKitPath: String = "", products: [String: CatalogProduct],
-        entitlements: [String: Set<String>], featureGate: FeatureGate = FeatureGate(rules: [:]),
-        introductoryOfferPolicy: IntroductoryOfferPolicy = .newSubscribersOnly, signatures: SignaturePolicy? = nil
+    /// A catalog of the keys every catalog has; ``init(catalogJSON:storeKitJSON:catalogPath:trustedRootFiles:)``
+    /// sets the others. `signatures` is the default for the environments.
+    init(
+        bundleId: String, environments: [StoreEnvironment], appGroup: String?, storeKitPath: String, products: [String: CatalogProduct],
+        entitlements: [String: Set<String>], featureGate: FeatureGate, introductoryOfferPolicy: IntroductoryOfferPolicy
     ) {
-        let environments = environments ?? [environment]
-        self.signatures = signatures ?? SignaturePolicy(requirement: SignaturePolicy.defaultRequirement(for: environments))
         self.bundleId = bundleId
-        self.environments = environments.isEmpty ? [environment] : environments
+        self.environments = environments
         self.appGroup = appGroup
         self.storeKitPath = storeKitPath
         self.products = products
         self.entitlements = entitlements
         self.featureGate = featureGate
         self.introductoryOfferPolicy = introductoryOfferPolicy
+        self.signatures = SignaturePolicy(requirement: SignaturePolicy.defaultRequirement(for: environments))
         self.entitlementsByProduct = Self.reverse(entitlements)
     }
 

@@ -16,12 +16,6 @@ public struct EntitlementTable: Sendable, Hashable {
     /// The statuses, at their ids' positions.
     private let statuses: [EntitlementStatus]
 
-    /// An empty table.
-    public init() {
-        ids = []
-        statuses = []
-    }
-
     /// The table of `statuses` (in ascending id order).
     public init(_ statuses: [String: EntitlementStatus]) {
         let sorted = statuses.sorted(by: { $0.key < $1.key })
@@ -42,9 +36,6 @@ public struct EntitlementTable: Sendable, Hashable {
 
     /// The ids, ascending.
     public var keys: [String] { ids }
-
-    /// The statuses, in the order of ``keys``.
-    public var values: [EntitlementStatus] { statuses }
 
     /// The status of `id`, or `nil` when the table does not hold it.
     public subscript(id: String) -> EntitlementStatus? {
@@ -87,13 +78,5 @@ extension EntitlementTable: ExpressibleByDictionaryLiteral {
     /// A table of the literal's entries; naming an id twice traps, as in a `Dictionary` literal.
     public init(dictionaryLiteral elements: (String, EntitlementStatus)...) {
         self.init(Dictionary(uniqueKeysWithValues: elements))
-    }
-}
-
-extension EntitlementTable: CustomStringConvertible {
-    /// The entries as a dictionary literal, in ascending id order.
-    public var description: String {
-        guard !isEmpty else { return "[:]" }
-        return "[" + map { "\($0.key.debugDescription): \($0.value)" }.joined(separator: ", ") + "]"
     }
 }

@@ -112,12 +112,9 @@ public struct FeatureGate: Sendable, Hashable {
         adding: Int = 1
     ) -> GateDecision {
         let standing = rule.standing(in: snapshot, wallClock: wallClock)
-        switch rule.verdict(standing, currentCount: currentCount, daysAgo: daysAgo, adding: adding) {
-        case .unlocked(let remaining): return .unlocked(remaining: remaining)
-        case .locked(let reason):
+        return rule.decision(standing, currentCount: currentCount, daysAgo: daysAgo, adding: adding) { reason in
             let eligible = introOfferEligible(rule, snapshot: snapshot)
-            return .locked(
-                Paywall(feature: feature, reason: reason, copy: rule.copy(for: reason, introOfferEligible: eligible), introOfferEligible: eligible))
+            return Paywall(feature: feature, reason: reason, copy: rule.copy(for: reason, introOfferEligible: eligible), introOfferEligible: eligible)
         }
     }
 }

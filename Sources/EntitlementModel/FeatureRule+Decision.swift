@@ -15,12 +15,6 @@ enum FeatureStanding: Sendable, Hashable {
     case familyRevoked
 }
 
-/// The gate's answer before the paywall copy is attached.
-enum FeatureVerdict: Sendable, Hashable {
-    case unlocked(remaining: Int?)
-    case locked(PaywallReason)
-}
-
 extension FeatureRule {
     /// Whether the user holds the feature at `snapshot`'s effective now for `wallClock`
     /// (`snapshot` `nil`: none could be read).
@@ -43,23 +37,25 @@ extension FeatureRule {
     /// one by default; a negative count or addition, which is a caller's bug, counting as
     /// none), a free time window unlocks items up to `freeDays` back and locks older ones with
     /// ``PaywallReason/limitReached``, and anything else is locked with the reason the standing
-    /// gives.
-    func verdict(_ standing: FeatureStanding, currentCount: Int?, daysAgo: Int?, adding: Int = 1) -> FeatureVerdict {
+    /// gives, showing `paywall` of that reason.
+    func decision(
+        _ standing: FeatureStanding, currentCount: Int?, daysAgo: Int?, adding: Int, paywall: (PaywallReason) -> Paywall
+    ) -> GateDecision {
         guard let limit = itemLimit(standing) else { return .unlocked(remaining: nil) }
         if let count = currentCount.map({ max(0, $0) }), count < limit, max(0, adding) <= limit - count {
             return .unlocked(remaining: limit - count)
         }
         if let window = freeDays, let daysAgo {
             if daysAgo <= window { return .unlocked(remaining: nil) }
-            return .locked(standing == .noSnapshot ? .noSnapshot : .limitReached)
+            return .locked(paywall(standing == .noSnapshot ? .noSnapshot : .limitReached))
         }
         switch standing {
-        case .noSnapshot: return .locked(.noSnapshot)
-        case .lapsed where freeCount != nil, .familyRevoked where freeCount != nil: return .locked(.limitReached)
-        case .familyRevoked: return .locked(.familyRevoked)
-        case .lapsed(.notPurchased): return .locked(.notEntitled)
-        case .lapsed(.revoked): return .locked(.revoked)
-        case .lapsed, .holds: return .locked(.expired)
+        case .noSnapshot: return .locked(paywall(.noSnapshot))
+        case .lapsed where freeCount != nil, .familyRevoked where freeCount != nil: return .locked(paywall(.limitReached))
+        case .familyRevoked: return .locked(paywall(.familyRevoked))
+        case .lapsed(.notPurchased): return .locked(paywall(.notEntitled))
+        case .lapsed(.revoked): return .locked(paywall(.revoked))
+        case .lapsed, .holds: return .locked(paywall(.expired))
         }
     }
 }

@@ -22,8 +22,8 @@ public struct PaywallProduct: Sendable, Hashable {
 }
 
 extension Catalog {
-    /// The products a paywall offers, in ``paywallProductOrder`` (products a catalog made in code
-    /// does not order come last, by id), with texts in `locale` (a `.storekit` locale such as
+    /// The products a paywall offers, in ``paywallProductOrder`` (products it does not order come
+    /// last, by id), with texts in `locale` (a `.storekit` locale such as
     /// `en_US`, `-` and `_` alike; else the file's first localization; else the reference name).
     ///
     /// ```swift
