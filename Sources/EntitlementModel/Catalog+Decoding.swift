@@ -119,8 +119,8 @@ extension Catalog {
         var catalog = Catalog(
             bundleId: bundleId, environments: environments, appGroup: appGroup, storeKitPath: storeKitPath, products: products,
             entitlements: entitlements, featureGate: FeatureGate(rules: rules), introductoryOfferPolicy: policy ?? .newSubscribersOnly)
-        catalog.widgetFeature = try root.optional("widgetFeature")?.feature(in: rules) ?? defaultWidgetFeature
-        catalog.watchFeature = try root.optional("watchFeature")?.feature(in: rules) ?? defaultWatchFeature
+        catalog.widgetFeature = try root.optional("widgetFeature")?.feature(in: rules) ?? catalog.widgetFeature
+        catalog.watchFeature = try root.optional("watchFeature")?.feature(in: rules) ?? catalog.watchFeature
         catalog.legacyKeys = try decodeLegacyKeys(root, entitlements: entitlements)
         catalog.preferences = try decodePreferences(root, rules: rules, legacyKeys: catalog.legacyKeys)
         catalog.renewalLeeway = try root.optional("renewalLeeway")?.nonZeroDuration(else: "is zero (leave the key out for no leeway)")

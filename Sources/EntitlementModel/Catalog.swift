@@ -14,10 +14,10 @@ public struct Catalog: Sendable, Hashable {
     /// use it when neither `--group` nor `ENTITLEMENTS_GROUP` names one.
     public var appGroup: String?
     /// The feature that gates the widgets (catalog key `widgetFeature`, default `widgets`).
-    public var widgetFeature: String = Catalog.defaultWidgetFeature
+    public var widgetFeature = "widgets"
     /// The feature that gates the watch app and its complications (catalog key `watchFeature`,
     /// default `watchApp`).
-    public var watchFeature: String = Catalog.defaultWatchFeature
+    public var watchFeature = "watchApp"
 
     /// Suite key -> entitlement id (catalog key `legacyKeys`): each publish also writes, in the
     /// same atomic replace, a boolean under the key, true exactly when the entitlement is active,
@@ -51,10 +51,6 @@ public struct Catalog: Sendable, Hashable {
     /// `P7D`: a week out of range of the phone.
     public static let defaultCompanionOfflineLimit = ISO8601Duration(days: 7)
 
-    /// The widget feature of a catalog that names none.
-    public static let defaultWidgetFeature = "widgets"
-    /// The watch feature of a catalog that names none.
-    public static let defaultWatchFeature = "watchApp"
     /// The `.storekit` path as `Catalog.json` writes it (relative to the catalog file).
     public var storeKitPath: String
     /// Every product in the `.storekit` file, by product identifier.

@@ -56,20 +56,9 @@ public struct EntitlementTable: Sendable, Hashable {
 
 extension EntitlementTable: Sequence {
     /// The entries in ascending id order.
-    public struct Iterator: IteratorProtocol {
-        private let table: EntitlementTable
-        private var position = 0
-
-        init(_ table: EntitlementTable) { self.table = table }
-
-        public mutating func next() -> (key: String, value: EntitlementStatus)? {
-            guard position < table.ids.count else { return nil }
-            defer { position += 1 }
-            return (table.ids[position], table.statuses[position])
-        }
+    public func makeIterator() -> some IteratorProtocol<(key: String, value: EntitlementStatus)> {
+        zip(ids, statuses).lazy.map { (key: $0, value: $1) }.makeIterator()
     }
-
-    public func makeIterator() -> Iterator { Iterator(self) }
 
     public var underestimatedCount: Int { count }
 }

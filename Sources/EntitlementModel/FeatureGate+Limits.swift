@@ -38,10 +38,7 @@ extension FeatureGate {
     public func wouldExceed(
         _ feature: String, adding: Int = 1, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int
     ) -> Bool {
-        guard let remaining = remaining(feature, snapshot: snapshot, wallClock: wallClock, currentCount: currentCount) else {
-            return false
-        }
-        return adding > remaining
+        remaining(feature, snapshot: snapshot, wallClock: wallClock, currentCount: currentCount).map { adding > $0 } ?? false
     }
 
     /// Throws when adding `adding` items would go past the limit; returns quietly otherwise.
