@@ -34,7 +34,7 @@ enum StoreKitConfiguration {
             switch section {
             case "products", "nonRenewingSubscriptions":
                 for item in try root.items(of: section) {
-                    let id = try productId(item)
+                    let id = try item.required("productID").nonEmptyString()
                     try add(item, id, try plainKind(item, section: section))
                 }
             case "subscriptionGroups":
@@ -43,7 +43,7 @@ enum StoreKitConfiguration {
                     let nameValue = try group.optionalString("name")
                     let groupId = idValue ?? nameValue ?? group.path
                     for item in try group.required("subscriptions").array() {
-                        let id = try productId(item)
+                        let id = try item.required("productID").nonEmptyString()
                         let levelCursor = try item.required("groupNumber")
                         let level = try levelCursor.integer()
                         guard level >= 1 else { throw levelCursor.fail("must be 1 or more") }
@@ -75,9 +75,5 @@ enum StoreKitConfiguration {
         return IntroductoryOffer(
             paymentMode: try offer.required("paymentMode").string(), period: period,
             numberOfPeriods: try offer.optionalInteger("numberOfPeriods"), displayPrice: try offer.optionalString("displayPrice"))
-    }
-
-    private static func productId(_ item: JSONCursor) throws(JSONPathError) -> String {
-        try item.required("productID").nonEmptyString()
     }
 }
