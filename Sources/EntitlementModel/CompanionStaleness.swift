@@ -27,11 +27,3 @@ extension EntitlementSnapshot {
         return effectiveNow(wallClock: now) < until
     }
 }
-
-extension Optional where Wrapped == EntitlementSnapshot {
-    /// The snapshot a reader judges from at `now`: this one while
-    /// ``EntitlementSnapshot/isTrusted(at:offlineLimit:readerIsWatch:)``, else `nil` (none).
-    public func trusted(at now: Date, offlineLimit: ISO8601Duration, readerIsWatch: Bool) -> EntitlementSnapshot? {
-        flatMap { $0.isTrusted(at: now, offlineLimit: offlineLimit, readerIsWatch: readerIsWatch) ? $0 : nil }
-    }
-}
