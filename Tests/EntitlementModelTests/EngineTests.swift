@@ -207,8 +207,6 @@ let engineCases: [EngineCase] = [
         #expect(plus.periodType == .trial)
         #expect(plus.isActive(at: sampleExpiry.addingTimeInterval(-0.001)))
         #expect(!plus.isActive(at: sampleExpiry))
-        // The daemon's floor raises issuedAt; an earlier issuedAt is raised to effectiveNow.
-        #expect(result.snapshot(generation: 8, issuedAt: Fixtures.date("2020-01-01T00:00:00Z")).issuedAt == result.effectiveNow)
     }
 
     @Test func effectiveNowIsTheLargestOfClockSignedDateAndFloor() throws {
