@@ -16,6 +16,23 @@ struct BinaryPropertyListUniquing {
         static let empty = Entry(object: -1, bytes: 0..<0, hash: 0)
     }
 
+    /// Where every hash starts, drawn once per process: which encodings collide depends on it.
+    private static let seed = UInt64.random(in: .min ... .max)
+
+    /// The hash of `bytes`, eight at a time, each product's high half folded into its low half
+    /// where the slot is taken from: a few cycles for a short string, where `Hasher` cost more
+    /// than the rest of its encoding.
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hash = seed
+        for offset in stride(from: 0, to: bytes.count, by: 8) {
+            let tail = bytes.count - offset < 8
+            let word = tail ? bytes[offset...].reduce(0) { $0 << 8 | UInt64($1) } : bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 32
+        }
+        return Int(truncatingIfNeeded: hash)
+    }
+
     private var slots = [Entry](repeating: .empty, count: 64)
     private var count = 0
 
@@ -25,9 +42,7 @@ struct BinaryPropertyListUniquing {
     mutating func indexOrInsert(_ candidate: Int, bytes: Range<Int>, of storage: UnsafeBufferPointer<UInt8>) -> Int? {
         let base = storage.baseAddress!
         let encoding = UnsafeRawBufferPointer(start: base + bytes.lowerBound, count: bytes.count)
-        var hasher = Hasher()
-        hasher.combine(bytes: encoding)
-        let hash = hasher.finalize()
+        let hash = Self.hash(encoding)
         let found = slots.withUnsafeMutableBufferPointer { slots -> Int? in
             let mask = slots.count - 1
             var slot = hash & mask

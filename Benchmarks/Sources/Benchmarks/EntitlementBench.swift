@@ -130,6 +130,8 @@ public enum EntitlementBench {
                 if argument(1) == "decode-signed" {
                     let perEvent = try VerifiedDecodeProfile.run(events: Int(argument(2)) ?? 20_000, catalogPath: catalogPath)
                     print("decode-signed: \(perEvent) µs of CPU per event")
+                } else if argument(1).hasPrefix("steps-") {
+                    try PublishSteps.run(entitlements: Int(argument(1).dropFirst("steps-".count)) ?? 100, catalogPath: catalogPath)
                 } else if argument(1) == "render" {
                     try DaemonBenchmarks.profileRender(runs: max(1, Int(argument(2)) ?? 100), catalogPath: catalogPath)
                 } else if argument(1).hasPrefix("propagation") || argument(1).hasPrefix("fanout-") || argument(1) == "purchase" {
