@@ -112,7 +112,7 @@ public struct EntitlementStatus: Sendable, Hashable {
     /// The granting products of a status whose deciding product is the only one: `[productId]`
     /// while active, none otherwise (what a snapshot written without `products` means).
     public static func defaultProducts(active: Bool, productId: String?) -> [String] {
-        active ? [productId].compactMap { $0 } : []
+        active ? productId.map { [$0] } ?? [] : []
     }
 
     /// The status of an entitlement nobody has bought.

@@ -24,8 +24,7 @@ import Foundation  // toolchains without FoundationEssentials
 /// Objects are visited depth first, each dictionary's key before its value and its repeated keys
 /// after its values, so the error reported for a file with several problems is the first one in
 /// that order. Each object is checked and built once and then shared by every container that
-/// uses it (a string the writer stored once is one `String`), so the work is linear in the
-/// file's size (a dictionary's keys stored out of order add their sort).
+/// uses it (a string stored once is one `String`), so the work is linear in the file's size.
 struct BinaryPropertyListDecoder {
     private typealias Format = BinaryPropertyListFormat
 

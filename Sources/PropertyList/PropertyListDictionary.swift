@@ -38,8 +38,7 @@ public struct PropertyListDictionary: Sendable, Hashable, RandomAccessCollection
     public init(dictionaryLiteral elements: (String, PropertyListValue)...) { self.init(uniqueKeysWithValues: elements) }
 
     /// The dictionary of `members`, sorted unless they already are (one comparison per member
-    /// then, as a file written with sorted keys holds them).
-    /// - Throws: the first key, in key order, that is there twice.
+    /// then, as in a file written with sorted keys); throws the first key, in order, there twice.
     init(sorting members: [Member]) throws(RepeatedKey) {
         self.members = members
         var position = 1
