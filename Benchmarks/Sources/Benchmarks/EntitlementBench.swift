@@ -125,6 +125,7 @@ public enum EntitlementBench {
                 // `--role profile fanout-N [rounds]`: the fan-out row for N readers and its floor;
                 // `--role profile render [runs]`: the one-shot render row and its floor (default 100 runs);
                 // `--role profile decode-signed [events]`: the daemon's decoding of verified events, in process (µs of CPU per event);
+                // `--role profile steps-N`: the CPU time of each in-process step of publish → entry with N entitlements;
                 // `--role profile ingest-signed`: the quick verified ingest row with its processes.
                 let catalogPath = locateDefaultCatalog() ?? "Shared/Catalog.json"
                 if argument(1) == "decode-signed" {
