@@ -109,6 +109,12 @@ public struct EntitlementStatus: Sendable, Hashable {
         self.ownership = ownership
     }
 
+    /// The granting products of a status whose deciding product is the only one: `[productId]`
+    /// while active, none otherwise (what a snapshot written without `products` means).
+    public static func defaultProducts(active: Bool, productId: String?) -> [String] {
+        active ? productId.map { [$0] } ?? [] : []
+    }
+
     /// The status of an entitlement nobody has bought.
     public static let notPurchased = EntitlementStatus(active: false, state: .notPurchased)
 
