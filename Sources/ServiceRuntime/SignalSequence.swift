@@ -8,8 +8,8 @@ import SystemShims
 /// loop's thread does, and feeds an `AsyncStream`. ``make(_:)`` returns once the signals are
 /// listened for, so a signal sent after it returns is never lost. Cancelling the consuming task
 /// or dropping the sequence stops listening and ends the thread.
-public struct SignalSequence: AsyncSequence, Sendable {
-    public typealias Element = UnixSignal
+package struct SignalSequence: AsyncSequence, Sendable {
+    package typealias Element = UnixSignal
 
     private let stream: AsyncStream<UnixSignal>
 
@@ -17,7 +17,7 @@ public struct SignalSequence: AsyncSequence, Sendable {
 
     /// Starts listening for `signals`.
     /// - Throws: the `errno` of `pipe2`, `eventfd` or `pthread_create` (`EMFILE`, `EAGAIN`).
-    public static func make(_ signals: [UnixSignal]) throws(Errno) -> SignalSequence {
+    package static func make(_ signals: [UnixSignal]) throws(Errno) -> SignalSequence {
         let (stream, continuation) = AsyncStream.makeStream(of: UnixSignal.self, bufferingPolicy: .unbounded)
         let relay = try SignalRelay.prepare()
         let reader = try RelayReader(relay: relay)
@@ -37,7 +37,7 @@ public struct SignalSequence: AsyncSequence, Sendable {
         return SignalSequence(stream: stream)
     }
 
-    public func makeAsyncIterator() -> AsyncStream<UnixSignal>.AsyncIterator { stream.makeAsyncIterator() }
+    package func makeAsyncIterator() -> AsyncStream<UnixSignal>.AsyncIterator { stream.makeAsyncIterator() }
 }
 
 /// The thread that reads the signal relay for a ``SignalSequence`` until ``end()``.
