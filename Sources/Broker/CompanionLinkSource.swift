@@ -31,9 +31,10 @@ final class CompanionLinkSource: Sendable {
         }
     }
 
-    /// Stops the channel and waits (a few seconds at most) for its last status write.
+    /// Stops the channel and waits (a few seconds at most) for its last status write. Idempotent:
+    /// the loop's end and the daemon's finish both call it, and only the first waits.
     func stop() {
-        guard let channel = channel.withLock({ $0 }) else { return }
+        guard let channel = channel.withLock({ channel in defer { channel = nil }; return channel }) else { return }
         channel.stop()
         _ = finished.wait(timeoutSeconds: 5)
     }
