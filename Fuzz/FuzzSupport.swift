@@ -14,7 +14,7 @@ func fuzzSharedFile(_ name: String) -> Data {
 
 /// The default catalog, or `nil` when Shared/ is missing (every target checks).
 let fuzzCatalog: Catalog? = try? Catalog(
-    catalogJSON: fuzzSharedFile("Catalog.json"), storeKitJSON: fuzzSharedFile("Geko.storekit"),
+    catalogJSON: Array(fuzzSharedFile("Catalog.json")), storeKitJSON: Array(fuzzSharedFile("Geko.storekit")),
     catalogPath: fuzzSharedDirectory + "/Catalog.json")
 
 /// A fixed instant, so a run is reproducible: 2026-11-22T00:00:00Z.

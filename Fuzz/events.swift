@@ -9,7 +9,7 @@ public func fuzzEvents(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var facts = FactStore()
     for event in events where (try? catalog.validate(event)) != nil { facts.insert(event) }
     let result = EntitlementEngine(catalog: catalog).evaluate(facts, now: fuzzNow, floor: nil)
-    let snapshot = result.snapshot(generation: 1, issuedAt: result.effectiveNow)
+    let snapshot = result.snapshot(generation: 1)
     _ = snapshot.json.serialized
     _ = try? EntitlementSnapshot(propertyList: snapshot.propertyList)
     return 0

@@ -12,16 +12,10 @@ final class CompanionLinkSource: Sendable {
     private let channel = Mutex<CompanionChannel?>(nil)
     private let finished = MonotonicWakeup()
 
-    /// The source to give the loop.
+    /// The source to give the loop: it keeps the loop's sink for the channel's thread, and the
+    /// loop's end stops the channel.
     var source: ServiceLoopSource<DaemonService.Source> {
-        ServiceLoopSource { [self] sink in
-            self.sink.withLock { $0 = sink }
-            await withTaskCancellationHandler {
-                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-            } onCancel: {
-                self.channel.withLock { $0 }?.stop()
-            }
-        }
+        ServiceLoopSource(start: { [self] sink in self.sink.withLock { $0 = sink } }, stop: { [self] in stop() })
     }
 
     /// Runs `channel` on a thread of its own until ``stop()``.
@@ -37,9 +31,10 @@ final class CompanionLinkSource: Sendable {
         }
     }
 
-    /// Stops the channel and waits (a few seconds at most) for its last status write.
+    /// Stops the channel and waits (a few seconds at most) for its last status write. Idempotent:
+    /// the loop's end and the daemon's finish both call it, and only the first waits.
     func stop() {
-        guard let channel = channel.withLock({ $0 }) else { return }
+        guard let channel = channel.withLock({ channel in defer { channel = nil }; return channel }) else { return }
         channel.stop()
         _ = finished.wait(timeoutSeconds: 5)
     }

@@ -553,7 +553,7 @@ final class DaemonCore {
             lastEvaluation = (inputsVersion, result.nextTransition)
             return result.nextTransition
         }
-        var snapshot = result.snapshot(generation: state.generation + 1, issuedAt: result.effectiveNow)
+        var snapshot = result.snapshot(generation: state.generation + 1)
         snapshot.issuedIn = boot
         snapshot.historyID = state.historyID
         snapshot.device = configuration.device

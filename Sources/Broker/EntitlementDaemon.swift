@@ -32,7 +32,8 @@ public struct EntitlementDaemon: Sendable {
 
     /// Serves the container until SIGTERM or SIGINT (see the type's discussion for what it throws).
     /// At most one daemon per container runs: a second one throws ``BrokerError/busy(_:)`` at once.
-    public func run() async throws(BrokerError) {
+    /// Runs on the calling thread, which it blocks (see ``ServiceLoop``).
+    public func run() throws(BrokerError) {
         // Before any thread or runtime descriptor exists: too few descriptors is one line, not a crash.
         _ = try DaemonDescriptors.reserve()
         let configuration = configuration
@@ -53,7 +54,7 @@ public struct EntitlementDaemon: Sendable {
         ]
         if let link { sources.append(link.source) }
         let loop = ServiceLoop(name: "entitlementd", signals: [.hangup], shutdownDeadline: Self.shutdownDeadline)
-        let service = try await loop.run(sources: sources) { () throws(BrokerError) in try DaemonService(configuration: configuration, link: link) }
+        let service = try loop.run(sources: sources) { () throws(BrokerError) in try DaemonService(configuration: configuration, link: link) }
         try service.finish()
     }
 

@@ -53,9 +53,9 @@ public struct IngestClient: Sendable {
     package static let terminatingSignals: [UnixSignal] = [.hangup, .interrupt, .quit, .terminate]
 
     /// `ingest --wait`: validates `lines` as ``enqueue(_:source:)`` does, then queues them and
-    /// waits until the daemon has taken every file out of the inbox, on a ``ServiceLoop`` (the
-    /// inbox watched through ``DirectoryWatch``, `signals` as its stop signals). Returns `nil`
-    /// when there are no events.
+    /// waits until the daemon has taken every file out of the inbox, on a ``ServiceLoop`` run on
+    /// the calling thread (the inbox watched through its ``DirectoryWatchSet``, `signals` as its
+    /// stop signals). Returns `nil` when there are no events.
     ///
     /// The daemon deletes a file only once a published generation reflects its events; a file it
     /// refused it moves to `rejected/` after writing a ``RefusalRecord``. The file is queued
@@ -74,7 +74,7 @@ public struct IngestClient: Sendable {
     ///   instead when making the file durable fails.
     package func enqueueAndWait(
         _ lines: [String], source: String, timeout: Double, signals: [UnixSignal] = terminatingSignals
-    ) async throws(BrokerError) -> QueuedWait? {
+    ) throws(BrokerError) -> QueuedWait? {
         let kept = try EventLine.decodeAll(lines, source: source, catalog: catalog).map(\.line)
         guard !kept.isEmpty else { return nil }
         let seconds = timeout.isNaN ? 0 : min(max(timeout, 0), 1e9)
@@ -85,7 +85,7 @@ public struct IngestClient: Sendable {
         let inboxChanged = ServiceLoopSource<IngestWait.Source>.directory(
             layout.inboxDirectory, names: nil, coalescing: true, onFailure: { _ in .inboxChanged }) { _ in .inboxChanged }
         let client = self
-        let wait = try await loop.run(sources: [inboxChanged]) { () throws(BrokerError) in
+        let wait = try loop.run(sources: [inboxChanged]) { () throws(BrokerError) in
             IngestWait(client: client, tickets: try client.queue(kept, durable: false), deadline: deadline, timeout: seconds)
         }
         return try wait.outcome.get()

@@ -58,7 +58,10 @@ package struct DemoCommand: Command {
         }
         let tools = try ToolLinks(directory: root + "/bin", executable: executable, tools: DemoStage.tools)
         let stage = DemoStage(root: root, tools: tools, catalogPath: absoluteCatalog, catalog: loaded, charset: charset)
-        let signals = await SignalSequence.make([.interrupt, .terminate])
+        let signals: SignalSequence
+        do { signals = try SignalSequence.make([.interrupt, .terminate]) } catch {
+            throw ToolError(ExitCode(failedCall: error), "cannot listen for signals: \(error)")
+        }
         let outcome: Result<Void, any Error> = await withTaskGroup(of: Result<Void, any Error>?.self) { group in
             group.addTask {
                 do { try await stage.play(trialSeconds: trialSeconds) } catch { return .failure(error) }

@@ -54,7 +54,8 @@ package struct EntitlementdCommand: Command {
         }
     }
 
-    package func run() async throws {
+    /// Runs on the main thread (the caller's), where the daemon's loop waits.
+    nonisolated(nonsending) package func run() async throws {
         let companion = try companion()
         // The daemon loads (and on SIGHUP reloads) the catalog itself; a missing one is refused
         // here first so the message says where its path came from.
@@ -64,6 +65,6 @@ package struct EntitlementdCommand: Command {
         let configuration = DaemonConfiguration(
             layout: layout, catalogPath: common.catalogPath, durable: !skipsFsync, companion: companion,
             log: { StandardStreams.writeError("entitlementd: \($0)\n") })
-        do { try await EntitlementDaemon(configuration: configuration).run() } catch { throw error.toolError }
+        do { try EntitlementDaemon(configuration: configuration).run() } catch { throw error.toolError }
     }
 }

@@ -39,7 +39,7 @@ struct EvaluateCommand: Command {
             throw error.toolError
         }
         let result = EntitlementEngine(catalog: catalog).evaluate(facts, now: now ?? Date(), floor: nil)
-        StandardStreams.writeOut(result.snapshot(generation: 0, issuedAt: result.effectiveNow).json.serialized + "\n")
+        StandardStreams.writeOut(result.snapshot(generation: 0).json.serialized + "\n")
     }
 }
 

@@ -53,7 +53,7 @@ struct IngestCommand: Command {
         // A terminating signal ends the wait once the queued events are durable, then this
         // process, as the signal would have.
         let outcome: IngestClient.QueuedWait?
-        do { outcome = try await client.enqueueAndWait(lines, source: source, timeout: timeout) } catch { throw error.toolError }
+        do { outcome = try client.enqueueAndWait(lines, source: source, timeout: timeout) } catch { throw error.toolError }
         switch outcome {
         case nil: Self.noEvents(source)
         case .published(_, let generation)?:

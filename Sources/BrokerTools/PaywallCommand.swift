@@ -90,3 +90,20 @@ struct PaywallCommand: Command {
         error.errno.map(ExitCode.init(failedCall:)) ?? .temporaryFailure
     }
 }
+
+extension PaywallReport {
+    /// `{"features": {F: {"shown", "dismissed", "upgraded", "conversion", "usedPremium", "usedFree"}}}`.
+    var json: JSONValue {
+        .object([
+            "features": .object(
+                features.mapValues { counts in
+                    .object([
+                        "shown": .int(Int64(counts.shown)), "dismissed": .int(Int64(counts.dismissed)),
+                        "upgraded": .int(Int64(counts.upgraded)), "conversion": counts.conversion.map(JSONValue.double) ?? .null,
+                        "usedPremium": .int(Int64(counts.usedPremium)), "usedFree": .int(Int64(counts.usedFree)),
+                    ])
+                })
+        ])
+    }
+
+}

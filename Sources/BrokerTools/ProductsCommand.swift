@@ -49,16 +49,61 @@ struct ProductsCommand: Command {
         switch format {
         case .json: StandardStreams.writeOut(JSONValue.object(["products": .array(products.map(\.json))]).serialized + "\n")
         case .text:
-            StandardStreams.writeOut(products.map { product in
-                var line = "\(product.productId): \(product.displayName), \(product.displayPrice ?? "no price")"
-                if let period = product.period { line += " per \(period)" }
-                if let offer = product.introOffer {
-                    line += ", intro offer \(offer.paymentMode) \(offer.periodCount)x\(offer.period ?? "?")"
-                    line += product.introOfferEligible ? " (eligible)" : " (not eligible)"
+            StandardStreams.writeOut(products.map { offered in
+                let product = offered.product, shown = ShownProduct(product)
+                var line = "\(product.id): \(offered.displayName), \(product.displayPrice ?? "no price")"
+                if let period = shown.period { line += " per \(period)" }
+                if let offer = shown.introOffer {
+                    line += ", intro offer \(offer.paymentMode) \(offer.periodCount)x\(offer.period?.description ?? "?")"
+                    line += offered.introOfferEligible ? " (eligible)" : " (not eligible)"
                 }
-                if product.owned { line += ", owned" }
+                if offered.owned { line += ", owned" }
                 return line + "\n"
             }.joined())
         }
+    }
+}
+
+/// How `entitlementctl products` spells a product's kind, period and introductory offer.
+struct ShownProduct {
+    var type: String
+    var period: ISO8601Duration?
+    var subscriptionGroup: String?
+    var level: Int?
+    /// The offer of an auto-renewable subscription; its `free` payment mode is spelt `freeTrial`.
+    var introOffer: (paymentMode: String, period: ISO8601Duration?, periodCount: Int, displayPrice: String?)?
+
+    init(_ product: CatalogProduct) {
+        switch product.kind {
+        case .autoRenewable(let group, let level):
+            (type, period, subscriptionGroup, self.level) = ("autoRenewable", product.subscriptionPeriod, group, level)
+            introOffer = product.introductoryOffer.map { offer in
+                (offer.isFreeTrial ? "freeTrial" : offer.paymentMode, offer.period, offer.numberOfPeriods ?? 1, offer.displayPrice)
+            }
+        case .nonConsumable: type = "nonConsumable"
+        case .consumable: type = "consumable"
+        case .nonRenewing(let duration): (type, period) = ("nonRenewing", duration)
+        }
+    }
+}
+
+extension PaywallProduct {
+    /// The object `entitlementctl products` prints.
+    var json: JSONValue {
+        let shown = ShownProduct(product)
+        func text(_ value: (some CustomStringConvertible)?) -> JSONValue { value.map { .string($0.description) } ?? .null }
+        return .object([
+            "productId": .string(product.id), "type": .string(shown.type), "displayName": .string(displayName),
+            "description": .string(description), "displayPrice": text(product.displayPrice),
+            "period": text(shown.period), "subscriptionGroup": text(shown.subscriptionGroup),
+            "level": shown.level.map { .int(Int64($0)) } ?? .null,
+            "introOffer": shown.introOffer.map { offer in
+                .object([
+                    "paymentMode": .string(offer.paymentMode), "period": text(offer.period),
+                    "periodCount": .int(Int64(offer.periodCount)), "displayPrice": text(offer.displayPrice),
+                ])
+            } ?? .null,
+            "introOfferEligible": .bool(introOfferEligible), "owned": .bool(owned),
+        ])
     }
 }

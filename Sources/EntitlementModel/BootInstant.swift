@@ -39,10 +39,15 @@ public struct BootInstant: Sendable, Hashable {
     /// This is the one rule behind every "never earlier than" of a snapshot: the wall clock can
     /// be set back, the boot clock cannot.
     public static func floor(issuedAt: Date, issued: BootInstant?, current: BootInstant?) -> Date {
-        guard let issued, let current, issued.bootID == current.bootID,
-            current.nanosecondsSinceBoot >= issued.nanosecondsSinceBoot
-        else { return issuedAt }
-        let elapsed = Double(current.nanosecondsSinceBoot - issued.nanosecondsSinceBoot) / 1_000_000_000
-        return issuedAt.addingTimeInterval(elapsed)
+        issuedAt.addingTimeInterval(elapsed(from: issued, to: current) ?? 0)
+    }
+
+    /// The seconds the boot clock counted from `earlier` to `later`; `nil` unless both are
+    /// readings of the same boot and `later` is not the earlier one.
+    static func elapsed(from earlier: BootInstant?, to later: BootInstant?) -> TimeInterval? {
+        guard let earlier, let later, earlier.bootID == later.bootID, later.nanosecondsSinceBoot >= earlier.nanosecondsSinceBoot else {
+            return nil
+        }
+        return Double(later.nanosecondsSinceBoot - earlier.nanosecondsSinceBoot) / 1_000_000_000
     }
 }

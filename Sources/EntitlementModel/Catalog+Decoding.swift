@@ -7,7 +7,7 @@ import SignedData
 
 extension Catalog {
     /// Decodes a catalog from the bytes of `Catalog.json` and of the `.storekit` file it names.
-    /// Pure: no file is read (``load(path:contents:)`` takes both files from a reader and calls this).
+    /// Pure: no file is read (``load(path:bytes:)`` takes every file from a reader and calls this).
     ///
     /// - Parameters:
     ///   - catalogJSON: the bytes of `Catalog.json`.
@@ -15,24 +15,13 @@ extension Catalog {
     ///   - catalogPath: how to name the catalog file in errors; the `.storekit` file is named by
     ///     its path resolved against this one's directory.
     ///   - trustedRootFiles: the contents of the certificate files `trustedRoots` names and of the
-    ///     public key files `grantKeys` names, by path resolved against the catalog's directory
-    ///     (as `trustedRootPaths(catalogJSON:catalogPath:)` resolves them); a path missing from it
-    ///     is reported as a file that cannot be read.
+    ///     public key files `grantKeys` names, by path resolved against the catalog's directory;
+    ///     a path missing from it is reported as a file that cannot be read.
     /// - Throws: ``CatalogError`` naming the file and key path of the first problem: invalid JSON,
     ///   a missing or mistyped key, an unknown environment, an entitlement or feature naming a
     ///   product or entitlement that does not exist, a non-renewing subscription without a duration,
     ///   a `signatures` value other than `required` or `optional`, a trusted root that is not a
     ///   certificate.
-    @_alwaysEmitIntoClient
-    public init(catalogJSON: Data, storeKitJSON: Data, catalogPath: String, trustedRootFiles: [String: Data] = [:]) throws(CatalogError) {
-        try self.init(
-            catalogJSON: Array(catalogJSON), storeKitJSON: Array(storeKitJSON), catalogPath: catalogPath,
-            trustedRootFiles: trustedRootFiles.mapValues { Array($0) })
-    }
-
-    /// The `Data` initializer above, from byte arrays: the form the tools read files in, so the
-    /// catalog code itself uses no `Data`, whose part of FoundationEssentials a one-shot tool would
-    /// otherwise link and relocate at every start.
     public init(catalogJSON: [UInt8], storeKitJSON: [UInt8], catalogPath: String, trustedRootFiles: [String: [UInt8]] = [:]) throws(CatalogError) {
         try self.init(catalogRoot: Self.parse(catalogJSON, file: catalogPath), storeKitJSON: storeKitJSON, catalogPath: catalogPath, trustedRootFiles: trustedRootFiles)
     }
@@ -42,64 +31,40 @@ extension Catalog {
         let storeKitPath = try Self.storeKitPath(in: root, catalogPath: catalogPath)
         let storeKitFile = Self.resolve(storeKitPath, relativeTo: catalogPath)
         let storeKitRoot = try Self.parse(storeKitJSON, file: storeKitFile)
-        var products: [String: CatalogProduct]
-        var fileOrder: [String]
-        do { (products, fileOrder) = try StoreKitConfiguration.productsInOrder(from: storeKitRoot) } catch {
-            throw CatalogError(file: storeKitFile, keyPath: error.path, problem: error.problem)
+        var (products, fileOrder) = try Self.decoding(storeKitFile) { () throws(JSONPathError) in
+            try StoreKitConfiguration.productsInOrder(from: storeKitRoot)
         }
-        do {
-            self = try Self.decodeCatalog(root, storeKitPath: storeKitPath, storeKitFile: storeKitFile, products: &products)
-            try decodePaywallKeys(root, fileOrder: fileOrder)
-            signatures = try Self.decodeSignatures(root, environments: environments, catalogPath: catalogPath, files: trustedRootFiles)
-        } catch {
-            throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem)
+        self = try Self.decoding(catalogPath) { () throws(JSONPathError) in
+            var catalog = try Self.decodeCatalog(root, storeKitPath: storeKitPath, storeKitFile: storeKitFile, products: &products)
+            try catalog.decodePaywallKeys(root, fileOrder: fileOrder)
+            catalog.signatures = try Self.decodeSignatures(
+                root, environments: catalog.environments, catalogPath: catalogPath, files: trustedRootFiles)
+            return catalog
         }
     }
 
-    /// The path of the `.storekit` file a catalog names, resolved against the catalog's directory
-    /// (an absolute `storekit` value is returned unchanged). Pure string arithmetic.
-    @_alwaysEmitIntoClient
-    public static func storeKitPath(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> String {
-        try storeKitPath(catalogJSON: Array(catalogJSON), catalogPath: catalogPath)
+    /// `body`'s result, its error named as a problem of `file`.
+    static func decoding<T>(_ file: String, _ body: () throws(JSONPathError) -> T) throws(CatalogError) -> T {
+        do { return try body() } catch { throw CatalogError(file: file, keyPath: error.path, problem: error.problem) }
     }
 
-    /// The `Data` form above from a byte array.
-    public static func storeKitPath(catalogJSON: [UInt8], catalogPath: String) throws(CatalogError) -> String {
-        try resolvedStoreKitPath(in: parse(catalogJSON, file: catalogPath), catalogPath: catalogPath)
+    /// The `storekit` path as the catalog writes it.
+    static func storeKitPath(in root: JSONCursor, catalogPath: String) throws(CatalogError) -> String {
+        try decoding(catalogPath) { () throws(JSONPathError) in try root.required("storekit").nonEmptyString() }
     }
 
-    static func resolvedStoreKitPath(in root: JSONCursor, catalogPath: String) throws(CatalogError) -> String {
-        resolve(try storeKitPath(in: root, catalogPath: catalogPath), relativeTo: catalogPath)
+    /// The files a catalog names beside its `.storekit` file: the certificates of `trustedRoots`
+    /// and the public keys of `grantKeys`, resolved against the catalog's directory, in order.
+    static func namedFiles(in root: JSONCursor, catalogPath: String) throws(CatalogError) -> [String] {
+        try decoding(catalogPath) { () throws(JSONPathError) in
+            let roots = try root.items(of: "trustedRoots").map { (item) throws(JSONPathError) in try item.string() }
+            let keys = try root.entries(of: "grantKeys").map { (entry) throws(JSONPathError) in try entry.cursor.string() }
+            return (roots + keys).map { resolve($0, relativeTo: catalogPath) }
+        }
     }
 
-    /// The certificate files a catalog's `trustedRoots` names, resolved against the catalog's
-    /// directory, in order (empty when the key is absent). Pure string arithmetic.
-    @_alwaysEmitIntoClient
-    public static func trustedRootPaths(catalogJSON: Data, catalogPath: String) throws(CatalogError) -> [String] {
-        try trustedRootPaths(catalogJSON: Array(catalogJSON), catalogPath: catalogPath)
-    }
-
-    /// The `Data` form above from a byte array.
-    public static func trustedRootPaths(catalogJSON: [UInt8], catalogPath: String) throws(CatalogError) -> [String] {
-        try trustedRootPaths(in: parse(catalogJSON, file: catalogPath), catalogPath: catalogPath)
-    }
-
-    static func trustedRootPaths(in root: JSONCursor, catalogPath: String) throws(CatalogError) -> [String] {
-        do throws(JSONPathError) {
-            guard let list = try root.optional("trustedRoots") else { return [] }
-            return try list.array().map { (item) throws(JSONPathError) in resolve(try item.string(), relativeTo: catalogPath) }
-        } catch { throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem) }
-    }
-
-    /// The public key files a catalog's `grantKeys` names, resolved against the catalog's
-    /// directory (empty when the key is absent). Pure string arithmetic.
-    static func grantKeyPaths(in root: JSONCursor, catalogPath: String) throws(CatalogError) -> [String] {
-        do throws(JSONPathError) {
-            guard let keys = try root.optional("grantKeys") else { return [] }
-            return try keys.entries().map { (entry) throws(JSONPathError) in resolve(try entry.cursor.string(), relativeTo: catalogPath) }
-        } catch { throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem) }
-    }
-
+    /// `path` as the catalog names it, resolved against the catalog's directory (an absolute
+    /// path is returned unchanged).
     static func resolve(_ path: String, relativeTo catalogPath: String) -> String {
         if path.hasPrefix("/") { return path }
         guard let slash = catalogPath.lastIndex(of: "/") else { return path }
@@ -113,40 +78,20 @@ extension Catalog {
         return JSONCursor(value)
     }
 
-    private static func storeKitPath(in root: JSONCursor, catalogPath: String) throws(CatalogError) -> String {
-        do throws(JSONPathError) {
-            let cursor = try root.required("storekit")
-            let path = try cursor.string()
-            guard !path.isEmpty else { throw cursor.fail("is empty") }
-            return path
-        } catch { throw CatalogError(file: catalogPath, keyPath: error.path, problem: error.problem) }
-    }
-
     private static func decodeCatalog(
         _ root: JSONCursor, storeKitPath: String, storeKitFile: String, products: inout [String: CatalogProduct]
     ) throws(JSONPathError) -> Catalog {
-        let bundleCursor = try root.required("bundleId")
-        let bundleId = try bundleCursor.string()
-        guard !bundleId.isEmpty else { throw bundleCursor.fail("is empty") }
-
+        let bundleId = try root.required("bundleId").nonEmptyString()
         let environments = try decodeEnvironments(try root.required("environment"))
-
-        var appGroup: String?
-        if let cursor = try root.optional("appGroup") {
-            let group = try cursor.string()
-            guard isValidAppGroup(group) else {
-                throw cursor.fail("'\(group)' is not an app-group id (letters, digits, '.', '-' and '_', no leading dot)")
-            }
-            appGroup = group
+        let appGroup = try root.optional("appGroup")?.string({ isValidAppGroup($0) ? $0 : nil }) {
+            "'\($0)' is not an app-group id (letters, digits, '.', '-' and '_', no leading dot)"
         }
 
-        if let durations = try root.optional("durations") {
-            for (productId, cursor) in try durations.entries() {
-                guard let duration = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
-                guard let product = products[productId] else { throw cursor.fail("product '\(productId)' is not in \(storeKitFile)") }
-                guard case .nonRenewing = product.kind else { throw cursor.fail("product '\(productId)' is not a non-renewing subscription") }
-                products[productId]?.kind = .nonRenewing(duration: duration)
-            }
+        for (productId, cursor) in try root.entries(of: "durations") {
+            let duration = try cursor.duration()
+            guard let product = products[productId] else { throw cursor.fail("product '\(productId)' is not in \(storeKitFile)") }
+            guard case .nonRenewing = product.kind else { throw cursor.fail("product '\(productId)' is not a non-renewing subscription") }
+            products[productId]?.kind = .nonRenewing(duration: duration)
         }
 
         var entitlements: [String: Set<String>] = [:]
@@ -164,37 +109,23 @@ extension Catalog {
         }
 
         var rules: [String: FeatureRule] = [:]
-        if let features = try root.optional("features") {
-            for (feature, cursor) in try features.entries() {
-                rules[feature] = try decodeRule(cursor, entitlements: entitlements)
-            }
+        for (feature, cursor) in try root.entries(of: "features") {
+            rules[feature] = try decodeRule(cursor, entitlements: entitlements)
         }
 
-        var policy = IntroductoryOfferPolicy.newSubscribersOnly
-        if let cursor = try root.optional("introductoryOffer") {
-            let raw = try cursor.string()
-            guard let parsed = IntroductoryOfferPolicy(rawValue: raw) else {
-                throw cursor.fail("'\(raw)' is not newSubscribersOnly or oncePerGroup")
-            }
-            policy = parsed
+        let policy = try root.optional("introductoryOffer")?.string(IntroductoryOfferPolicy.init(rawValue:)) {
+            "'\($0)' is not newSubscribersOnly or oncePerGroup"
         }
-
         var catalog = Catalog(
-            bundleId: bundleId, environment: environments[0], environments: environments, appGroup: appGroup, storeKitPath: storeKitPath, products: products,
-            entitlements: entitlements, featureGate: FeatureGate(rules: rules), introductoryOfferPolicy: policy)
-        catalog.widgetFeature = try decodeFeatureName(root, "widgetFeature", rules: rules) ?? defaultWidgetFeature
-        catalog.watchFeature = try decodeFeatureName(root, "watchFeature", rules: rules) ?? defaultWatchFeature
+            bundleId: bundleId, environments: environments, appGroup: appGroup, storeKitPath: storeKitPath, products: products,
+            entitlements: entitlements, featureGate: FeatureGate(rules: rules), introductoryOfferPolicy: policy ?? .newSubscribersOnly)
+        catalog.widgetFeature = try root.optional("widgetFeature")?.feature(in: rules) ?? catalog.widgetFeature
+        catalog.watchFeature = try root.optional("watchFeature")?.feature(in: rules) ?? catalog.watchFeature
         catalog.legacyKeys = try decodeLegacyKeys(root, entitlements: entitlements)
         catalog.preferences = try decodePreferences(root, rules: rules, legacyKeys: catalog.legacyKeys)
-        if let cursor = try root.optional("renewalLeeway") {
-            guard let leeway = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
-            guard leeway != ISO8601Duration() else { throw cursor.fail("is zero (leave the key out for no leeway)") }
-            catalog.renewalLeeway = leeway
-        }
+        catalog.renewalLeeway = try root.optional("renewalLeeway")?.nonZeroDuration(else: "is zero (leave the key out for no leeway)")
         catalog.paidAppGrant = try decodePaidAppGrant(root, entitlements: entitlements)
-        if let cursor = try root.optional("companionOfflineLimit") {
-            guard let limit = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
-            guard limit != ISO8601Duration() else { throw cursor.fail("is zero (the watch would never trust its snapshot)") }
+        if let limit = try root.optional("companionOfflineLimit")?.nonZeroDuration(else: "is zero (the watch would never trust its snapshot)") {
             catalog.companionOfflineLimit = limit
         }
         return catalog
@@ -205,36 +136,21 @@ extension Catalog {
     private static func decodePaidAppGrant(_ root: JSONCursor, entitlements: [String: Set<String>]) throws(JSONPathError) -> PaidAppGrant? {
         guard let cursor = try root.optional("paidAppGrant") else { return nil }
         _ = try cursor.object()
-        let entitlementCursor = try cursor.required("entitlement")
-        let entitlement = try entitlementCursor.string()
-        guard entitlements[entitlement] != nil else { throw entitlementCursor.fail("entitlement '\(entitlement)' is not in entitlements") }
-        var beforeVersion: [Int]?
-        if let versionCursor = try cursor.optional("beforeVersion") {
-            let text = try versionCursor.string()
-            guard let version = PaidAppGrant.version(text) else { throw versionCursor.fail("'\(text)' is not a dotted version of numbers (2.0)") }
-            beforeVersion = version
-        }
-        var beforeDate: Date?
-        if let dateCursor = try cursor.optional("beforeDate") {
-            let text = try dateCursor.string()
-            guard let date = ISO8601.date(from: text) else { throw dateCursor.fail("'\(text)' is not an ISO 8601 date and time") }
-            beforeDate = date
-        }
+        let entitlement = try cursor.required("entitlement").entitlement(in: entitlements)
+        let beforeVersion = try cursor.optional("beforeVersion")?.string(PaidAppGrant.version) { "'\($0)' is not a dotted version of numbers (2.0)" }
+        let beforeDate = try cursor.optional("beforeDate")?.string(ISO8601.date(from:)) { "'\($0)' is not an ISO 8601 date and time" }
         guard beforeVersion != nil || beforeDate != nil else { throw cursor.fail("names neither beforeVersion nor beforeDate") }
         return PaidAppGrant(entitlement: entitlement, beforeVersion: beforeVersion, beforeDate: beforeDate)
     }
 
     /// `legacyKeys`: suite key -> entitlement id; a key may not be the snapshot's own.
     private static func decodeLegacyKeys(_ root: JSONCursor, entitlements: [String: Set<String>]) throws(JSONPathError) -> [String: String] {
-        guard let cursor = try root.optional("legacyKeys") else { return [:] }
         var keys: [String: String] = [:]
-        for (key, item) in try cursor.entries() {
+        for (key, item) in try root.entries(of: "legacyKeys") {
             guard !key.isEmpty, key != EntitlementSnapshot.defaultsKey else {
                 throw item.fail("'\(key)' cannot be a legacy key (the snapshot's key, or empty)")
             }
-            let entitlement = try item.string()
-            guard entitlements[entitlement] != nil else { throw item.fail("entitlement '\(entitlement)' is not in entitlements") }
-            keys[key] = entitlement
+            keys[key] = try item.entitlement(in: entitlements)
         }
         return keys
     }
@@ -245,50 +161,34 @@ extension Catalog {
     private static func decodePreferences(
         _ root: JSONCursor, rules: [String: FeatureRule], legacyKeys: [String: String]
     ) throws(JSONPathError) -> [String: PreferenceDeclaration] {
-        guard let cursor = try root.optional("preferences") else { return [:] }
         var preferences: [String: PreferenceDeclaration] = [:]
-        for (key, item) in try cursor.entries() {
+        for (key, item) in try root.entries(of: "preferences") {
             guard !key.isEmpty, key != EntitlementSnapshot.defaultsKey, legacyKeys[key] == nil else {
                 throw item.fail("'\(key)' cannot be a preference key (the snapshot's key, a legacy key, or empty)")
             }
             for (member, value) in try item.entries() where member != "feature" && member != "default" {
                 throw value.fail("unknown key (a preference has feature and default)")
             }
-            let featureCursor = try item.required("feature")
-            let feature = try featureCursor.string()
-            guard rules[feature] != nil else {
-                throw featureCursor.fail("feature '\(feature)' is not in features (\(rules.keys.sorted().joined(separator: ", ")))")
-            }
-            preferences[key] = PreferenceDeclaration(feature: feature, defaultValue: try item.optionalBool("default") ?? false)
+            preferences[key] = PreferenceDeclaration(
+                feature: try item.required("feature").feature(in: rules), defaultValue: try item.optionalBool("default") ?? false)
         }
         return preferences
     }
 
-    /// The feature the optional `key` names, which `features` must define.
-    private static func decodeFeatureName(_ root: JSONCursor, _ key: String, rules: [String: FeatureRule]) throws(JSONPathError) -> String? {
-        guard let cursor = try root.optional(key) else { return nil }
-        let name = try cursor.string()
-        guard rules[name] != nil else {
-            throw cursor.fail("feature '\(name)' is not in features (\(rules.keys.sorted().joined(separator: ", ")))")
-        }
-        return name
-    }
-
     /// `environment`: one name, or a non-empty list of distinct names, each a known environment.
     private static func decodeEnvironments(_ cursor: JSONCursor) throws(JSONPathError) -> [StoreEnvironment] {
-        func known(_ item: JSONCursor) throws(JSONPathError) -> StoreEnvironment {
+        let items: [JSONCursor]
+        switch cursor.value {
+        case .string: items = [cursor]
+        case .array: items = Array(try cursor.array())
+        default: throw cursor.fail("not a string or a list of strings")
+        }
+        var environments: [StoreEnvironment] = []
+        for item in items {
             let environment = StoreEnvironment(rawValue: try item.string())
             guard StoreEnvironment.known.contains(environment) else {
                 throw item.fail("'\(environment.rawValue)' is not Production, Sandbox, Xcode or LocalTesting")
             }
-            return environment
-        }
-        if case .string = cursor.value { return [try known(cursor)] }
-        guard case .array = cursor.value else { throw cursor.fail("not a string or a list of strings") }
-        let items = try cursor.array()
-        var environments: [StoreEnvironment] = []
-        for item in items {
-            let environment = try known(item)
             guard !environments.contains(environment) else { throw item.fail("'\(environment.rawValue)' is named twice") }
             environments.append(environment)
         }
@@ -310,112 +210,132 @@ extension Catalog {
             }
         }
         paywallProductOrder = order + fileOrder.filter { !listed.contains($0) }
-        if let cursor = try root.optional("attributionWindow") {
-            guard let window = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
-            attributionWindow = window
-        }
-        var defaultCooldown: ISO8601Duration?
-        if let cursor = try root.optional("paywallCooldown") {
-            guard let cooldown = ISO8601Duration(try cursor.string()) else { throw cursor.fail("not an ISO 8601 duration") }
-            defaultCooldown = cooldown
-        }
-        var groups: [String: String] = [:]
-        for product in products.values {
-            if case .autoRenewable(let group, _) = product.kind { groups[product.id] = group }
-        }
-        var gate = featureGate
-        for (feature, rule) in gate.rules {
+        if let window = try root.optional("attributionWindow")?.duration() { attributionWindow = window }
+        let defaultCooldown = try root.optional("paywallCooldown")?.duration()
+        for (feature, rule) in featureGate.rules {
             var rule = rule
             if rule.cooldown == nil { rule.cooldown = defaultCooldown }
             let unlocking = rule.entitlement.flatMap { entitlements[$0] } ?? []
-            rule.introOfferGroups = Set(
-                unlocking.compactMap { id in products[id].flatMap { $0.introductoryOffer != nil ? groups[id] : nil } })
-            gate.rules[feature] = rule
+            rule.introOfferGroups = Set(unlocking.compactMap { id in
+                guard case .autoRenewable(let group, _) = products[id]?.kind, products[id]?.introductoryOffer != nil else { return nil }
+                return group
+            })
+            featureGate.rules[feature] = rule
         }
-        featureGate = gate
     }
 
     private static func decodeSignatures(
         _ root: JSONCursor, environments: [StoreEnvironment], catalogPath: String, files: [String: [UInt8]]
     ) throws(JSONPathError) -> SignaturePolicy {
-        var requirement = SignaturePolicy.defaultRequirement(for: environments)
-        if let cursor = try root.optional("signatures") {
-            let raw = try cursor.string()
-            guard let parsed = SignaturePolicy.Requirement(rawValue: raw) else { throw cursor.fail("'\(raw)' is not required or optional") }
-            requirement = parsed
+        let requirement = try root.optional("signatures")?.string(SignaturePolicy.Requirement.init(rawValue:)) {
+            "'\($0)' is not required or optional"
+        }
+        /// The file `item` names and its contents.
+        func namedFile(_ item: JSONCursor) throws(JSONPathError) -> (name: String, contents: [UInt8]) {
+            let file = resolve(try item.nonEmptyString(), relativeTo: catalogPath)
+            guard let contents = files[file] else { throw item.fail("\(file): cannot be read") }
+            return (file, contents)
         }
         var roots: [X509Certificate] = []
-        if let list = try root.optional("trustedRoots") {
-            for item in try list.array() {
-                let path = try item.string()
-                guard !path.isEmpty else { throw item.fail("is empty") }
-                let file = resolve(path, relativeTo: catalogPath)
-                guard let contents = files[file] else { throw item.fail("\(file): cannot be read") }
-                do { roots.append(try X509Certificate(fileContents: contents)) } catch { throw item.fail("\(file): \(error.description)") }
-            }
+        for item in try root.items(of: "trustedRoots") {
+            let file = try namedFile(item)
+            do { roots.append(try X509Certificate(fileContents: file.contents)) } catch { throw item.fail("\(file.name): \(error.description)") }
         }
         var grantKeys: [String: ECDSAPublicKey] = [:]
-        if let keys = try root.optional("grantKeys") {
-            for (keyId, item) in try keys.entries() {
-                guard !keyId.isEmpty else { throw item.fail("a key id is empty") }
-                let path = try item.string()
-                guard !path.isEmpty else { throw item.fail("is empty") }
-                let file = resolve(path, relativeTo: catalogPath)
-                guard let contents = files[file] else { throw item.fail("\(file): cannot be read") }
-                let key: ECDSAPublicKey
-                do { key = try ECDSAPublicKey(publicKeyFile: contents) } catch { throw item.fail("\(file): public key: \(error.problem)") }
-                guard key.curve == .p256 else { throw item.fail("\(file): not a P-256 key (grants are ES256)") }
-                grantKeys[keyId] = key.prepared(.manySignatures)
-            }
+        for (keyId, item) in try root.entries(of: "grantKeys") {
+            guard !keyId.isEmpty else { throw item.fail("a key id is empty") }
+            let file = try namedFile(item)
+            let key: ECDSAPublicKey
+            do { key = try ECDSAPublicKey(publicKeyFile: file.contents) } catch { throw item.fail("\(file.name): public key: \(error.problem)") }
+            guard key.curve == .p256 else { throw item.fail("\(file.name): not a P-256 key (grants are ES256)") }
+            grantKeys[keyId] = key.prepared(.manySignatures)
         }
-        return SignaturePolicy(requirement: requirement, trustedRoots: roots, grantKeys: grantKeys)
+        return SignaturePolicy(
+            requirement: requirement ?? SignaturePolicy.defaultRequirement(for: environments), trustedRoots: roots, grantKeys: grantKeys)
     }
 
     private static func decodeRule(_ cursor: JSONCursor, entitlements: [String: Set<String>]) throws(JSONPathError) -> FeatureRule {
         _ = try cursor.object()
-        var entitlement: String?
-        if let entitlementCursor = try cursor.optional("entitlement") {
-            let name = try entitlementCursor.string()
-            guard entitlements[name] != nil else { throw entitlementCursor.fail("entitlement '\(name)' is not in entitlements") }
-            entitlement = name
-        }
+        let entitlement = try cursor.optional("entitlement")?.entitlement(in: entitlements)
         var freeCount: Int?, freeDays: Int?
         if let limit = try cursor.optional("freeLimit") {
             _ = try limit.object()
-            if let count = try limit.optional("count") {
-                freeCount = try count.integer()
-                guard let value = freeCount, value >= 0 else { throw count.fail("negative") }
-            }
-            if let days = try limit.optional("days") {
-                freeDays = try days.integer()
-                guard let value = freeDays, value >= 0 else { throw days.fail("negative") }
-            }
+            freeCount = try limit.optional("count")?.allowance()
+            freeDays = try limit.optional("days")?.allowance()
         }
-        var copy = FeatureGate.fallbackCopy
+        guard let paywall = try cursor.optional("paywall") else {
+            return FeatureRule(entitlement: entitlement, freeCount: freeCount, freeDays: freeDays, paywall: FeatureGate.fallbackCopy)
+        }
+        let copy = PaywallCopy(
+            title: try paywall.required("title").string(),
+            message: try paywall.required("message").string(),
+            callToAction: try paywall.optionalString("callToAction") ?? FeatureGate.fallbackCopy.callToAction)
         var byReason: [String: PaywallCopyOverride] = [:]
-        var cooldown: ISO8601Duration?
-        if let paywall = try cursor.optional("paywall") {
-            copy = PaywallCopy(
-                title: try paywall.required("title").string(),
-                message: try paywall.required("message").string(),
-                callToAction: try paywall.optionalString("callToAction") ?? FeatureGate.fallbackCopy.callToAction)
-            if let overrides = try paywall.optional("byReason") {
-                for (reason, override) in try overrides.entries() {
-                    guard reason == FeatureRule.introOfferCopyKey || PaywallCopyOverride.reasons.contains(reason) else {
-                        throw override.fail("unknown reason (one of \(([FeatureRule.introOfferCopyKey] + PaywallCopyOverride.reasons).joined(separator: ", ")))")
-                    }
-                    _ = try override.object()
-                    byReason[reason] = PaywallCopyOverride(
-                        title: try override.optionalString("title"), message: try override.optionalString("message"),
-                        callToAction: try override.optionalString("callToAction"))
-                }
+        for (reason, override) in try paywall.entries(of: "byReason") {
+            guard reason == FeatureRule.introOfferCopyKey || PaywallCopyOverride.reasons.contains(reason) else {
+                throw override.fail("unknown reason (one of \(([FeatureRule.introOfferCopyKey] + PaywallCopyOverride.reasons).joined(separator: ", ")))")
             }
-            if let cooldownCursor = try paywall.optional("cooldown") {
-                guard let parsed = ISO8601Duration(try cooldownCursor.string()) else { throw cooldownCursor.fail("not an ISO 8601 duration") }
-                cooldown = parsed
-            }
+            _ = try override.object()
+            byReason[reason] = PaywallCopyOverride(
+                title: try override.optionalString("title"), message: try override.optionalString("message"),
+                callToAction: try override.optionalString("callToAction"))
         }
         return FeatureRule(
-            entitlement: entitlement, freeCount: freeCount, freeDays: freeDays, paywall: copy, copyByReason: byReason, cooldown: cooldown)
+            entitlement: entitlement, freeCount: freeCount, freeDays: freeDays, paywall: copy, copyByReason: byReason,
+            cooldown: try paywall.optional("cooldown")?.duration())
+    }
+}
+
+/// The catalog's and the `.storekit` file's values: each reading names the key path of what it refuses.
+extension JSONCursor {
+    /// The string, read by `parse`; refused with `problem(string)` when `parse` gives `nil`.
+    func string<T>(_ parse: (String) -> T?, else problem: (String) -> String) throws(JSONPathError) -> T {
+        let text = try string()
+        guard let value = parse(text) else { throw fail(problem(text)) }
+        return value
+    }
+
+    /// The members of the object at `key`, keys sorted; none when it is absent.
+    func entries(of key: String) throws(JSONPathError) -> [(key: String, cursor: JSONCursor)] {
+        guard let object = try optional(key) else { return [] }
+        return Array(try object.entries())
+    }
+
+    /// The items of the array at `key`; none when it is absent.
+    func items(of key: String) throws(JSONPathError) -> [JSONCursor] {
+        guard let array = try optional(key) else { return [] }
+        return Array(try array.array())
+    }
+
+    func nonEmptyString() throws(JSONPathError) -> String {
+        try string({ $0.isEmpty ? nil : $0 }) { _ in "is empty" }
+    }
+
+    func duration() throws(JSONPathError) -> ISO8601Duration {
+        try string(ISO8601Duration.init) { _ in "not an ISO 8601 duration" }
+    }
+
+    /// A duration other than zero; `zero` says why zero is refused.
+    func nonZeroDuration(else zero: String) throws(JSONPathError) -> ISO8601Duration {
+        let duration = try duration()
+        guard duration != ISO8601Duration() else { throw fail(zero) }
+        return duration
+    }
+
+    /// A free allowance: an integer, not negative.
+    func allowance() throws(JSONPathError) -> Int {
+        let value = try integer()
+        guard value >= 0 else { throw fail("negative") }
+        return value
+    }
+
+    /// The name of one of `entitlements`.
+    func entitlement(in entitlements: [String: Set<String>]) throws(JSONPathError) -> String {
+        try string({ entitlements[$0] != nil ? $0 : nil }) { "entitlement '\($0)' is not in entitlements" }
+    }
+
+    /// The name of one of `rules`' features.
+    func feature(in rules: [String: FeatureRule]) throws(JSONPathError) -> String {
+        try string({ rules[$0] != nil ? $0 : nil }) { "feature '\($0)' is not in features (\(rules.keys.sorted().joined(separator: ", ")))" }
     }
 }

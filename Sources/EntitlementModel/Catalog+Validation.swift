@@ -24,25 +24,20 @@ extension Catalog {
         }
     }
 
-    /// The rule of ``validate(_:)`` on the two fields it reads (absent fields pass).
-    public func validate(bundleId bundle: String?, environment found: StoreEnvironment?) throws(EventDecodingError) {
-        if let bundle, bundle != bundleId {
-            throw .foreign(field: "bundleId", expected: bundleId, found: bundle)
-        }
-        try check(found)
-    }
-
-    /// Whether facts of `origin` count under this catalog: the rule ``validate(bundleId:environment:)``
-    /// refuses new events by, applied to facts already kept. A fact that does not count grants
-    /// nothing and stays kept (see ``FactOrigin``).
+    /// Whether facts of `origin` count under this catalog: the rule ``validate(_:)`` refuses new
+    /// events by, applied to facts already kept. A fact that does not count grants nothing and
+    /// stays kept (see ``FactOrigin``).
     public func counts(_ origin: FactOrigin) -> Bool {
         (try? validate(bundleId: origin.bundleId, environment: origin.environment)) != nil
     }
 
-    private func check(_ found: StoreEnvironment?) throws(EventDecodingError) {
+    /// The rule of ``validate(_:)`` on the two fields it reads (absent fields pass).
+    private func validate(bundleId bundle: String?, environment found: StoreEnvironment?) throws(EventDecodingError) {
+        if let bundle, bundle != bundleId {
+            throw .foreign(field: "bundleId", expected: bundleId, found: bundle)
+        }
         if let found, !environments.contains(found) {
-            let expected = environments.map(\.rawValue).joined(separator: " or ")
-            throw .foreign(field: "environment", expected: expected, found: found.rawValue)
+            throw .foreign(field: "environment", expected: environments.map(\.rawValue).joined(separator: " or "), found: found.rawValue)
         }
     }
 }

@@ -1,15 +1,11 @@
 /// Everything the engine and the feature gate need to know about one app: its products (from the
 /// Xcode `.storekit` file), which products grant which entitlements, and which features each
-/// entitlement unlocks (from `Catalog.json`). A pure value; see ``Catalog/load(path:contents:)`` for files.
+/// entitlement unlocks (from `Catalog.json`). A pure value; see ``Catalog/load(path:bytes:)`` for files.
 public struct Catalog: Sendable, Hashable {
     /// Events for any other bundle are refused (``Catalog/validate(_:)``).
     public var bundleId: String
-    /// The first environment the catalog names (catalog key `environment`, a string or a list);
-    /// setting it makes it the only one accepted.
-    public var environment: StoreEnvironment {
-        get { environments[0] }
-        set { environments = [newValue] }
-    }
+    /// The first environment the catalog names (catalog key `environment`, a string or a list).
+    public var environment: StoreEnvironment { environments[0] }
     /// Every environment whose events are accepted, ``environment`` first; events from any other
     /// environment are refused (``Catalog/validate(_:)``). A released app names
     /// `["Production", "Sandbox"]`: App Review and TestFlight buy in the sandbox.
@@ -18,10 +14,10 @@ public struct Catalog: Sendable, Hashable {
     /// use it when neither `--group` nor `ENTITLEMENTS_GROUP` names one.
     public var appGroup: String?
     /// The feature that gates the widgets (catalog key `widgetFeature`, default `widgets`).
-    public var widgetFeature: String = Catalog.defaultWidgetFeature
+    public var widgetFeature = "widgets"
     /// The feature that gates the watch app and its complications (catalog key `watchFeature`,
     /// default `watchApp`).
-    public var watchFeature: String = Catalog.defaultWatchFeature
+    public var watchFeature = "watchApp"
 
     /// Suite key -> entitlement id (catalog key `legacyKeys`): each publish also writes, in the
     /// same atomic replace, a boolean under the key, true exactly when the entitlement is active,
@@ -55,10 +51,6 @@ public struct Catalog: Sendable, Hashable {
     /// `P7D`: a week out of range of the phone.
     public static let defaultCompanionOfflineLimit = ISO8601Duration(days: 7)
 
-    /// The widget feature of a catalog that names none.
-    public static let defaultWidgetFeature = "widgets"
-    /// The watch feature of a catalog that names none.
-    public static let defaultWatchFeature = "watchApp"
     /// The `.storekit` path as `Catalog.json` writes it (relative to the catalog file).
     public var storeKitPath: String
     /// Every product in the `.storekit` file, by product identifier.
@@ -81,29 +73,24 @@ public struct Catalog: Sendable, Hashable {
     /// `upgradedFromPaywall` (catalog key `attributionWindow`, default one hour).
     public var attributionWindow = ISO8601Duration(hours: 1)
     /// The order a paywall lists products in: first appearance in the catalog's `entitlements`,
-    /// then the `.storekit` file's other products in its order (empty for a catalog made in code,
-    /// which lists by product id).
+    /// then the `.storekit` file's other products in its order.
     public var paywallProductOrder: [String] = []
 
-    /// A catalog from values; ``load(path:contents:)`` decodes one from `Catalog.json` and its `.storekit` file.
-    /// `environments` defaults to `[environment]`; `signatures` defaults to
-    /// `SignaturePolicy.defaultRequirement(for:)` of the environments.
-    public init(
-        bundleId: String, environment: StoreEnvironment, environments: [StoreEnvironment]? = nil, appGroup: String? = nil,
-        storeKitPath: String = "", products: [String: CatalogProduct],
-        entitlements: [String: Set<String>], featureGate: FeatureGate = FeatureGate(rules: [:]),
-        introductoryOfferPolicy: IntroductoryOfferPolicy = .newSubscribersOnly, signatures: SignaturePolicy? = nil
+    /// A catalog of the keys every catalog has; ``init(catalogJSON:storeKitJSON:catalogPath:trustedRootFiles:)``
+    /// sets the others. `signatures` is the default for the environments.
+    init(
+        bundleId: String, environments: [StoreEnvironment], appGroup: String?, storeKitPath: String, products: [String: CatalogProduct],
+        entitlements: [String: Set<String>], featureGate: FeatureGate, introductoryOfferPolicy: IntroductoryOfferPolicy
     ) {
-        let environments = environments ?? [environment]
-        self.signatures = signatures ?? SignaturePolicy(requirement: SignaturePolicy.defaultRequirement(for: environments))
         self.bundleId = bundleId
-        self.environments = environments.isEmpty ? [environment] : environments
+        self.environments = environments
         self.appGroup = appGroup
         self.storeKitPath = storeKitPath
         self.products = products
         self.entitlements = entitlements
         self.featureGate = featureGate
         self.introductoryOfferPolicy = introductoryOfferPolicy
+        self.signatures = SignaturePolicy(requirement: SignaturePolicy.defaultRequirement(for: environments))
         self.entitlementsByProduct = Self.reverse(entitlements)
     }
 
@@ -132,12 +119,6 @@ public struct Catalog: Sendable, Hashable {
         default:
             false
         }
-    }
-
-    /// The products of subscription group `groupId`, sorted by product identifier.
-    public func products(inGroup groupId: String) -> [CatalogProduct] {
-        products.values.filter { if case .autoRenewable(groupId, _) = $0.kind { true } else { false } }
-            .sorted { $0.id < $1.id }
     }
 }
 

@@ -19,23 +19,7 @@ public struct CatalogProduct: Sendable, Hashable {
     public var displayPrice: String?
     /// The product's display name and description per locale (`localizations`), in the file's
     /// order; empty when the file has none.
-    public var localizations: [ProductLocalization]
-
-    /// A product with the given facts; the optional ones default to absent and not shareable.
-    public init(
-        id: String, kind: ProductKind, familyShareable: Bool = false, subscriptionPeriod: ISO8601Duration? = nil,
-        introductoryOffer: IntroductoryOffer? = nil, referenceName: String? = nil, displayPrice: String? = nil,
-        localizations: [ProductLocalization] = []
-    ) {
-        self.localizations = localizations
-        self.id = id
-        self.kind = kind
-        self.familyShareable = familyShareable
-        self.subscriptionPeriod = subscriptionPeriod
-        self.introductoryOffer = introductoryOffer
-        self.referenceName = referenceName
-        self.displayPrice = displayPrice
-    }
+    public var localizations: [ProductLocalization] = []
 }
 
 /// What kind of product it is, and the facts of that kind the engine uses.
@@ -64,14 +48,6 @@ public struct IntroductoryOffer: Sendable, Hashable {
     /// The offer's price as the `.storekit` file writes it; `nil` when absent.
     public var displayPrice: String?
 
-    /// An offer as the `.storekit` file describes it.
-    public init(paymentMode: String, period: ISO8601Duration?, numberOfPeriods: Int? = nil, displayPrice: String? = nil) {
-        self.paymentMode = paymentMode
-        self.period = period
-        self.numberOfPeriods = numberOfPeriods
-        self.displayPrice = displayPrice
-    }
-
     /// Whether the offer is a free trial.
     public var isFreeTrial: Bool { paymentMode == "free" }
 }
@@ -84,11 +60,4 @@ public struct ProductLocalization: Sendable, Hashable {
     public var displayName: String
     /// The product's description in that locale (`description`).
     public var description: String
-
-    /// Texts for `locale`.
-    public init(locale: String, displayName: String, description: String) {
-        self.locale = locale
-        self.displayName = displayName
-        self.description = description
-    }
 }

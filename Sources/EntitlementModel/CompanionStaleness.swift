@@ -5,19 +5,14 @@ import Foundation
 #endif
 
 extension EntitlementSnapshot {
-    /// Whether a reader holds this snapshot to the companion staleness bound: a reader that is
-    /// the watch's (the watch extension, `widget-renderer --device watch`) always, and any reader
-    /// (`entitlementctl check`) of a snapshot the watch's broker published (``device``).
-    public func isJudgedAsWatch(readerIsWatch: Bool) -> Bool {
-        readerIsWatch || device == .watch
-    }
-
     /// The instant from which a watch's reader stops trusting this snapshot: `offlineLimit`
-    /// (the catalog's `companionOfflineLimit`) after ``companionSyncedAt``. `nil` when no bound
-    /// applies: the reader is not the watch's (``isJudgedAsWatch(readerIsWatch:)``), or the
-    /// watch never synced with its phone and judges from its own events alone.
+    /// (the catalog's `companionOfflineLimit`) after ``companionSyncedAt``. The bound holds a
+    /// reader that is the watch's (the watch extension, `widget-renderer --device watch`) always,
+    /// and any reader (`entitlementctl check`) of a snapshot the watch's broker published
+    /// (``device``); `nil` for any other, or when the watch never synced with its phone and
+    /// judges from its own events alone.
     public func watchTrustedUntil(offlineLimit: ISO8601Duration, readerIsWatch: Bool) -> Date? {
-        guard isJudgedAsWatch(readerIsWatch: readerIsWatch), let companionSyncedAt else { return nil }
+        guard readerIsWatch || device == .watch, let companionSyncedAt else { return nil }
         return offlineLimit.added(to: companionSyncedAt)
     }
 
@@ -30,13 +25,5 @@ extension EntitlementSnapshot {
     public func isTrusted(at now: Date, offlineLimit: ISO8601Duration, readerIsWatch: Bool) -> Bool {
         guard let until = watchTrustedUntil(offlineLimit: offlineLimit, readerIsWatch: readerIsWatch) else { return true }
         return effectiveNow(wallClock: now) < until
-    }
-}
-
-extension Optional where Wrapped == EntitlementSnapshot {
-    /// The snapshot a reader judges from at `now`: this one while
-    /// ``EntitlementSnapshot/isTrusted(at:offlineLimit:readerIsWatch:)``, else `nil` (none).
-    public func trusted(at now: Date, offlineLimit: ISO8601Duration, readerIsWatch: Bool) -> EntitlementSnapshot? {
-        flatMap { $0.isTrusted(at: now, offlineLimit: offlineLimit, readerIsWatch: readerIsWatch) ? $0 : nil }
     }
 }

@@ -22,29 +22,12 @@ public struct EngineResult: Sendable, Hashable {
     /// aside): kept, granting nothing until a catalog maps them.
     public var unmappedProducts: [String]
 
-    /// A result with the given parts, as the engine would return it; `introductoryOfferEligibility`
-    /// defaults to empty (no group known), `unmappedProducts` to none.
-    public init(
-        entitlements: [String: EntitlementStatus], nextTransition: Date?, effectiveNow: Date,
-        introductoryOfferEligibility: [String: Bool] = [:], unmappedProducts: [String] = []
-    ) {
-        self.unmappedProducts = unmappedProducts
-        self.entitlements = entitlements
-        self.nextTransition = nextTransition
-        self.effectiveNow = effectiveNow
-        self.introductoryOfferEligibility = introductoryOfferEligibility
-    }
-
-    /// The snapshot to publish (its `introOfferIneligibleGroups` from ``introductoryOfferEligibility``).
-    ///
-    /// - Parameters:
-    ///   - generation: the publish counter (the caller keeps it strictly increasing).
-    ///   - issuedAt: defaults to ``effectiveNow``; an earlier value is raised to it, because the
-    ///     statuses were computed at ``effectiveNow`` and a snapshot must not claim an earlier time.
-    public func snapshot(generation: Int64, issuedAt: Date? = nil) -> EntitlementSnapshot {
-        let issued = max(issuedAt ?? effectiveNow, effectiveNow)
-        return EntitlementSnapshot(
-            generation: generation, issuedAt: issued, nextTransition: nextTransition.flatMap { $0 > issued ? $0 : nil },
+    /// The snapshot to publish, issued at ``effectiveNow`` (the instant its statuses were computed
+    /// at), its `introOfferIneligibleGroups` from ``introductoryOfferEligibility``; `generation` is
+    /// the publish counter, which the caller keeps strictly increasing.
+    public func snapshot(generation: Int64) -> EntitlementSnapshot {
+        EntitlementSnapshot(
+            generation: generation, issuedAt: effectiveNow, nextTransition: nextTransition.flatMap { $0 > effectiveNow ? $0 : nil },
             entitlements: entitlements, unmappedProducts: unmappedProducts,
             introOfferIneligibleGroups: introductoryOfferEligibility.filter { !$0.value }.keys.sorted())
     }

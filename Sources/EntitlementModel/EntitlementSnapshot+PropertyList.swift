@@ -21,9 +21,10 @@ extension EntitlementSnapshot {
 
     /// The snapshot as a property-list dictionary, with the fields `SnapshotSchema` names.
     /// `nextTransition`, `issuedIn`, `historyID`, `companionSyncedAt` and each `expiresAt` /
-    /// `productId` are omitted when absent (a property list has no null), and `device` on a phone.
+    /// `productId` are omitted when absent (a property list has no null), `device` on a phone, and
+    /// an entry's `products` when its absence means the same (`SnapshotSchema.EntryField`).
     public var propertyList: PropertyListValue {
-        var root = [String: PropertyListValue](minimumCapacity: SnapshotSchema.RootField.allCases.count)
+        var root = PropertyListDictionary(minimumCapacity: SnapshotSchema.RootField.allCases.count)
         for field in SnapshotSchema.RootField.allCases {
             switch field {
             case .schemaVersion: root[field.rawValue] = .integer(Int64(schemaVersion))
@@ -34,7 +35,7 @@ extension EntitlementSnapshot {
             case .bootTimeNanoseconds: root[field.rawValue] = issuedIn.map { .integer($0.nanosecondsSinceBoot) }
             case .historyId: root[field.rawValue] = historyID.map { .string($0) }
             case .entitlements:
-                var table = [String: PropertyListValue](minimumCapacity: entitlements.count)
+                var table = PropertyListDictionary(minimumCapacity: entitlements.count)
                 for (id, status) in entitlements { table[id] = status.propertyList }
                 root[field.rawValue] = .dictionary(table)
             case .unmappedProducts: root[field.rawValue] = .array(unmappedProducts.map { .string($0) })
@@ -59,7 +60,7 @@ extension EntitlementSnapshot {
 extension EntitlementStatus {
     /// The entry as a property-list dictionary, with the fields `SnapshotSchema` names.
     var propertyList: PropertyListValue {
-        var entry = [String: PropertyListValue](minimumCapacity: SnapshotSchema.EntryField.allCases.count)
+        var entry = PropertyListDictionary(minimumCapacity: SnapshotSchema.EntryField.allCases.count)
         for field in SnapshotSchema.EntryField.allCases {
             switch field {
             case .active: entry[field.rawValue] = .boolean(active)
@@ -69,7 +70,7 @@ extension EntitlementStatus {
             case .willRenew: entry[field.rawValue] = .boolean(willRenew)
             case .expiresAt: entry[field.rawValue] = expiresAt.map { .date($0) }
             case .productId: entry[field.rawValue] = productId.map { .string($0) }
-            case .products: entry[field.rawValue] = .array(products.map { .string($0) })
+            case .products: entry[field.rawValue] = products == Self.defaultProducts(active: active, productId: productId) ? nil : .array(products.map { .string($0) })
             case .revocation: entry[field.rawValue] = revocation.map { .string($0.rawValue) }
             case .renewalPending: entry[field.rawValue] = renewalPending ? .boolean(true) : nil
             }

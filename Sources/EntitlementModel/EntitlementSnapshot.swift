@@ -109,17 +109,11 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         entitlements[entitlement] ?? .notPurchased
     }
 
-    /// ``status(of:)``'s access period and state, without making its product id's `String`:
-    /// what a feature decision reads.
-    func access(of entitlement: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState, revocation: Revocation?) {
-        entitlements.access(of: entitlement) ?? (EntitlementStatus.notPurchased.accessPeriod, EntitlementStatus.notPurchased.state, nil)
-    }
-
-    /// ``status(of:)``'s `active` and `expiresAt`, without making its product id's `String`:
-    /// what a widget timeline reads to find when access ends.
+    /// ``status(of:)``'s `active` and `expiresAt`: what a widget timeline reads to find when
+    /// access ends.
     package func activity(of entitlement: String) -> (active: Bool, expiresAt: Date?) {
-        let period = access(of: entitlement).period
-        return (period.active, period.expiresAt)
+        let status = status(of: entitlement)
+        return (status.active, status.expiresAt)
     }
 
     /// The instant a reader should evaluate at: the wall clock, but never earlier than

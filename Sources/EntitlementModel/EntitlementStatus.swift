@@ -90,8 +90,8 @@ public struct EntitlementStatus: Sendable, Hashable {
     /// (auto-renew on, the renewal not yet arrived); ``expiresAt`` is then the leeway's end.
     public var renewalPending: Bool
 
-    /// A status as the engine makes it. `products` defaults to ``defaultProducts(active:productId:)``:
-    /// the deciding product alone while active.
+    /// A status as the engine makes it. `products` defaults to the deciding product alone while
+    /// active, none otherwise (what a snapshot written without `products` means).
     public init(
         active: Bool, state: EntitlementState, periodType: PeriodType = .normal, expiresAt: Date? = nil,
         productId: String? = nil, willRenew: Bool = false, ownership: Ownership = .purchased, products: [String]? = nil,
@@ -99,7 +99,7 @@ public struct EntitlementStatus: Sendable, Hashable {
     ) {
         self.revocation = revocation
         self.renewalPending = renewalPending
-        self.products = products ?? Self.defaultProducts(active: active, productId: productId)
+        self.products = products ?? (active ? [productId].compactMap { $0 } : [])
         self.active = active
         self.state = state
         self.periodType = periodType
@@ -112,7 +112,7 @@ public struct EntitlementStatus: Sendable, Hashable {
     /// The granting products of a status whose deciding product is the only one: `[productId]`
     /// while active, none otherwise (what a snapshot written without `products` means).
     public static func defaultProducts(active: Bool, productId: String?) -> [String] {
-        active ? [productId].compactMap { $0 } : []
+        active ? productId.map { [$0] } ?? [] : []
     }
 
     /// The status of an entitlement nobody has bought.
@@ -121,21 +121,6 @@ public struct EntitlementStatus: Sendable, Hashable {
     /// Whether access is in force at `instant`: active when issued, and not past `expiresAt`.
     /// Fails closed: an inactive status never becomes active with time.
     public func isActive(at instant: Date) -> Bool {
-        accessPeriod.contains(instant)
+        active && expiresAt.map { instant < $0 } ?? true
     }
-
-    /// When access is in force, without the rest of the status (what a feature check reads).
-    struct AccessPeriod: Sendable, Hashable {
-        var active: Bool
-        var expiresAt: Date?
-
-        /// Whether access is in force at `instant` (see `EntitlementStatus/isActive(at:)`).
-        func contains(_ instant: Date) -> Bool {
-            guard active else { return false }
-            guard let expiresAt else { return true }
-            return instant < expiresAt
-        }
-    }
-
-    var accessPeriod: AccessPeriod { AccessPeriod(active: active, expiresAt: expiresAt) }
 }

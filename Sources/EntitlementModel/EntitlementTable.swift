@@ -12,15 +12,9 @@
 /// - **Equality** is the statuses' equality id by id, as for a dictionary of them.
 public struct EntitlementTable: Sendable, Hashable {
     /// The ids, ascending and distinct.
-    private var ids: [String]
+    private let ids: [String]
     /// The statuses, at their ids' positions.
-    private var statuses: [EntitlementStatus]
-
-    /// An empty table.
-    public init() {
-        ids = []
-        statuses = []
-    }
+    private let statuses: [EntitlementStatus]
 
     /// The table of `statuses` (in ascending id order).
     public init(_ statuses: [String: EntitlementStatus]) {
@@ -43,43 +37,10 @@ public struct EntitlementTable: Sendable, Hashable {
     /// The ids, ascending.
     public var keys: [String] { ids }
 
-    /// The statuses, in the order of ``keys``.
-    public var values: [EntitlementStatus] { statuses }
-
-    /// The status of `id`, or `nil` when the table does not hold it. Setting a status adds the
-    /// id at its place in the order or replaces its status; setting `nil` removes it. Setting is
-    /// O(n): for building a table once, not for editing one at length (``init(_:)`` takes a
-    /// dictionary).
+    /// The status of `id`, or `nil` when the table does not hold it.
     public subscript(id: String) -> EntitlementStatus? {
-        get { position(of: id).map { statuses[$0] } }
-        set {
-            let at = insertionPoint(of: id)
-            let found = at < ids.count && ids[at] == id
-            switch (newValue, found) {
-            case (let status?, true): statuses[at] = status
-            case (let status?, false):
-                ids.insert(id, at: at)
-                statuses.insert(status, at: at)
-            case (nil, true):
-                ids.remove(at: at)
-                statuses.remove(at: at)
-            case (nil, false): break
-            }
-        }
-    }
-
-    /// When `id`'s access is in force and its state: what a feature decision reads. `nil` when
-    /// the table does not hold `id`.
-    func access(of id: String) -> (period: EntitlementStatus.AccessPeriod, state: EntitlementState, revocation: Revocation?)? {
-        guard let found = position(of: id) else { return nil }
-        let status = statuses[found]
-        return (status.accessPeriod, status.state, status.revocation)
-    }
-
-    /// The position of `id`, by binary search.
-    private func position(of id: String) -> Int? {
         let at = insertionPoint(of: id)
-        return at < ids.count && ids[at] == id ? at : nil
+        return at < ids.count && ids[at] == id ? statuses[at] : nil
     }
 
     /// The first position whose id is not below `id`.
@@ -95,20 +56,9 @@ public struct EntitlementTable: Sendable, Hashable {
 
 extension EntitlementTable: Sequence {
     /// The entries in ascending id order.
-    public struct Iterator: IteratorProtocol {
-        private let table: EntitlementTable
-        private var position = 0
-
-        init(_ table: EntitlementTable) { self.table = table }
-
-        public mutating func next() -> (key: String, value: EntitlementStatus)? {
-            guard position < table.ids.count else { return nil }
-            defer { position += 1 }
-            return (table.ids[position], table.statuses[position])
-        }
+    public func makeIterator() -> some IteratorProtocol<(key: String, value: EntitlementStatus)> {
+        zip(ids, statuses).lazy.map { (key: $0, value: $1) }.makeIterator()
     }
-
-    public func makeIterator() -> Iterator { Iterator(self) }
 
     public var underestimatedCount: Int { count }
 }
@@ -117,13 +67,5 @@ extension EntitlementTable: ExpressibleByDictionaryLiteral {
     /// A table of the literal's entries; naming an id twice traps, as in a `Dictionary` literal.
     public init(dictionaryLiteral elements: (String, EntitlementStatus)...) {
         self.init(Dictionary(uniqueKeysWithValues: elements))
-    }
-}
-
-extension EntitlementTable: CustomStringConvertible {
-    /// The entries as a dictionary literal, in ascending id order.
-    public var description: String {
-        guard !isEmpty else { return "[:]" }
-        return "[" + map { "\($0.key.debugDescription): \($0.value)" }.joined(separator: ", ") + "]"
     }
 }

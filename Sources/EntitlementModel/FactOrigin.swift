@@ -10,10 +10,4 @@ public struct FactOrigin: Sendable, Hashable {
     public var bundleId: String?
     /// The App Store environment the fact comes from; `nil` when it does not say.
     public var environment: StoreEnvironment?
-
-    /// The origin of a fact naming `bundleId` and `environment` (`nil`: not named).
-    public init(bundleId: String?, environment: StoreEnvironment?) {
-        self.bundleId = bundleId
-        self.environment = environment
-    }
 }

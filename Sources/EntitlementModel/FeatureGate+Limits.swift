@@ -18,7 +18,7 @@ extension FeatureGate {
     ///   allowance and for a feature the catalog does not know.
     public func limit(_ feature: String, snapshot: EntitlementSnapshot?, wallClock: Date) -> Int? {
         guard let rule = rules[feature] else { return 0 }
-        return rule.allowances.itemLimit(Self.standing(rule, snapshot: snapshot, wallClock: wallClock))
+        return rule.itemLimit(rule.standing(in: snapshot, wallClock: wallClock))
     }
 
     /// How many more items fit: `nil` when unlimited, otherwise `max(0, limit - currentCount)`.
@@ -38,10 +38,7 @@ extension FeatureGate {
     public func wouldExceed(
         _ feature: String, adding: Int = 1, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int
     ) -> Bool {
-        guard let remaining = remaining(feature, snapshot: snapshot, wallClock: wallClock, currentCount: currentCount) else {
-            return false
-        }
-        return adding > remaining
+        remaining(feature, snapshot: snapshot, wallClock: wallClock, currentCount: currentCount).map { adding > $0 } ?? false
     }
 
     /// Throws when adding `adding` items would go past the limit; returns quietly otherwise.

@@ -62,7 +62,7 @@ public enum GateDecision: Sendable, Hashable {
 
 /// The feature gate: features, the entitlements that unlock them and the free allowances.
 /// Pure. ``check(_:snapshot:wallClock:currentCount:daysAgo:adding:)`` gives the full decision with its
-/// paywall (two dictionary lookups, about a tenth of a microsecond).
+/// paywall.
 public struct FeatureGate: Sendable, Hashable {
     /// Every feature the catalog defines, by name (for example `widgets`). A name not in here is
     /// locked with ``PaywallReason/unknownFeature``.
@@ -106,23 +106,15 @@ public struct FeatureGate: Sendable, Hashable {
 
     /// ``check(_:snapshot:wallClock:currentCount:daysAgo:adding:)`` of a feature this gate defines, with
     /// its rule already looked up (`rule` must be `rules[feature]`): for a caller that decides one
-    /// feature at several instants (a widget timeline), so that the name is hashed once.
+    /// feature at several instants (a widget timeline).
     package func check(
         _ feature: String, rule: FeatureRule, snapshot: EntitlementSnapshot?, wallClock: Date, currentCount: Int? = nil, daysAgo: Int? = nil,
         adding: Int = 1
     ) -> GateDecision {
-        let standing = Self.standing(rule, snapshot: snapshot, wallClock: wallClock)
-        switch rule.allowances.verdict(standing, currentCount: currentCount, daysAgo: daysAgo, adding: adding) {
-        case .unlocked(let remaining): return .unlocked(remaining: remaining)
-        case .locked(let reason):
+        let standing = rule.standing(in: snapshot, wallClock: wallClock)
+        return rule.decision(standing, currentCount: currentCount, daysAgo: daysAgo, adding: adding) { reason in
             let eligible = introOfferEligible(rule, snapshot: snapshot)
-            return .locked(
-                Paywall(feature: feature, reason: reason, copy: rule.copy(for: reason, introOfferEligible: eligible), introOfferEligible: eligible))
+            return Paywall(feature: feature, reason: reason, copy: rule.copy(for: reason, introOfferEligible: eligible), introOfferEligible: eligible)
         }
-    }
-
-    /// Whether the user holds `rule`'s feature at the snapshot's effective now.
-    static func standing(_ rule: FeatureRule, snapshot: EntitlementSnapshot?, wallClock: Date) -> FeatureStanding {
-        rule.holding(in: snapshot).standing(at: snapshot?.effectiveNow(wallClock: wallClock) ?? wallClock)
     }
 }

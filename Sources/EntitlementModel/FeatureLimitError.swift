@@ -17,16 +17,6 @@ public struct FeatureLimitError: Error, Sendable, Hashable, CustomStringConverti
     /// What to show: reason, title, message, call to action.
     public var paywall: Paywall
 
-    /// An error with the given numbers; `remaining` is not recomputed.
-    public init(feature: String, current: Int, limit: Int, remaining: Int, adding: Int, paywall: Paywall) {
-        self.feature = feature
-        self.current = current
-        self.limit = limit
-        self.remaining = remaining
-        self.adding = adding
-        self.paywall = paywall
-    }
-
     public var description: String {
         "\(feature): adding \(adding) would exceed the limit of \(limit) (\(current) used, \(remaining) remaining): \(paywall.copy.title)"
     }

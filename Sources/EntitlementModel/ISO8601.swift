@@ -12,7 +12,8 @@ public enum ISO8601 {
     /// Formats `date` in UTC. Millisecond precision; a fraction below that is truncated.
     public static func string(from date: Date) -> String {
         let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let (days, millisOfDay) = floorDivMod(totalMillis, 86_400_000)
+        let days = totalMillis >= 0 ? totalMillis / 86_400_000 : (totalMillis - 86_399_999) / 86_400_000
+        let millisOfDay = totalMillis - days * 86_400_000
         let (year, month, day) = CivilCalendar.date(fromDays: days)
         let seconds = millisOfDay / 1000, millis = millisOfDay % 1000
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
@@ -79,10 +80,5 @@ public enum ISO8601 {
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    private static func floorDivMod(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
-        let q = a / b, r = a % b
-        return r < 0 ? (q - 1, r + b) : (q, r)
     }
 }

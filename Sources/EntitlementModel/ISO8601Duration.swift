@@ -38,20 +38,27 @@ public struct ISO8601Duration: Sendable, Hashable, CustomStringConvertible {
         self.seconds = seconds
     }
 
+    /// Each part of the text: whether it stands after `T`, its designator and its component, in
+    /// the order the text must write them.
+    private static let parts: [(inTime: Bool, designator: UInt8, component: WritableKeyPath<ISO8601Duration, Int> & Sendable)] = [
+        (false, UInt8(ascii: "Y"), \.years), (false, UInt8(ascii: "M"), \.months), (false, UInt8(ascii: "W"), \.weeks),
+        (false, UInt8(ascii: "D"), \.days), (true, UInt8(ascii: "H"), \.hours), (true, UInt8(ascii: "M"), \.minutes),
+        (true, UInt8(ascii: "S"), \.seconds),
+    ]
+
     /// Parses `PnYnMnWnDTnHnMnS` (each part optional, at least one present, non-negative integers,
     /// each at most 100 000). Returns `nil` for anything else, including fractions and signs.
     public init?(_ text: String) {
         var bytes = Substring(text).utf8[...]
-        guard bytes.first == UInt8(ascii: "P") else { return nil }
-        bytes = bytes.dropFirst()
+        guard bytes.popFirst() == UInt8(ascii: "P") else { return nil }
         var result = ISO8601Duration()
-        var inTime = false, sawPart = false
-        var order = 0 // designators must appear in their canonical order
+        var inTime = false
+        var next = 0  // the first part that may still come
         while let first = bytes.first {
             if first == UInt8(ascii: "T") {
                 guard !inTime else { return nil }
                 inTime = true
-                bytes = bytes.dropFirst()
+                bytes.removeFirst()
                 guard !bytes.isEmpty else { return nil }
                 continue
             }
@@ -60,41 +67,24 @@ public struct ISO8601Duration: Sendable, Hashable, CustomStringConvertible {
                 value = value * 10 + Int(d - 0x30)
                 digits += 1
                 guard value <= 100_000 else { return nil }
-                bytes = bytes.dropFirst()
+                bytes.removeFirst()
             }
-            guard digits > 0, let designator = bytes.first else { return nil }
-            bytes = bytes.dropFirst()
-            let rank: Int
-            switch (inTime, designator) {
-            case (false, UInt8(ascii: "Y")): rank = 1; result.years = value
-            case (false, UInt8(ascii: "M")): rank = 2; result.months = value
-            case (false, UInt8(ascii: "W")): rank = 3; result.weeks = value
-            case (false, UInt8(ascii: "D")): rank = 4; result.days = value
-            case (true, UInt8(ascii: "H")): rank = 5; result.hours = value
-            case (true, UInt8(ascii: "M")): rank = 6; result.minutes = value
-            case (true, UInt8(ascii: "S")): rank = 7; result.seconds = value
-            default: return nil
-            }
-            guard rank > order else { return nil }
-            order = rank
-            sawPart = true
+            guard digits > 0, let designator = bytes.popFirst(),
+                let part = Self.parts[next...].firstIndex(where: { $0.inTime == inTime && $0.designator == designator })
+            else { return nil }
+            result[keyPath: Self.parts[part].component] = value
+            next = part + 1
         }
-        guard sawPart else { return nil }
+        guard next > 0 else { return nil }
         self = result
     }
 
     /// The canonical text, e.g. `P1M`, `P1W`, `P1DT12H`; `PT0S` for the empty duration.
     public var description: String {
         var text = "P"
-        if years != 0 { text += "\(years)Y" }
-        if months != 0 { text += "\(months)M" }
-        if weeks != 0 { text += "\(weeks)W" }
-        if days != 0 { text += "\(days)D" }
-        if hours != 0 || minutes != 0 || seconds != 0 {
-            text += "T"
-            if hours != 0 { text += "\(hours)H" }
-            if minutes != 0 { text += "\(minutes)M" }
-            if seconds != 0 { text += "\(seconds)S" }
+        for part in Self.parts where self[keyPath: part.component] != 0 {
+            if part.inTime, !text.contains("T") { text += "T" }
+            text += "\(self[keyPath: part.component])" + String(UnicodeScalar(part.designator))
         }
         return text == "P" ? "PT0S" : text
     }

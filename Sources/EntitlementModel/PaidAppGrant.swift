@@ -16,13 +16,6 @@ public struct PaidAppGrant: Sendable, Hashable {
     /// Purchases before this instant were of the paid app.
     public var beforeDate: Date?
 
-    /// A grant of `entitlement` for app transactions before `beforeVersion` or `beforeDate`.
-    public init(entitlement: String, beforeVersion: [Int]?, beforeDate: Date?) {
-        self.entitlement = entitlement
-        self.beforeVersion = beforeVersion
-        self.beforeDate = beforeDate
-    }
-
     /// Whether `app` was bought while the app was paid (its origin is the caller's to check).
     public func covers(_ app: AppTransaction) -> Bool {
         if let beforeVersion, let version = app.originalApplicationVersion.flatMap(Self.version), Self.isLower(version, than: beforeVersion) {
@@ -36,12 +29,8 @@ public struct PaidAppGrant: Sendable, Hashable {
     /// a decimal number.
     public static func version(_ text: String) -> [Int]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        var numbers: [Int] = []
-        for part in parts {
-            guard !part.isEmpty, part.utf8.count <= 9, part.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(part) else { return nil }
-            numbers.append(number)
-        }
-        return numbers
+        let numbers = parts.compactMap { $0.utf8.count <= 9 && $0.allSatisfy({ $0.isASCII && $0.isNumber }) ? Int($0) : nil }
+        return numbers.count == parts.count ? numbers : nil
     }
 
     /// Dotted numeric order: part by part, a missing part counting as 0 (`1.2` = `1.2.0` < `1.10`).

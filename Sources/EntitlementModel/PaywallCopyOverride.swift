@@ -26,11 +26,6 @@ public struct PaywallCopyOverride: Sendable, Hashable {
     public static let reasons = [
         "notEntitled", "expired", "revoked", "familyRevoked", "inBillingRetryPeriod", "limitReached", "noSnapshot",
     ]
-
-    /// `copy` with this override's texts in place of its own.
-    public func applied(to copy: PaywallCopy) -> PaywallCopy {
-        PaywallCopy(title: title ?? copy.title, message: message ?? copy.message, callToAction: callToAction ?? copy.callToAction)
-    }
 }
 
 extension FeatureRule {
@@ -47,18 +42,12 @@ extension FeatureRule {
     /// let copy = rule.copy(for: .expired, introOfferEligible: false)   // "Your Plus ended"
     /// ```
     public func copy(for reason: PaywallReason, introOfferEligible: Bool) -> PaywallCopy {
-        copy(forReason: reason.rawValue, introOfferEligible: introOfferEligible)
-    }
-
-    /// ``copy(for:introOfferEligible:)`` for a reason as `check` spells it (`familyRevoked`…).
-    public func copy(forReason reason: String, introOfferEligible: Bool) -> PaywallCopy {
-        if copyByReason.isEmpty { return paywall }
+        let offer = introOfferEligible && (reason == .notEntitled || reason == .expired) ? copyByReason[Self.introOfferCopyKey] : nil
         var copy = paywall
-        if let override = copyByReason[reason] { copy = override.applied(to: copy) }
-        if introOfferEligible, reason == PaywallReason.notEntitled.rawValue || reason == PaywallReason.expired.rawValue,
-            let override = copyByReason[Self.introOfferCopyKey]
-        {
-            copy = override.applied(to: copy)
+        for override in [copyByReason[reason.rawValue], offer].compactMap({ $0 }) {
+            copy = PaywallCopy(
+                title: override.title ?? copy.title, message: override.message ?? copy.message,
+                callToAction: override.callToAction ?? copy.callToAction)
         }
         return copy
     }

@@ -91,18 +91,10 @@ public struct PaywallEvent: Sendable, Hashable {
         do throws(JSONPathError) {
             let kindCursor = try root.required("event")
             let timeCursor = try root.required("time")
-            guard let kind = Kind(rawValue: try kindCursor.string()) else { throw kindCursor.fail("unknown event") }
-            var reason: PaywallReason?
-            if let reasonCursor = try root.optional("reason") {
-                guard let known = PaywallReason(rawValue: try reasonCursor.string()) else { throw reasonCursor.fail("unknown reason") }
-                reason = known
-            }
-            var tier: Tier?
-            if let tierCursor = try root.optional("tier") {
-                guard let known = Tier(rawValue: try tierCursor.string()) else { throw tierCursor.fail("unknown tier") }
-                tier = known
-            }
-            guard let time = ISO8601.date(from: try timeCursor.string()) else { throw timeCursor.fail("not an ISO 8601 date") }
+            let kind = try kindCursor.string(Kind.init(rawValue:)) { _ in "unknown event" }
+            let reason = try root.optional("reason")?.string(PaywallReason.init(rawValue:)) { _ in "unknown reason" }
+            let tier = try root.optional("tier")?.string(Tier.init(rawValue:)) { _ in "unknown tier" }
+            let time = try timeCursor.string(ISO8601.date(from:)) { _ in "not an ISO 8601 date" }
             self.init(kind, feature: try root.required("feature").string(), reason: reason, tier: tier, time: time)
         } catch {
             throw PaywallEventDecodingError(message: error.message)

@@ -42,18 +42,10 @@ public struct SignaturePolicy: Sendable, Hashable {
     /// Signatures required, only Apple Root CA - G3 trusted.
     public static let required = SignaturePolicy(requirement: .required)
 
-    /// The default for `environment`: required for Production and Sandbox, where Apple's chain
-    /// signs everything; optional for Xcode and LocalTesting, whose data is signed locally.
-    public static func defaultRequirement(for environment: StoreEnvironment) -> Requirement {
-        switch environment {
-        case .production, .sandbox: .required
-        default: .optional
-        }
-    }
-
     /// The default for a catalog that accepts `environments`: required when any of them is
-    /// Production or Sandbox.
+    /// Production or Sandbox, where Apple's chain signs everything; optional for Xcode and
+    /// LocalTesting, whose data is signed locally.
     public static func defaultRequirement(for environments: [StoreEnvironment]) -> Requirement {
-        environments.contains { defaultRequirement(for: $0) == .required } ? .required : .optional
+        environments.contains { $0 == .production || $0 == .sandbox } ? .required : .optional
     }
 }

@@ -26,17 +26,17 @@ enum SnapshotSchema {
     /// generation counts in) is optional, absent from snapshots written before it existed;
     /// so are `unmappedProducts` and `introOfferIneligibleGroups` (read as empty);
     /// `companionSyncedAt` (a date) is absent before the first sync with the companion, and
-    /// `device` (`phone` or `watch`) is absent on a phone.
+    /// `device` (`phone` or `watch`) is absent on a phone. In key order, as a dictionary's members.
     enum RootField: String, CaseIterable {
-        case schemaVersion, generation, issuedAt, nextTransition, bootId, bootTimeNanoseconds, entitlements, historyId, unmappedProducts
-        case introOfferIneligibleGroups, companionSyncedAt, device
+        case bootId, bootTimeNanoseconds, companionSyncedAt, device, entitlements, generation, historyId, introOfferIneligibleGroups
+        case issuedAt, nextTransition, schemaVersion, unmappedProducts
     }
 
-    /// An entitlement entry's fields; `expiresAt`, `productId`, `products`, `revocation` and
-    /// `renewalPending` are optional (without `products`, the deciding product alone while
-    /// active; without `renewalPending`, false).
+    /// An entitlement entry's fields, in key order; `expiresAt`, `productId`, `products`, `revocation`
+    /// and `renewalPending` are optional (without `products`, the deciding product alone while
+    /// active, which the writer leaves out; without `renewalPending`, false).
     enum EntryField: String, CaseIterable {
-        case active, state, periodType, ownership, willRenew, expiresAt, productId, products, revocation, renewalPending
+        case active, expiresAt, ownership, periodType, productId, products, renewalPending, revocation, state, willRenew
     }
 
     /// Earliest and latest instants a snapshot may name: the App Store did not exist before
@@ -84,7 +84,7 @@ enum SnapshotSchema {
         var ids: [String] = [], statuses: [EntitlementStatus] = []
         ids.reserveCapacity(table.count)
         statuses.reserveCapacity(table.count)
-        for (id, entry) in table.sorted(by: { $0.key < $1.key }) {
+        for (id, entry) in table {
             do throws(EntryRefusal) { statuses.append(try status(entry)) } catch {
                 let path = error.field.map { "entitlements.\(id).\($0.rawValue)" } ?? "entitlements.\(id)"
                 throw .invalidField(path: path, problem: error.problem)
@@ -134,37 +134,38 @@ enum SnapshotSchema {
         var problem: String
     }
 
-    /// The entry `value` as a status, its fields checked in a fixed order.
+    /// The entry `value` as a status: its members walked once in key order, then checked in a fixed order.
     private static func status(_ value: PropertyListValue) throws(EntryRefusal) -> EntitlementStatus {
         guard case .dictionary(let fields) = value else { throw EntryRefusal(field: nil, problem: "is not a dictionary") }
-        func field(_ name: EntryField) -> PropertyListValue? { fields[name.rawValue] }
-        guard let active = field(.active)?.boolValue else { throw EntryRefusal(field: .active, problem: "is missing or not a boolean") }
-        let state: EntitlementState = try enumeration(field(.state), .state)
-        let periodType: PeriodType = try enumeration(field(.periodType), .periodType)
-        let ownership: Ownership = try enumeration(field(.ownership), .ownership)
-        guard let willRenew = field(.willRenew)?.boolValue else {
-            throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean")
-        }
+        var position = 0
+        func next(_ name: EntryField) -> PropertyListValue? { fields.value(forKey: name.rawValue, from: &position) }
+        let isActive = next(.active), expiry = next(.expiresAt), owner = next(.ownership), period = next(.periodType), product = next(.productId)
+        let granting = next(.products), pending = next(.renewalPending), reason = next(.revocation), stateName = next(.state), renews = next(.willRenew)
+        guard let active = isActive?.boolValue else { throw EntryRefusal(field: .active, problem: "is missing or not a boolean") }
+        let state: EntitlementState = try enumeration(stateName, .state)
+        let periodType: PeriodType = try enumeration(period, .periodType)
+        let ownership: Ownership = try enumeration(owner, .ownership)
+        guard let willRenew = renews?.boolValue else { throw EntryRefusal(field: .willRenew, problem: "is missing or not a boolean") }
         var expiresAt: Date?
-        if let expiry = field(.expiresAt) {
+        if let expiry {
             do throws(DateRefusal) { expiresAt = try checkedDate(expiry) } catch {
                 throw EntryRefusal(field: .expiresAt, problem: error.problem)
             }
         }
         var productId: String?
-        if let product = field(.productId) {
+        if let product {
             guard let id = product.stringValue else { throw EntryRefusal(field: .productId, problem: "is not a string") }
             productId = id
         }
         var renewalPending = false
-        if let pending = field(.renewalPending) {
+        if let pending {
             guard let value = pending.boolValue else { throw EntryRefusal(field: .renewalPending, problem: "is not a boolean") }
             renewalPending = value
         }
         var revocation: Revocation?
-        if let reason = field(.revocation) { revocation = try enumeration(reason, .revocation) as Revocation }
+        if let reason { revocation = try enumeration(reason, .revocation) as Revocation }
         var products: [String]?
-        if let granting = field(.products) {
+        if let granting {
             guard let strings = strings(granting) else { throw EntryRefusal(field: .products, problem: "is not an array of strings") }
             products = strings
         }
@@ -199,9 +200,7 @@ enum SnapshotSchema {
     }
 
     /// What is wrong with a date field, in the words of the field's error message.
-    private struct DateRefusal: Error {
-        let problem: String
-    }
+    private struct DateRefusal: Error { let problem: String }
 
     /// The date in `value` if it is a finite date within ``dateRange``.
     private static func checkedDate(_ value: PropertyListValue?) throws(DateRefusal) -> Date {

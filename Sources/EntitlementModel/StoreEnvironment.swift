@@ -17,13 +17,7 @@ public enum StoreEnvironment: Sendable, Hashable, CustomStringConvertible {
 
     /// The environment spelled `rawValue`; an unknown spelling becomes ``unknown(_:)``.
     public init(rawValue: String) {
-        switch rawValue {
-        case "Production": self = .production
-        case "Sandbox": self = .sandbox
-        case "Xcode": self = .xcode
-        case "LocalTesting": self = .localTesting
-        default: self = .unknown(rawValue)
-        }
+        self = Self.known.first { $0.rawValue == rawValue } ?? .unknown(rawValue)
     }
 
     /// The spelling Apple writes (`Production`, `Sandbox`, `Xcode`, `LocalTesting`, or the unknown one).

@@ -51,15 +51,12 @@ public struct TimeAnchor: Sendable, Hashable {
     /// ``floor(boot:)``; the floor alone otherwise. Without an anchor a reader would accept,
     /// `wallClock` as it reads (the caller still checks ``isPublishable(_:)`` before publishing).
     public func justifiedNow(wallClock: Date, boot current: BootInstant?) -> Date {
-        // An anchor a reader would refuse (none yet, or one kept before this rule) anchors nothing.
+        // An anchor a reader would refuse (none yet, or one out of its range) anchors nothing.
         guard Self.isPublishable(instant) else { return wallClock }
         let floor = floor(boot: current)
         guard Self.isPublishable(wallClock), wallClock > floor else { return floor }
-        guard let boot, let current, boot.bootID == current.bootID, current.nanosecondsSinceBoot >= boot.nanosecondsSinceBoot else {
-            // No reading on this boot to corroborate with: the first reading of a boot is believed.
-            return wallClock
-        }
-        let elapsed = Double(current.nanosecondsSinceBoot - boot.nanosecondsSinceBoot) / 1_000_000_000
+        // No reading on this boot to corroborate with: the first reading of a boot is believed.
+        guard let elapsed = BootInstant.elapsed(from: boot, to: current) else { return wallClock }
         let lead = Self.allowedLead + elapsed * Self.allowedDriftRate
         return wallClock.timeIntervalSince(floor) <= lead ? wallClock : floor
     }

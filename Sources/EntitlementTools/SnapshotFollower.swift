@@ -39,7 +39,8 @@ struct SnapshotFollower {
     /// exits without finishing it.
     static let shutdownDeadline: Duration = .seconds(5)
 
-    func run() async throws {
+    /// Runs on the calling thread, which it blocks (see ``ServiceLoop``).
+    func run() throws {
         let directory = layout.preferencesDirectory, name = layout.sharedFileName
         // Every watch event re-reads (the first, `armed`, too: a change between the first read
         // and the watch being armed is not missed); one queued re-read covers a burst.
@@ -51,7 +52,7 @@ struct SnapshotFollower {
         // A reader that leaves (`| head -1`) ends the follower at once, not at a next frame that
         // may never come (a lifetime purchase's timeline never reloads).
         let readerGone = ServiceLoopSource<FollowerService.Source>.readerOfStandardOutputGone(.outputClosed)
-        let service = await loop.run(sources: [watch, readerGone]) { FollowerService(layout: layout, rendering: rendering) }
+        let service = loop.run(sources: [watch, readerGone]) { FollowerService(layout: layout, rendering: rendering) }
         // A closed pipe (EPIPE: the reader has what it wanted) ends the follower successfully, as
         // it ends every filter; any other failed write is an error.
         if let failure = service.outputFailure, failure != .brokenPipe {

@@ -81,7 +81,7 @@ package struct WidgetRendererCommand: Command {
     static let watchAppName = "app"
 
     // On the main thread: a one-shot render is synchronous work and starts no thread of the
-    // concurrency pool (three fewer threads at start-up); `--follow` awaits its watch from here.
+    // concurrency pool (three fewer threads at start-up); `--follow` runs its loop on this thread.
     nonisolated(nonsending) package func run() async throws {
         let catalog = try CatalogLoading.load(common.catalog)
         let feature = feature ?? (device == .watch ? catalog.watchFeature : catalog.widgetFeature)
@@ -96,7 +96,7 @@ package struct WidgetRendererCommand: Command {
             charset: .forOutput(asciiRequested: asciiRequested),
             timeZone: .local, gate: catalog.featureGate, feature: feature, offlineLimit: catalog.companionOfflineLimit)
         if follow {
-            try await SnapshotFollower(layout: common.layout(for: catalog), rendering: renderer).run()
+            try SnapshotFollower(layout: common.layout(for: catalog), rendering: renderer).run()
         } else {
             let snapshot: EntitlementSnapshot?
             switch SnapshotLoading.read(common.layout(for: catalog)) {

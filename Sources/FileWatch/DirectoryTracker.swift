@@ -4,7 +4,8 @@ import SystemShims
 /// its nearest existing ancestor, descending as path components appear.
 ///
 /// Exactly one watch is held at a time. Events for any other watch descriptor (for example the
-/// `IN_IGNORED` that follows a watch this tracker removed) are ignored.
+/// `IN_IGNORED` that follows a watch this tracker removed, or another tracker's watch on a shared
+/// instance) are ignored.
 struct DirectoryTracker {
     /// The paths from the root (or `.` for a relative path) down to the target, inclusive.
     let levels: [String]
@@ -64,11 +65,12 @@ struct DirectoryTracker {
             } catch where Self.meansMissing(error) {
                 break
             }
-            if deeper != descriptor { inotify.removeWatch(descriptor) }
+            // Released even when it is the same watch: `deeper` holds it once more.
+            inotify.removeWatch(descriptor)
             descriptor = deeper
             level += 1
         }
-        if let previous, previous.descriptor != descriptor {
+        if let previous {
             inotify.removeWatch(previous.descriptor)
         }
         watch = (descriptor, level)
@@ -104,14 +106,15 @@ struct DirectoryTracker {
             return  // A watch this tracker already gave up; its IN_IGNORED and stragglers mean nothing now.
         }
         if !event.mask.isDisjoint(with: .watchEnded) {
-            if !event.mask.contains(.ignored) { inotify.removeWatch(watch.descriptor) }
+            if event.mask.contains(.ignored) { inotify.forgetWatch(watch.descriptor) } else { inotify.removeWatch(watch.descriptor) }
             self.watch = nil
             if watch.level == targetLevel, hasArmed { changes.noteRemoved() }
             try arm(using: inotify, into: &changes)
             return
         }
         if watch.level == targetLevel {
-            guard !event.nameBytes.isEmpty, !event.mask.isDisjoint(with: .nameChanges) else { return }
+            // A watch shared with another tracker reports the union of their masks: only this one's count.
+            guard !event.nameBytes.isEmpty, !event.mask.isDisjoint(with: mask(for: targetLevel).intersection(.nameChanges)) else { return }
             if let reported = filter.reported(event) { changes.noteChanged(reported.name, alone: reported.alone) }
         } else if let next = nextComponent[watch.level], event.nameIs(next), !event.mask.isDisjoint(with: InotifyMask.create.union(.movedTo)) {
             try arm(using: inotify, into: &changes)

@@ -1,6 +1,12 @@
 import SystemShims
 
-/// The owner of one inotify instance, of the eventfd that wakes its reader, and of the read buffer.
+/// The owner of one inotify instance, of the eventfd that wakes its reader (when it has one), and of
+/// the read buffer.
+///
+/// Several ``DirectoryTracker``s may share the instance (``DirectoryWatchSet``): a watch is added
+/// with `IN_MASK_ADD`, so a second tracker on the same directory widens its mask instead of
+/// replacing it, and is counted per holder, so the kernel's watch goes only when its last holder
+/// releases it (``removeWatch(_:)``). Each tracker filters the events it did not ask for.
 ///
 /// The type is `~Copyable`: exactly one owner (the reader thread) holds both descriptors and closes
 /// them when its lifetime ends (``close()`` or `deinit`), only after it has stopped using them. Other
@@ -10,8 +16,11 @@ struct Inotify: ~Copyable {
     /// The inotify descriptor, opened with `IN_NONBLOCK | IN_CLOEXEC`.
     let descriptor: FileDescriptor
     /// An eventfd (`EFD_NONBLOCK | EFD_CLOEXEC`) written to wake the reader out of `poll`; none
-    /// for an instance that blocks in `read`, which only the kernel's events can end.
+    /// for an instance that blocks in `read`, which only the kernel's events can end, nor for one
+    /// whose owner polls it with descriptors of its own.
     private let wake: FileDescriptor?
+    /// How many holders each watch descriptor has.
+    private let holds = WatchHolds()
     /// The directory being watched, for error messages.
     private let directory: String
     /// Room for many events per `read`, aligned for `struct inotify_event`.
@@ -20,7 +29,7 @@ struct Inotify: ~Copyable {
     /// global on every wake-up.
     private let headerSize = InotifyEventHeader.size
     /// Whether ``readEvents()`` waits for an event instead of returning `nil` on an empty queue.
-    var blocksInRead: Bool { wake == nil }
+    let blocksInRead: Bool
 
     /// 64 KiB: at least one event with the longest name (header plus NAME_MAX + 1) and, in practice, a few
     /// thousand events per `read`.
@@ -31,21 +40,24 @@ struct Inotify: ~Copyable {
     ///   for a reader that has nothing to wait for but the kernel's events (no other thread wakes
     ///   it, nothing is held back for a settle window): it then waits in the `read` itself, one
     ///   system call per wake-up, instead of in `poll` and then a `read`.
+    /// - Parameter wakeable: give a non-blocking instance its eventfd; without one its owner polls
+    ///   ``descriptor`` among descriptors of its own.
     /// - Throws: ``FileWatchError`` with operation `.createInstance` (EMFILE: the per-user instance limit)
     ///   or `.createWakeup`; nothing stays open when it throws.
-    init(directory: String, blocksInRead: Bool = false) throws(FileWatchError) {
+    init(directory: String, blocksInRead: Bool = false, wakeable: Bool = true) throws(FileWatchError) {
         let inotify: FileDescriptor
         do { inotify = try FileDescriptor.makeInotify(nonBlocking: !blocksInRead) } catch {
             throw FileWatchError(errno: error, path: directory, operation: .createInstance)
         }
         var wake: FileDescriptor?
-        if !blocksInRead {
+        if !blocksInRead && wakeable {
             do { wake = try FileDescriptor.makeEventCounter() } catch {
                 throw FileWatchError(errno: error, path: directory, operation: .createWakeup)
             }
         }
         self.descriptor = inotify
         self.wake = wake
+        self.blocksInRead = blocksInRead
         self.directory = directory
         self.buffer = .allocate(byteCount: Self.bufferSize, alignment: InotifyEventHeader.alignment)
     }
@@ -69,20 +81,39 @@ struct Inotify: ~Copyable {
         }
     }
 
-    /// Adds (or updates) a watch on `path`.
+    /// Adds a watch on `path` for the caller, one more holder of it; the events of `mask` are
+    /// added to those the watch already reports.
     /// - Returns: the watch descriptor; the same one if `path` is an inode already watched.
     /// - Throws: ``FileWatchError`` with operation `.addWatch`; ENOENT and ENOTDIR mean the directory is not
     ///   there (yet), ENOSPC the per-user watch limit.
     func addWatch(path: String, mask: InotifyMask) throws(FileWatchError) -> CInt {
-        do { return try descriptor.addWatch(path: path, mask: mask.rawValue) } catch {
+        let watchDescriptor: CInt
+        do { watchDescriptor = try descriptor.addWatch(path: path, mask: mask.rawValue | InotifyBits.maskAdd) } catch {
             throw FileWatchError(errno: error, path: path, operation: .addWatch)
         }
+        holds.counts[watchDescriptor, default: 0] += 1
+        return watchDescriptor
     }
 
-    /// Removes a watch. EINVAL (the kernel already dropped it) is expected and ignored; the kernel then
-    /// queues `IN_IGNORED` for it, which the reader ignores as an unknown descriptor.
+    /// Releases the caller's hold on a watch, and removes the watch once nobody holds it. EINVAL
+    /// (the kernel already dropped it) is expected and ignored; the kernel then queues `IN_IGNORED`
+    /// for it, which the readers ignore as an unknown descriptor.
     func removeWatch(_ watchDescriptor: CInt) {
-        descriptor.removeWatch(watchDescriptor)
+        guard let count = holds.counts[watchDescriptor], count > 1 else {
+            holds.counts[watchDescriptor] = nil
+            descriptor.removeWatch(watchDescriptor)
+            return
+        }
+        holds.counts[watchDescriptor] = count - 1
+    }
+
+    /// Releases the caller's hold on a watch the kernel has dropped (`IN_IGNORED`).
+    func forgetWatch(_ watchDescriptor: CInt) {
+        guard let count = holds.counts[watchDescriptor], count > 1 else {
+            holds.counts[watchDescriptor] = nil
+            return
+        }
+        holds.counts[watchDescriptor] = count - 1
     }
 
     /// What ended ``wait(forEvents:timeoutMilliseconds:)``; both false when the timeout elapsed.
@@ -157,4 +188,9 @@ struct Inotify: ~Copyable {
             bytes: UnsafeRawBufferPointer(rebasing: buffer[..<count]), mayHaveMore: count > Self.bufferSize - longestEvent,
             headerSize: headerSize)
     }
+}
+
+/// The holders of each watch of an ``Inotify``, used by its owner's thread only.
+private final class WatchHolds {
+    var counts: [CInt: Int] = [:]
 }

@@ -3,11 +3,10 @@ import SystemShims
 
 /// Where a ``WatchReader`` delivers what it reads, and how it learns to stop.
 ///
-/// Three consumers exist: ``WatchChannel`` (the reader runs on its own thread and hands changes to the
-/// iterator's task), ``WatchForwarder`` (the reader runs on its own thread and calls the handler of
-/// ``DirectoryWatch/forEachEvent(fallbackPollInterval:onFailure:_:)`` there) and ``InlineWatchConsumer``
-/// (the reader runs on the caller's thread and calls the caller's handler directly). The last two never
-/// hold changes back: every change was handed to the handler before the reader reads on.
+/// Two consumers exist: ``WatchChannel`` (the reader runs on its own thread and hands changes to the
+/// iterator's task) and ``InlineWatchConsumer`` (the reader runs on the caller's thread and calls the
+/// caller's handler directly, never holding changes back). A ``DirectoryWatchSet`` reads its shared
+/// instance itself, for its owner's thread.
 protocol WatchConsumer: ~Copyable {
     /// Whether the reader must stop now, and whether changes it delivered are still waiting to be taken
     /// (while they are, the reader leaves new events in the kernel queue).

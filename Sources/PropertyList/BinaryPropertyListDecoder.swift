@@ -21,10 +21,10 @@ import Foundation  // toolchains without FoundationEssentials
 /// well formed but have no ``PropertyListValue`` case: null, UIDs, sets, integers outside
 /// `Int64`, non-string keys; its path names where (`a.b[2]`).
 ///
-/// Objects are visited depth first, each dictionary's key before its value, so the error
-/// reported for a file with several problems is the first one in that order. Each object is
-/// checked and built once and then shared by every container that uses it (a string the writer
-/// stored once is one `String`), so the work is linear in the file's size.
+/// Objects are visited depth first, each dictionary's key before its value and its repeated keys
+/// after its values, so the error reported for a file with several problems is the first one in
+/// that order. Each object is checked and built once and then shared by every container that
+/// uses it (a string stored once is one `String`), so the work is linear in the file's size.
 struct BinaryPropertyListDecoder {
     private typealias Format = BinaryPropertyListFormat
 
@@ -168,30 +168,31 @@ struct BinaryPropertyListDecoder {
         return (.array(elements), total)
     }
 
-    /// A dictionary: each key checked (a string, distinct from the others) around its value,
-    /// whose errors name the key they are under.
+    /// A dictionary: each key checked (a string) before its value, whose errors name the key
+    /// they are under; then that no key is there twice.
     private mutating func dictionary(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, Int) {
         guard depth <= Format.maximumDepth else { throw tooDeep() }
         let refSize = trailer.objectRefSize
         let (count, keysStart) = try length(info: info, at: offset, index: index, unitSize: 2 * refSize)
-        var entries = [String: PropertyListValue](minimumCapacity: count)
+        var members: [PropertyListDictionary.Member] = []
+        members.reserveCapacity(count)
         var total = 1
         for position in 0..<count {
             let keyObject = try reference(at: keysStart + position * refSize, from: index)
             let valueObject = try reference(at: keysStart + (count + position) * refSize, from: index)
             let key = try object(keyObject, depth: depth)
             guard case .string(let name) = key.value else {
-                throw .unsupportedValue(path: "", type: "dictionary key \(key.value.kindDescription)")
+                throw .unsupportedValue(path: "", type: "dictionary key \(key.value.kindInWords.split(separator: " ").last ?? "")")
             }
             let value: (value: PropertyListValue, count: Int)
             do { value = try object(valueObject, depth: depth) } catch { throw error.nested(under: .key(name)) }
             total += key.count + value.count
             guard total <= Format.maximumValueCount else { throw tooManyValues() }
-            guard entries.updateValue(value.value, forKey: name) == nil else {
-                throw .malformed(reason: "dictionary (object \(index)) has the key \(name.quotedForMessage) twice")
-            }
+            members.append(PropertyListDictionary.Member(key: name, value: value.value))
         }
-        return (.dictionary(entries), total)
+        do throws(PropertyListDictionary.RepeatedKey) { return (.dictionary(try PropertyListDictionary(sorting: members)), total) } catch {
+            throw .malformed(reason: "dictionary (object \(index)) has the key \(error.key.quotedForMessage) twice")
+        }
     }
 
     // MARK: Layout

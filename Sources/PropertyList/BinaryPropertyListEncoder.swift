@@ -37,8 +37,6 @@ struct BinaryPropertyListEncoder {
     private var objects: [ObjectSpan] = []
     private var references: [Int] = []
     private var uniquing = BinaryPropertyListUniquing()
-    /// The entries of the dictionaries being flattened, each one's sorted by key.
-    private var pending: [(key: String, value: PropertyListValue)] = []
 
     /// Encodes `value`.
     ///
@@ -91,21 +89,18 @@ struct BinaryPropertyListEncoder {
             return index
         case .dictionary(let entries):
             guard depth < Format.maximumDepth else { throw tooDeep() }
-            // This dictionary's entries, sorted, on top of its ancestors' until it is written.
-            let firstEntry = pending.count
-            defer { pending.removeLast(pending.count - firstEntry) }
-            sortEntries(entries)
             let (index, first) = addContainer(kind: Format.dictionaryKind, count: entries.count, slots: 2 * entries.count)
-            // Every key first, then every value, as CoreFoundation orders them.
+            // Every key first, then every value, as CoreFoundation orders them; the members are
+            // in key order already.
             var slot = first
-            for position in firstEntry..<pending.count {
+            for member in entries.members {
                 let start = prefixes.count
-                appendString(pending[position].key)
+                appendString(member.key)
                 references[slot] = shared(from: start)
                 slot += 1
             }
-            for position in firstEntry..<(firstEntry + entries.count) {
-                let child = try flatten(pending[position].value, depth: depth + 1)
+            for member in entries.members {
+                let child = try flatten(member.value, depth: depth + 1)
                 references[slot] = child
                 slot += 1
             }
@@ -134,30 +129,6 @@ struct BinaryPropertyListEncoder {
         references.append(contentsOf: repeatElement(0, count: slots))
         objects.append(ObjectSpan(prefixEnd: prefixes.count, firstReference: first, referenceCount: slots))
         return (objects.count - 1, first)
-    }
-
-    /// Appends `entries` to ``pending`` in ascending key order (`String` `<`, as the encoder
-    /// always sorted them). Keys are unique, so the order is total and any sort gives the same
-    /// result. Small dictionaries (a snapshot's entries) are sorted by insertion; entries are
-    /// moved in place, not copied.
-    private mutating func sortEntries(_ entries: [String: PropertyListValue]) {
-        let firstEntry = pending.count
-        pending.reserveCapacity(firstEntry + entries.count)
-        for entry in entries { pending.append(entry) }
-        pending.withUnsafeMutableBufferPointer { all in
-            var added = UnsafeMutableBufferPointer(rebasing: all[firstEntry...])
-            guard added.count <= 16 else {
-                added.sort { $0.key < $1.key }
-                return
-            }
-            for next in added.indices.dropFirst() {
-                var position = next
-                while position > 0, added[position].key < added[position - 1].key {
-                    added.swapAt(position, position - 1)
-                    position -= 1
-                }
-            }
-        }
     }
 
     private func tooDeep() -> PropertyListError {

@@ -28,19 +28,3 @@ extension String {
         return cut.debugDescription
     }
 }
-
-extension PropertyListValue {
-    /// The kind of value in words, for error messages ("string", "dictionary", …).
-    var kindDescription: String {
-        switch self {
-        case .string: "string"
-        case .integer: "integer"
-        case .real: "real"
-        case .boolean: "boolean"
-        case .date: "date"
-        case .data: "data"
-        case .array: "array"
-        case .dictionary: "dictionary"
-        }
-    }
-}

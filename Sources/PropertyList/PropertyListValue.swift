@@ -25,7 +25,7 @@ public enum PropertyListValue: Sendable, Hashable {
     /// `<array>`: values in order.
     case array([PropertyListValue])
     /// `<dict>`: values by string key; keys are unique.
-    case dictionary([String: PropertyListValue])
+    case dictionary(PropertyListDictionary)
 }
 
 extension PropertyListValue {
@@ -40,7 +40,7 @@ extension PropertyListValue {
     /// The elements, or `nil` for any other kind.
     public var arrayValue: [PropertyListValue]? { if case .array(let v) = self { v } else { nil } }
     /// The entries, or `nil` for any other kind.
-    public var dictionaryValue: [String: PropertyListValue]? { if case .dictionary(let v) = self { v } else { nil } }
+    public var dictionaryValue: PropertyListDictionary? { if case .dictionary(let v) = self { v } else { nil } }
 
     /// The value as an integer: an `.integer`, or a `.real` that is a whole number in range.
     public var integerValue: Int64? {

@@ -51,10 +51,6 @@ struct XMLPropertyListDecoder {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-    }
-
     // MARK: Document
 
     /// Prolog, the root value (in `<plist>` or bare), then nothing but comments.
@@ -212,12 +208,14 @@ struct XMLPropertyListDecoder {
 
     private mutating func dictionary(depth: Int, at start: Int) throws(PropertyListError) -> PropertyListValue {
         guard depth <= Format.maximumDepth else { throw tooDeep(at: start) }
-        var entries: [String: PropertyListValue] = [:]
+        var members: [PropertyListDictionary.Member] = []
         while true {
             try skipMisc(allowDoctype: false)
             if matches("</") {
                 try closeTag(.dict)
-                return .dictionary(entries)
+                do throws(PropertyListDictionary.RepeatedKey) { return .dictionary(try PropertyListDictionary(sorting: members)) } catch {
+                    throw failure("<dict> has the key \(error.key.quotedForMessage) twice", at: start)
+                }
             }
             let keyStart = position
             guard position < bytes.count else { throw failure("<dict> is not closed (end of input)", at: start) }
@@ -228,10 +226,7 @@ struct XMLPropertyListDecoder {
             try skipMisc(allowDoctype: false)
             guard !matches("</") else { throw failure("key \(key.quotedForMessage) has no value", at: keyStart) }
             guard !matches("<key") else { throw failure("key \(key.quotedForMessage) has no value", at: keyStart) }
-            let element = try value(depth: depth)
-            guard entries.updateValue(element, forKey: key) == nil else {
-                throw failure("<dict> has the key \(key.quotedForMessage) twice", at: keyStart)
-            }
+            members.append(PropertyListDictionary.Member(key: key, value: try value(depth: depth)))
         }
     }
 

@@ -69,7 +69,7 @@ struct XMLPropertyListEncoder {
             guard !entries.isEmpty else { return append("<dict/>\n") }
             guard depth < Format.maximumDepth else { throw tooDeep() }
             append("<dict>\n")
-            for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            for (key, entry) in entries {
                 indent(depth + 1)
                 element("key", escaping: key)
                 try write(entry, depth: depth + 1)

@@ -1,14 +1,20 @@
+import FileWatch
+import FoundationEssentials
 import SystemShims
 
-/// The event loop of a long-running service (the daemon, a follower), in the manner of
-/// swift-service-lifecycle: one `run` that lasts as long as the service, structured tasks for
-/// its sources, and a graceful shutdown with a deadline.
+/// The event loop of a long-running service (the daemon, a follower, `ingest --wait`), in the
+/// manner of swift-service-lifecycle: one `run` that lasts as long as the service, its sources
+/// stopped when it ends, and a graceful shutdown with a deadline.
 ///
 /// What wakes the handler: the signals given (a stop signal ends the loop), the
-/// ``ServiceLoopSource``s (directory changes), and the deadline the handler's last
-/// ``ServiceLoopStep`` named. The handler runs on a thread of its own, never on the
-/// cooperative pool, so its blocking work (fsync, reading and writing files) holds no task
-/// executor; sources and signals are child tasks of `run` and end with it.
+/// ``ServiceLoopSource``s (directory changes, standard output's reader leaving, posts from other
+/// threads), and the deadline the handler's last ``ServiceLoopStep`` named. The loop runs on the
+/// thread that calls ``run(sources:_:)``, which it blocks: it waits in `poll(2)` on its own
+/// descriptors (the process's signal relay, one inotify instance for all its directory sources,
+/// an event counter for posts from other threads) and hands the handler each event there. It
+/// starts no task and no executor; its one thread of its own waits for signals to keep the
+/// shutdown deadline. Call it from a thread that may block for the service's life: a tool's main
+/// thread, or a thread of its own, never a thread of Swift's cooperative pool.
 ///
 /// Shutdown: the first stop signal is handed to the handler as soon as the event in hand is
 /// finished, and the loop ends after it. If that takes longer than ``shutdownDeadline`` (a
@@ -25,9 +31,13 @@ public struct ServiceLoop: Sendable {
     /// The program's name, which begins the line written when the shutdown deadline passes.
     public var name: String
 
-    /// The exit status when the shutdown deadline passes: 75, temporarily failing (what was
-    /// being done is not lost: it is done again at the next start).
+    /// The exit status when the shutdown deadline passes, or when the loop cannot make its own
+    /// descriptors: 75, temporarily failing (what was being done is not lost: it is done again at
+    /// the next start).
     public static let shutdownDeadlineExitCode: Int32 = 75
+
+    /// How often a directory source whose watch failed posts "re-read everything".
+    static let fallbackPollMilliseconds: UInt64 = 250
 
     public init(
         name: String, stopSignals: [UnixSignal] = [.terminate, .interrupt], signals: [UnixSignal] = [],
@@ -39,79 +49,69 @@ public struct ServiceLoop: Sendable {
         self.shutdownDeadline = shutdownDeadline
     }
 
-    /// Runs the loop until a stop signal has been handled or the handler returns
-    /// ``ServiceLoopStep/stop``; returns the handler, for what it recorded.
+    /// Runs the loop on the calling thread until a stop signal has been handled or the handler
+    /// returns ``ServiceLoopStep/stop``; returns the handler, for what it recorded.
     ///
-    /// Signals are listened for before anything else, so one sent during start-up is handled
-    /// right after it. Then, on the loop's thread, `makeHandler` builds the handler (blocking
-    /// start-up work belongs there), which gets ``ServiceLoopEvent/start`` and then every event.
-    /// Each source runs as a child task from the start and is cancelled, and waited for, when the
-    /// loop ends; the loop's thread has ended, or is ending, when this returns.
+    /// Signals are listened for and directories watched before anything else, so a signal sent or
+    /// a file changed during start-up is handled right after it. Then `makeHandler` builds the
+    /// handler (blocking start-up work belongs there), which gets ``ServiceLoopEvent/start`` and
+    /// then every event. Every source is stopped, and the signals' previous dispositions are back,
+    /// when this returns. A loop that cannot make its own descriptors (`EMFILE`) writes one line
+    /// to stderr and ends the process with ``shutdownDeadlineExitCode`` before anything is done.
     ///
     /// - Throws: what `makeHandler` throws; sources are then stopped as well.
     public func run<Handler: ServiceLoopHandler, Failure: Error>(
-        sources: [ServiceLoopSource<Handler.Source>], _ makeHandler: @escaping @Sendable () throws(Failure) -> Handler
-    ) async throws(Failure) -> Handler {
-        let signalSequence = await SignalSequence.make(stopSignals + signals)
-        let mailbox = LoopMailbox<Handler.Source>()
-        let result = await withTaskGroup(of: Void.self) { group -> Result<Handler, Failure> in
-            group.addTask {
-                await forwardSignals(signalSequence, to: mailbox)
-            }
-            for (index, source) in sources.enumerated() {
-                let sink = ServiceLoopSink(mailbox: mailbox, key: index)
-                group.addTask { await source.body(sink) }
-            }
-            let result = await withCheckedContinuation { (finished: CheckedContinuation<Result<Handler, Failure>, Never>) in
-                let loop: @Sendable () -> Void = {
-                    finished.resume(returning: Self.serve(mailbox, makeHandler))
-                }
-                // Without a thread to spare (EAGAIN) the loop still runs, on the calling task.
-                do { try DetachedThread.start(loop) } catch { loop() }
-            }
-            group.cancelAll()
-            return result
+        sources: [ServiceLoopSource<Handler.Source>], _ makeHandler: () throws(Failure) -> Handler
+    ) throws(Failure) -> Handler {
+        let mailbox: LoopMailbox<Handler.Source>
+        let relay: CInt
+        do throws(Errno) {
+            mailbox = try LoopMailbox()
+            relay = try SignalRelay.prepare()
+        } catch {
+            cannotStart(error)
         }
-        return try result.get()
-    }
-
-    /// The loop's thread: builds the handler and feeds it events until it or a stop signal ends it.
-    private static func serve<Handler: ServiceLoopHandler, Failure: Error>(
-        _ mailbox: LoopMailbox<Handler.Source>, _ makeHandler: () throws(Failure) -> Handler
-    ) -> Result<Handler, Failure> {
-        var handler: Handler
-        do throws(Failure) { handler = try makeHandler() } catch { return .failure(error) }
+        // Without a thread to spare (EAGAIN) the loop still runs, and reads the signals itself;
+        // only the shutdown deadline is not kept then.
+        let watchdog = try? ShutdownWatchdog(name: name, deadline: shutdownDeadline, relay: relay)
+        let stopSignals = stopSignals
+        let listener: SignalListener
+        do throws(Errno) {
+            listener = try SignalListener.listen((stopSignals + signals).map { SignalNumber(rawValue: $0.rawValue) }) { number in
+                let signal = UnixSignal(rawValue: number.rawValue)
+                guard stopSignals.contains(signal) else { return mailbox.post(.signal(signal)) }
+                if mailbox.requestStop(signal) { watchdog?.stopRequested(signal) }
+            }
+        } catch {
+            cannotStart(error)
+        }
+        var descriptors = LoopDescriptors(sources: sources, mailbox: mailbox, relay: relay)
+        for (index, source) in sources.enumerated() {
+            if case .attached(let start, _) = source.kind { start(ServiceLoopSink(mailbox: mailbox, key: index)) }
+        }
+        defer {
+            for source in sources {
+                if case .attached(_, let stop) = source.kind { stop() }
+            }
+            listener.stop()
+            watchdog?.end()
+        }
+        var handler = try makeHandler()
         var step = handler.handle(.start)
         while case .wait(let deadline) = step {
-            let event = mailbox.take(deadline: deadline)
+            let event = mailbox.take(deadline: deadline) { timeout in descriptors.wait(timeoutMilliseconds: timeout) }
             step = handler.handle(event)
             if case .stop = event { break }
         }
-        return .success(handler)
+        return handler
     }
 
-    /// Hands signals to the mailbox; after the first stop signal, waits out the shutdown
-    /// deadline and ends the process if the loop has not ended (cancelled) by then.
-    private func forwardSignals<Source>(_ sequence: SignalSequence, to mailbox: LoopMailbox<Source>) async {
-        for await signal in sequence {
-            guard stopSignals.contains(signal) else {
-                mailbox.post(.signal(signal))
-                continue
-            }
-            guard mailbox.requestStop(signal) else { continue }
-            do { try await Task.sleep(for: shutdownDeadline) } catch { return }
-            let line = "\(name): \(signal): the work in hand did not finish within \(Self.format(shutdownDeadline)) s;"
-                + " exiting with status \(Self.shutdownDeadlineExitCode)\n"
-            FileDescriptor.withUnowned(FileDescriptor.standardError) { (standardError: borrowing FileDescriptor) in
-                try? standardError.writeAll(line.utf8)
-            }
-            ProcessExit.immediately(status: Self.shutdownDeadlineExitCode)
+    /// Writes why the loop cannot start and ends the process.
+    private func cannotStart(_ error: Errno) -> Never {
+        let line = "\(name): cannot start its event loop: \(error)\n"
+        FileDescriptor.withUnowned(FileDescriptor.standardError) { (standardError: borrowing FileDescriptor) in
+            try? standardError.writeAll(line.utf8)
         }
-    }
-
-    /// Seconds with at most three decimals (`30`, `0.25`).
-    private static func format(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return milliseconds % 1000 == 0 ? String(milliseconds / 1000) : String(Double(milliseconds) / 1000)
+        ProcessExit.immediately(status: Self.shutdownDeadlineExitCode)
     }
 }

@@ -1,48 +1,73 @@
-import Dispatch
+import Synchronization
+import SystemShims
 
-/// Signals delivered to this process, as an `AsyncSequence`.
+/// Signals delivered to this process, as an `AsyncSequence`, for code that awaits them rather
+/// than running a ``ServiceLoop`` (the demo).
 ///
-/// One `DispatchSourceSignal` per signal on a private serial queue feeds an `AsyncStream`.
-/// ``make(_:)`` returns only once every source is registered, so a signal sent after it returns
-/// is never lost. On Linux libdispatch installs its own handler when a source registers, so this
-/// type never changes a signal's disposition itself (Vapor #3174). Cancelling the consuming task
-/// or dropping the sequence cancels the sources.
-public struct SignalSequence: AsyncSequence, Sendable {
-    public typealias Element = UnixSignal
+/// A thread of its own waits in `poll` on the process's signal relay (``SignalRelay``), as a
+/// loop's thread does, and feeds an `AsyncStream`. ``make(_:)`` returns once the signals are
+/// listened for, so a signal sent after it returns is never lost. Cancelling the consuming task
+/// or dropping the sequence stops listening and ends the thread.
+package struct SignalSequence: AsyncSequence, Sendable {
+    package typealias Element = UnixSignal
 
     private let stream: AsyncStream<UnixSignal>
 
     private init(stream: AsyncStream<UnixSignal>) { self.stream = stream }
 
-    /// Starts listening for `signals` and returns once all sources are registered.
-    public static func make(_ signals: [UnixSignal]) async -> SignalSequence {
-        let queue = DispatchQueue(label: "ServiceRuntime.SignalSequence")
+    /// Starts listening for `signals`.
+    /// - Throws: the `errno` of `pipe2`, `eventfd` or `pthread_create` (`EMFILE`, `EAGAIN`).
+    package static func make(_ signals: [UnixSignal]) throws(Errno) -> SignalSequence {
         let (stream, continuation) = AsyncStream.makeStream(of: UnixSignal.self, bufferingPolicy: .unbounded)
-        let sources = signals.map { signal in
-            let source = DispatchSource.makeSignalSource(signal: signal.rawValue, queue: queue)
-            source.setEventHandler {
-                for _ in 0..<Swift.max(1, Int(source.data)) { continuation.yield(signal) }
+        let relay = try SignalRelay.prepare()
+        let reader = try RelayReader(relay: relay)
+        let listener: SignalListener
+        do {
+            listener = try SignalListener.listen(signals.map { SignalNumber(rawValue: $0.rawValue) }) { number in
+                continuation.yield(UnixSignal(rawValue: number.rawValue))
             }
-            return (signal, source)
+        } catch {
+            reader.end()
+            throw error
         }
-        let box = SourceBox(sources.map { $0.1 })
-        continuation.onTermination = { _ in box.cancelAll() }
-        for (_, source) in sources {
-            await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
-                source.setRegistrationHandler { registered.resume() }
-                source.activate()
-            }
+        continuation.onTermination = { _ in
+            listener.stop()
+            reader.end()
         }
         return SignalSequence(stream: stream)
     }
 
-    public func makeAsyncIterator() -> AsyncStream<UnixSignal>.AsyncIterator { stream.makeAsyncIterator() }
+    package func makeAsyncIterator() -> AsyncStream<UnixSignal>.AsyncIterator { stream.makeAsyncIterator() }
 }
 
-/// Holds the dispatch sources so the stream's termination can cancel them.
-private final class SourceBox: @unchecked Sendable {
-    // Written once in init, read once in cancelAll; DispatchSource.cancel is thread-safe.
-    private let sources: [any DispatchSourceSignal]
-    init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
-    func cancelAll() { sources.forEach { $0.cancel() } }
+/// The thread that reads the signal relay for a ``SignalSequence`` until ``end()``.
+private final class RelayReader: Sendable {
+    private let wake: CInt
+    /// Set (under the lock) once the thread closes `wake`: nobody may signal it then.
+    private let closed = Mutex(false)
+    private let ended = Atomic(false)
+
+    init(relay: CInt) throws(Errno) {
+        wake = try FileDescriptor.makeEventCounter().release()
+        do {
+            try DetachedThread.start { [self] in read(relay) }
+        } catch {
+            _ = try? FileDescriptor(adopting: wake).close()
+            throw error
+        }
+    }
+
+    func end() {
+        ended.store(true, ordering: .releasing)
+        closed.withLock { closed in if !closed { FileDescriptor.signalEventCounter(wake) } }
+    }
+
+    private func read(_ relay: CInt) {
+        while !ended.load(ordering: .acquiring) {
+            guard let ready = try? FileDescriptor.waitForInput(wake, relay, timeoutMilliseconds: -1) else { continue }
+            if ready.second { SignalRelay.deliverPending() }
+        }
+        closed.withLock { $0 = true }
+        _ = try? FileDescriptor(adopting: wake).close()
+    }
 }

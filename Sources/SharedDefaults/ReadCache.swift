@@ -68,7 +68,7 @@ package struct ReadCache {
     }
 
     /// The last good dictionary read from the file (empty when the file is missing).
-    package private(set) var contents: [String: PropertyListValue] = [:]
+    package private(set) var contents: PropertyListDictionary = [:]
     /// The key of the file `contents` came from.
     package private(set) var good: Key?
     /// The key of the file last refused, so an unchanged bad file is not read again.
@@ -99,7 +99,7 @@ package struct ReadCache {
     ///   closes it then (a writer keeps it a little longer, see `SharedDefaults.Writer`).
     @discardableResult
     package mutating func accept(
-        _ contents: [String: PropertyListValue], key: Key, pinning descriptor: SharedFileDescriptor
+        _ contents: PropertyListDictionary, key: Key, pinning descriptor: SharedFileDescriptor
     ) -> SharedFileDescriptor? {
         let previous = pinnedFile
         pinnedFile = descriptor

@@ -38,7 +38,7 @@ extension SharedDefaults {
     ///     `SharedDefaultsError` it throws refuses the file like any other problem.
     func refresh(
         _ state: inout State, holding held: ValidatedDirectory? = nil,
-        decode: ([UInt8]) throws(SharedDefaultsError) -> [String: PropertyListValue]
+        decode: ([UInt8]) throws(SharedDefaultsError) -> PropertyListDictionary
     ) throws(SharedDefaultsError) -> ReloadResult {
         do {
             guard try validateDirectory(&state, holding: held, changeExpected: false) else {
@@ -99,7 +99,7 @@ extension SharedDefaults {
         try state.withLock { state throws(SharedDefaultsError) in
             try refresh(&state) { bytes throws(SharedDefaultsError) in
                 try consume(bytes)
-                return [String: PropertyListValue]()
+                return PropertyListDictionary()
             }
         }
     }
@@ -107,7 +107,7 @@ extension SharedDefaults {
     /// The file's root dictionary, or why the bytes are not one (``SharedDefaultsError/undecodable(path:reason:)``,
     /// ``SharedDefaultsError/rootNotDictionary(path:type:)``): the `decode` of every refresh
     /// whose caller serves the suite's dictionary.
-    func decodeDictionary(_ bytes: [UInt8]) throws(SharedDefaultsError) -> [String: PropertyListValue] {
+    func decodeDictionary(_ bytes: [UInt8]) throws(SharedDefaultsError) -> PropertyListDictionary {
         let root: PropertyListValue
         do { root = try PropertyListCodec.decode(bytes) } catch { throw .undecodable(path: path, reason: error.description) }
         guard case .dictionary(let dictionary) = root else { throw .rootNotDictionary(path: path, type: root.kindInWords) }
@@ -182,8 +182,8 @@ extension SharedDefaults {
     /// it and the still-open descriptor. System calls: one `read` of the size `fstat` gave
     /// (plus one more only if the file grew meanwhile).
     private func readValidatedFile(
-        _ opened: consuming OpenedFile, _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> [String: PropertyListValue]
-    ) throws(SharedDefaultsError) -> ([String: PropertyListValue], SharedFileDescriptor) {
+        _ opened: consuming OpenedFile, _ state: inout State, decode: ([UInt8]) throws(SharedDefaultsError) -> PropertyListDictionary
+    ) throws(SharedDefaultsError) -> (PropertyListDictionary, SharedFileDescriptor) {
         let status = opened.status
         let file = opened.descriptor
         try validate(file: status, in: &state.directory!)

@@ -7,7 +7,7 @@ extension SharedDefaults {
         /// The last good read, and when a refresh may answer from it.
         var cache = ReadCache()
         /// Fallback values for keys the file does not have (``SharedDefaults/register(defaults:)``).
-        var registered: [String: PropertyListValue] = [:]
+        var registered: PropertyListDictionary = [:]
         /// The preferences directory as last validated; every file operation goes through it.
         /// `nil` until the first look, and whenever it must be opened through the path again.
         var directory: ValidatedDirectory?

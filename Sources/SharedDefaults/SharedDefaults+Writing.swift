@@ -19,7 +19,7 @@ extension SharedDefaults {
     ///   ``SharedDefaultsError/updateFailed(path:reason:)``.
     /// - Returns: what `body` returned.
     @discardableResult
-    public func update<T>(_ body: (inout [String: PropertyListValue]) throws -> T) throws(SharedDefaultsError) -> T {
+    public func update<T>(_ body: (inout PropertyListDictionary) throws -> T) throws(SharedDefaultsError) -> T {
         try update(beforeReplacing: {}, body)
     }
 
@@ -28,7 +28,7 @@ extension SharedDefaults {
     /// the error is ``SharedDefaultsError/system(path:operation:errno:)`` with its `errno`.
     @discardableResult
     package func update<T>(
-        beforeReplacing: () throws(Errno) -> Void, _ body: (inout [String: PropertyListValue]) throws -> T
+        beforeReplacing: () throws(Errno) -> Void, _ body: (inout PropertyListDictionary) throws -> T
     ) throws(SharedDefaultsError) -> T {
         try writer.withLock { writer throws(SharedDefaultsError) -> T in
             // System calls of one update, each there once: `fstatat` of the kept directory's name
@@ -61,7 +61,7 @@ extension SharedDefaults {
     /// Stores `value` under `key`, or removes the key when `value` is `nil`.
     public func set(_ value: PropertyListValue?, forKey key: String) throws(SharedDefaultsError) {
         try update { dictionary in
-            if let value { dictionary[key] = value } else { dictionary.removeValue(forKey: key) }
+            dictionary[key] = value
         }
     }
 
@@ -117,7 +117,7 @@ extension SharedDefaults {
     /// - Returns: the descriptor of the file the cache held until now (the one just replaced,
     ///   usually), for the caller to keep (see ``Writer/replacedFile``).
     private func replaceFile(
-        with bytes: [UInt8], contents: [String: PropertyListValue], in checked: ValidatedDirectory,
+        with bytes: [UInt8], contents: PropertyListDictionary, in checked: ValidatedDirectory,
         beforeRename: () throws(Errno) -> Void
     ) throws(SharedDefaultsError) -> SharedFileDescriptor? {
         try state.withLock { state throws(SharedDefaultsError) in
@@ -142,7 +142,7 @@ extension SharedDefaults {
 
     /// The dictionary a write starts from: the validated current file, empty when it is missing
     /// or merely undecodable. Called with the file lock held.
-    private func currentContentsForWriting(in checked: ValidatedDirectory) throws(SharedDefaultsError) -> [String: PropertyListValue] {
+    private func currentContentsForWriting(in checked: ValidatedDirectory) throws(SharedDefaultsError) -> PropertyListDictionary {
         try state.withLock { state throws(SharedDefaultsError) in
             do throws(SharedDefaultsError) {
                 let result = try refresh(&state, holding: checked, decode: decodeDictionary)

@@ -229,22 +229,26 @@ public final class SharedDefaults: Sendable {
     /// The array for `key`, or `nil` if absent or not an array.
     public func array(forKey key: String) -> [PropertyListValue]? { object(forKey: key)?.arrayValue }
     /// The dictionary for `key`, or `nil` if absent or not a dictionary.
-    public func dictionary(forKey key: String) -> [String: PropertyListValue]? { object(forKey: key)?.dictionaryValue }
+    public func dictionary(forKey key: String) -> PropertyListDictionary? { object(forKey: key)?.dictionaryValue }
     /// The date for `key`, or `nil` if absent or not a date.
     public func date(forKey key: String) -> Date? { object(forKey: key)?.dateValue }
 
     /// Every key: the registered defaults overlaid with the file's contents.
-    public func dictionaryRepresentation() -> [String: PropertyListValue] {
+    public func dictionaryRepresentation() -> PropertyListDictionary {
         state.withLock { state in
             _ = try? refresh(&state, decode: decodeDictionary)
-            return state.registered.merging(state.cache.contents) { _, fromFile in fromFile }
+            var merged = state.cache.contents
+            for (key, value) in state.registered where merged[key] == nil { merged[key] = value }
+            return merged
         }
     }
 
     /// Adds fallback values for keys the file does not have. In memory only, never written, and
     /// later registrations of a key replace earlier ones, as with `UserDefaults`.
-    public func register(defaults: [String: PropertyListValue]) {
-        state.withLock { $0.registered.merge(defaults) { _, new in new } }
+    public func register(defaults: PropertyListDictionary) {
+        state.withLock { state in
+            for (key, value) in defaults { state.registered[key] = value }
+        }
     }
 
     /// Checks the file now and says what was found.

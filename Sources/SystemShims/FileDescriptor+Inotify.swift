@@ -88,6 +88,8 @@ package enum InotifyBits {
     package static var ignored: UInt32 { UInt32(IN_IGNORED) }
     package static var onlyDirectory: UInt32 { UInt32(IN_ONLYDIR) }
     package static var excludeUnlinked: UInt32 { UInt32(IN_EXCL_UNLINK) }
+    /// Adds the mask's events to those of an existing watch on the same inode instead of replacing them.
+    package static var maskAdd: UInt32 { UInt32(IN_MASK_ADD) }
 }
 
 /// The fixed part of a `struct inotify_event` as read from an inotify descriptor; `nameLength`

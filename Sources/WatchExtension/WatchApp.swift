@@ -51,7 +51,7 @@ public struct WatchApp: Sendable {
     /// never synced included) the feature gate decides, which locks at the entitlement's own
     /// `expiresAt` with no new data.
     public func launch(snapshot: EntitlementSnapshot?, now: Date) -> AppLaunchGate {
-        let trusted = snapshot.trusted(at: now, offlineLimit: offlineLimit, readerIsWatch: true)
+        let trusted = snapshot.flatMap { $0.isTrusted(at: now, offlineLimit: offlineLimit, readerIsWatch: true) ? $0 : nil }
         switch gate.check(feature, snapshot: trusted, wallClock: now) {
         case .unlocked: return .unlocked
         case .locked(let paywall): return .paywall(paywall)

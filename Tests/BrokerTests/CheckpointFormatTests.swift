@@ -186,10 +186,10 @@ struct CheckpointFormatTests {
         let underXcode = EntitlementEngine(catalog: catalog).evaluate(outcome.facts, now: date).entitlements["plus"]
         #expect(underXcode?.expiresAt == date.addingTimeInterval(30 * 86_400) && underXcode?.willRenew == true)
         var sandbox = catalog
-        sandbox.environment = .sandbox
+        sandbox.environments = [.sandbox]
         #expect(EntitlementEngine(catalog: sandbox).evaluate(outcome.facts, now: date).entitlements["plus"]?.expiresAt == date.addingTimeInterval(90 * 86_400))
         var production = catalog
-        production.environment = .production
+        production.environments = [.production]
         #expect(EntitlementEngine(catalog: production).evaluate(outcome.facts, now: date).entitlements["plus"]?.active == false)
     }
 

@@ -24,17 +24,18 @@ struct DeferredDurabilityTests {
         try await body(IngestClient(layout: layout, catalog: try Catalog.load(path: DaemonCoreTests.catalog)), inbox, layout)
     }
 
-    /// `ingest --wait` of one event under `faults`, stopped by `SIGWINCH` (whose default is to
-    /// be ignored, so it reaches no other test's loop): the wait's outcome or its error.
+    /// `ingest --wait` of one event under `faults`, stopped by `signals` (the signal test's
+    /// `SIGWINCH`, whose default is to be ignored, so it ends no other test; a wait that listens
+    /// for none is not stopped by it): the wait's outcome or its error.
     private static func enqueueAndWait(
-        _ client: IngestClient, faults: SyscallFaults, timeout: Double
+        _ client: IngestClient, faults: SyscallFaults, timeout: Double, signals: [UnixSignal] = []
     ) async -> Result<IngestClient.QueuedWait?, BrokerError> {
+        // On a thread of its own, which the wait blocks, with the faults of this task.
         await faults.withFaults { () async -> Result<IngestClient.QueuedWait?, BrokerError> in
-            do throws(BrokerError) {
-                return .success(try await client.enqueueAndWait(
-                    [DaemonCoreTests.line(1)], source: "test", timeout: timeout, signals: [UnixSignal(rawValue: SIGWINCH)]))
-            } catch {
-                return .failure(error)
+            await onOwnThread {
+                Result { () throws(BrokerError) in
+                    try client.enqueueAndWait([DaemonCoreTests.line(1)], source: "test", timeout: timeout, signals: signals)
+                }
             }
         }
     }
@@ -100,7 +101,7 @@ struct DeferredDurabilityTests {
             let lock = try DaemonLock.acquire(path: layout.daemonLockPath, container: layout.container)
             defer { withExtendedLifetime(lock) {} }
             let faults = SyscallFaults()
-            async let outcome = Self.enqueueAndWait(client, faults: faults, timeout: 300)
+            async let outcome = Self.enqueueAndWait(client, faults: faults, timeout: 300, signals: [UnixSignal(rawValue: SIGWINCH)])
             // The wait listens for its signals before it queues the file. A loaded machine may
             // take long to get there; the signal is sent only once it has.
             let queued = try await eventually(timeout: .seconds(300)) { try !inbox.pending().isEmpty }

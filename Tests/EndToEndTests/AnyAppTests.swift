@@ -7,9 +7,7 @@ import Testing
 /// The catalog defines the app (DESIGN.md, "Any app, and the App Store as it is"), driven through
 /// the public tools with Stillwater, the second example app in `Examples/Stillwater`, and
 /// catalogs derived from it.
-/// Serialized: its tests start real daemons (two inotify instances each); see
-/// CompanionLinkEndToEndTests for the per-user limit this keeps the suite under.
-@Suite("Any app", .serialized, .timeLimit(.minutes(2)))
+@Suite("Any app", .timeLimit(.minutes(2)))
 struct AnyAppTests {
     static let exampleDirectory = BuiltTools.packageRoot + "/Examples/Stillwater"
     static let exampleCatalog = exampleDirectory + "/Catalog.json"

@@ -11,9 +11,7 @@ import Testing
 /// Two real daemons, the phone (`--companion-connect`) and the watch (`--companion-listen`), each
 /// on its own container, linked over 127.0.0.1 through a ``LinkProxy`` the test controls.
 /// Deadlines are generous (the machine is shared); every wait is for a condition.
-/// Serialized: each test runs two daemons (two inotify instances each); ten pairs at once, beside the
-/// rest of the suite, would pass the default per-user limit of 128 instances.
-@Suite("Companion link end to end", .serialized, .timeLimit(.minutes(3)))
+@Suite("Companion link end to end", .timeLimit(.minutes(3)))
 struct CompanionLinkEndToEndTests {
     static let product = "com.irenews.geko.plus.lifetime"
     static let deadline: Duration = .seconds(40)

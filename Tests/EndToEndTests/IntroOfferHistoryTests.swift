@@ -8,9 +8,7 @@ import Testing
 /// lifetime purchase too (or whose plan ended before it) has used the group's offer. Driven
 /// through the real daemon with Stillwater (`Examples/Stillwater`), whose weekly plan has a
 /// free week.
-/// Serialized: its tests start real daemons (two inotify instances each); see
-/// CompanionLinkEndToEndTests for the per-user limit this keeps the suite under.
-@Suite("Intro offer history", .serialized, .timeLimit(.minutes(2)))
+@Suite("Intro offer history", .timeLimit(.minutes(2)))
 struct IntroOfferHistoryTests {
     static let group = "30500001"
     static let weekly = "app.stillwater.premium.weekly"

@@ -6,9 +6,7 @@ import Testing
 /// Access no in-app purchase gives (DESIGN.md, "Any app, and the App Store as it is"): the app
 /// bought while it was paid (`paidAppGrant` and `AppTransaction` lines) and the developer's
 /// signed grants (`grantKeys`), driven through the public tools with Stillwater's catalog.
-/// Serialized: its tests start real daemons (two inotify instances each); see
-/// CompanionLinkEndToEndTests for the per-user limit this keeps the suite under.
-@Suite("Paid app and grants", .serialized, .timeLimit(.minutes(4)))
+@Suite("Paid app and grants", .timeLimit(.minutes(4)))
 struct OutsidePurchaseTests {
     typealias App = AnyAppTests.App
     static let grants = TestSigner.grants

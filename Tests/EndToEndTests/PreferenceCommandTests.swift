@@ -7,9 +7,7 @@ import Testing
 /// The catalog's `preferences` (DESIGN.md, "Any app, and the App Store as it is"): premium
 /// toggles declared by the catalog, stored by `entitlementctl preference`, kept across the
 /// daemon's publishes and reported by `status`. Driven with Stillwater, which knows no sync.
-/// Serialized: its tests start real daemons (two inotify instances each); see
-/// CompanionLinkEndToEndTests for the per-user limit this keeps the suite under.
-@Suite("Preferences", .serialized, .timeLimit(.minutes(2)))
+@Suite("Preferences", .timeLimit(.minutes(2)))
 struct PreferenceCommandTests {
     static let group = "group.app.stillwater"
     /// Stillwater's catalog with a reminder toggle of its own that needs the watch feature, off by default.

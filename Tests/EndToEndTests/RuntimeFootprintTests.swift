@@ -1,5 +1,6 @@
 import Foundation
 import ServiceRuntime
+import SystemShims
 import TestSupport
 import Testing
 
@@ -36,6 +37,50 @@ struct RuntimeFootprintTests {
             #expect(!maps.contains("/libFoundation.so"))
             #expect(!maps.contains("lib_FoundationICU.so"))
             #expect(await daemon.stop() == 0)
+        }
+    }
+
+    /// The entries of `/proc/PID/fd` that are inotify instances.
+    static func inotifyInstances(of pid: Int32) -> Int {
+        let directory = "/proc/\(pid)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0)) == "anon_inode:inotify" }.count
+    }
+
+    @Test("A running daemon watches its inbox and its lock's directory with one inotify instance")
+    func daemonHoldsOneInotifyInstance() async throws {
+        try await Fixture.with { fixture in
+            let daemon = try await fixture.startDaemon()
+            defer { daemon.send(SIGKILL) }
+            // Both watches are armed before the first publish, which startDaemon waited for.
+            #expect(Self.inotifyInstances(of: daemon.processIdentifier) == 1)
+            #expect(await daemon.stop() == 0)
+        }
+    }
+
+    @Test("ingest --wait waits on its main thread: besides it, only the loop's shutdown watchdog runs")
+    func ingestWaitsOnItsMainThread() async throws {
+        try await Fixture.with { fixture in
+            // A daemon's lock that nobody releases: the wait goes on until it is stopped.
+            try FileSystem.makeDirectories(path: fixture.layout.brokerDirectory, mode: 0o700)
+            let lock = try FileLock(path: fixture.layout.daemonLockPath)
+            #expect(try lock.tryLock(.exclusive))
+            let line = Fixture.transaction(id: "3001", product: "com.irenews.geko.plus.lifetime", purchased: Date(), expires: nil)
+            let input = fixture.root + "/purchase.jsonl"
+            try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: input))
+            let ingest = try BuiltTools.start("entitlementctl", ["ingest", "--wait", "--timeout", "120", input] + fixture.common)
+            defer { ingest.send(SIGKILL) }
+            let inbox = fixture.layout.inboxDirectory
+            let queued = await ChildProcess.wait(timeout: .seconds(60)) {
+                !((try? FileManager.default.contentsOfDirectory(atPath: inbox)) ?? []).filter { $0.hasSuffix(".events") }.isEmpty
+            }
+            try #require(queued, "ingest never queued its file: \(ingest.standardError)")
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(ingest.processIdentifier)/task")) ?? []
+            #expect(threads.count == 2, "threads of a waiting ingest: \(threads.count)")
+            #expect(Self.inotifyInstances(of: ingest.processIdentifier) == 1)
+            // A terminating signal ends the wait (the file made durable), then the process by that signal.
+            #expect(await ingest.stop() == 128 + SIGTERM, "\(ingest.standardError)")
+            withExtendedLifetime(lock) {}
         }
     }
 }

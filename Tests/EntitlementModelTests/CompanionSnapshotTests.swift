@@ -86,8 +86,8 @@ import Testing
         let hour = try #require(ISO8601Duration("PT1H"))
         let stale = Self.snapshot(device: .watch, synced: Self.issued.addingTimeInterval(-7200))
         #expect(!stale.isTrusted(at: Self.issued.addingTimeInterval(-86_400), offlineLimit: hour, readerIsWatch: true))
-        #expect(Optional(stale).trusted(at: Self.issued, offlineLimit: hour, readerIsWatch: false) == nil)
-        #expect(Optional(watch).trusted(at: Self.issued, offlineLimit: week, readerIsWatch: false) == watch)
+        #expect(!stale.isTrusted(at: Self.issued, offlineLimit: hour, readerIsWatch: false))
+        #expect(watch.isTrusted(at: Self.issued, offlineLimit: week, readerIsWatch: false))
     }
 
     @Test("companionOfflineLimit: P7D by default, any positive ISO 8601 duration, refused otherwise with its key path")
@@ -95,7 +95,7 @@ import Testing
         let base = CatalogTests.catalog
         func load(_ value: String?) throws -> Catalog {
             let text = value.map { base.replacingOccurrences(of: #""environment":"Production","#, with: #""environment":"Production","companionOfflineLimit":\#($0),"#) } ?? base
-            return try Catalog(catalogJSON: Data(text.utf8), storeKitJSON: Data(CatalogTests.storeKit.utf8), catalogPath: "Catalog.json")
+            return try Catalog(catalogJSON: Array(text.utf8), storeKitJSON: Array(CatalogTests.storeKit.utf8), catalogPath: "Catalog.json")
         }
         #expect(try load(nil).companionOfflineLimit == ISO8601Duration(days: 7))
         #expect(try load(#""PT90M""#).companionOfflineLimit == ISO8601Duration(minutes: 90))

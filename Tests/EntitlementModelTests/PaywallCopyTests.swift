@@ -1,3 +1,4 @@
+import EntitlementDefaults
 import EntitlementModel
 import Foundation
 import Testing
@@ -25,7 +26,7 @@ import Testing
         #expect(Self.rule.copy(for: .notEntitled, introOfferEligible: true) == PaywallCopy(title: "T", message: "M", callToAction: "Try free"))
         #expect(Self.rule.copy(for: .expired, introOfferEligible: true) == PaywallCopy(title: "Expired", message: "M", callToAction: "Try free"))
         #expect(Self.rule.copy(for: .limitReached, introOfferEligible: true) == PaywallCopy(title: "T", message: "Full", callToAction: "C"))
-        #expect(Self.rule.copy(forReason: "familyRevoked", introOfferEligible: true) == Self.own)
+        #expect(Self.rule.copy(for: .familyRevoked, introOfferEligible: true) == Self.own)
     }
 
     @Test func eligibilityEndsWithAnySubscriptionInTheGroup() {

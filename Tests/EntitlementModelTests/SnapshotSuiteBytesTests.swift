@@ -30,7 +30,7 @@ import Testing
 
     /// A suite file as `SharedDefaults` writes it, with other writers' keys beside the snapshot.
     static func suiteBytes(_ snapshot: PropertyListValue, others: Bool) throws -> [UInt8] {
-        var root: [String: PropertyListValue] = [EntitlementSnapshot.defaultsKey: snapshot]
+        var root: PropertyListDictionary = [EntitlementSnapshot.defaultsKey: snapshot]
         if others {
             root["launchMode"] = .string("full")
             root["userName"] = .string("Zoë ✓")  // UTF-16 in someone else's value

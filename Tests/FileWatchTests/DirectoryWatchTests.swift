@@ -226,39 +226,6 @@ struct DirectoryWatchTests {
         }
     }
 
-    @Test func forEachEventCallsTheHandlerOnTheReaderThreadAndCancellingEndsPromptlyAndReleasesEverything() async throws {
-        try await withTemporaryDirectory { directory in
-            let descriptorsBefore = ProcessResources.openDescriptorCount
-            for round in 0..<20 {
-                let log = EventLog()
-                let threads = Mutex<Set<pthread_t>>([])
-                let finished = Gate()
-                let watcher = Task {
-                    defer { finished.open() }
-                    await DirectoryWatch(directory: directory, names: ["state"]).forEachEvent(
-                        onFailure: { Issue.record("round \(round): the watch failed: \($0)") }
-                    ) { event in
-                        threads.withLock { _ = $0.insert(pthread_self()) }
-                        log.append(event)
-                    }
-                }
-                #expect(await log.wait { $0.first == .armed }, "round \(round)")
-                try replaceAtomically(directory: directory, name: "state", contents: "\(round)")
-                #expect(await log.wait { $0.reports("state") }, "round \(round): got \(log.events)")
-                #expect(threads.withLock { $0.count } == 1, "every event on the one reader thread")
-                #expect(ProcessResources.openDescriptorCount >= descriptorsBefore + 2, "inotify and eventfd open")
-                let clock = ContinuousClock()
-                let cancelledAt = clock.now
-                watcher.cancel()
-                let finishedInTime = await finished.wait(timeout: .seconds(1))
-                try #require(finishedInTime, "round \(round): still running \(clock.now - cancelledAt) after cancel")
-            }
-            // The reader closes its descriptors before the call returns; other suites may run in parallel.
-            #expect(await eventually { ProcessResources.openDescriptorCount <= descriptorsBefore + 4 },
-                    "descriptors: \(descriptorsBefore) before, \(ProcessResources.openDescriptorCount) after")
-        }
-    }
-
     @Test func droppingTheIteratorStopsTheReader() async throws {
         try await withTemporaryDirectory { directory in
             let descriptorsBefore = ProcessResources.openDescriptorCount

@@ -8,13 +8,13 @@ import Testing
 /// and a generation written as a real.
 @Suite("Snapshot decoding refuses absurd dates and loose types")
 struct SnapshotDecodingFixTests {
-    static func encoded(_ change: (inout [String: PropertyListValue], inout [String: PropertyListValue]) -> Void) -> PropertyListValue {
-        var entry: [String: PropertyListValue] = [
+    static func encoded(_ change: (inout PropertyListDictionary, inout PropertyListDictionary) -> Void) -> PropertyListValue {
+        var entry: PropertyListDictionary = [
             "active": .boolean(true), "state": .string("subscribed"), "periodType": .string("normal"),
             "willRenew": .boolean(true), "ownership": .string("purchased"),
             "expiresAt": .date(Date(timeIntervalSince1970: 1_900_000_000)),
         ]
-        var root: [String: PropertyListValue] = [
+        var root: PropertyListDictionary = [
             "schemaVersion": .integer(1), "generation": .integer(7), "issuedAt": .date(Date(timeIntervalSince1970: 1_800_000_000)),
         ]
         change(&root, &entry)

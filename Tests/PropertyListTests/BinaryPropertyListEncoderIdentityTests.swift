@@ -29,7 +29,7 @@ import Testing
 
     @Test func sharedAndWideValuesEncodeCanonically() throws {
         let shared = PropertyListValue.array((0..<600).map { .string("s\($0 % 40)") } + (0..<300).map { .integer(Int64($0 % 17)) })
-        let wide = PropertyListValue.dictionary(Dictionary(uniqueKeysWithValues: (0..<70_000).map { ("key\($0)", .boolean($0 % 2 == 0)) }))
+        let wide = PropertyListValue.dictionary(PropertyListDictionary(uniqueKeysWithValues: (0..<70_000).map { ("key\($0)", .boolean($0 % 2 == 0)) }))
         for value in [shared, wide, .array([shared, wide, shared])] {
             try Self.expectCanonical(value)
         }

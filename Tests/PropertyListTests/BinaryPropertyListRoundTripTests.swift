@@ -33,7 +33,7 @@ import Testing
         ("empty array", .array([])),
         ("empty dictionary", .dictionary([:])),
         ("wide array", .array((0..<300).map { .integer(Int64($0)) })),
-        ("wide dictionary", .dictionary(Dictionary(uniqueKeysWithValues: (0..<300).map { ("k\($0)", .integer(Int64($0))) }))),
+        ("wide dictionary", .dictionary(PropertyListDictionary(uniqueKeysWithValues: (0..<300).map { ("k\($0)", .integer(Int64($0))) }))),
         ("shared strings", .array([.string("same"), .dictionary(["same": .string("same")]), .string("same")])),
         ("equivalent strings stay distinct", .array([.string("é"), .string("e\u{301}")])),
     ]
@@ -74,9 +74,9 @@ import Testing
     /// dictionary iteration order) give the same bytes.
     @Test func writesTheSameBytesForTheSameValue() throws {
         guard case .dictionary(let contents) = SnapshotShapedValue.make(entitlements: 20) else { Issue.record("not a dictionary"); return }
-        var reordered: [String: PropertyListValue] = [:]
-        for key in contents.keys.sorted().reversed() { reordered[key] = contents[key] }
-        var grown: [String: PropertyListValue] = Dictionary(minimumCapacity: 4 * contents.count)
+        var reordered: PropertyListDictionary = [:]
+        for key in contents.map(\.key).sorted().reversed() { reordered[key] = contents[key] }
+        var grown = PropertyListDictionary(minimumCapacity: 4 * contents.count)
         for (key, value) in contents { grown[key] = value }
         let bytes = try BinaryPropertyListEncoder.encode(.dictionary(contents))
         #expect(try BinaryPropertyListEncoder.encode(.dictionary(reordered)) == bytes)

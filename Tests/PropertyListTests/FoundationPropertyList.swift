@@ -51,7 +51,7 @@ enum FoundationPropertyList {
         case .date(let v): v
         case .data(let v): Data(v)
         case .array(let v): v.map(object(from:))
-        case .dictionary(let v): v.mapValues(object(from:))
+        case .dictionary(let v): Dictionary(uniqueKeysWithValues: v.map { ($0.key, object(from: $0.value)) })
         }
     }
 
@@ -71,15 +71,15 @@ enum FoundationPropertyList {
             return .array(values)
         }
         if let dictionary = object as? [AnyHashable: Any] {
-            var values: [String: PropertyListValue] = [:]
+            var values: [(String, PropertyListValue)] = []
             values.reserveCapacity(dictionary.count)
             for (key, element) in dictionary {
                 guard let key = key.base as? String else {
                     throw .unsupportedValue(path: path, type: "dictionary key \(type(of: key.base))")
                 }
-                values[key] = try value(from: element, path: path.isEmpty ? key : "\(path).\(key)")
+                values.append((key, try value(from: element, path: path.isEmpty ? key : "\(path).\(key)")))
             }
-            return .dictionary(values)
+            return .dictionary(PropertyListDictionary(uniqueKeysWithValues: values))
         }
         throw .unsupportedValue(path: path, type: String(describing: type(of: object)))
     }

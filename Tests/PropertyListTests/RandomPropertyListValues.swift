@@ -46,7 +46,7 @@ struct RandomPropertyListValues {
         case 7: return .integer(Int64.random(in: -1000...100_000, using: &generator))
         case 8, 9: return .array((0..<min(count(), max(budget, 0))).map { _ in value(depth: depth + 1) })
         default:
-            var entries: [String: PropertyListValue] = [:]
+            var entries: PropertyListDictionary = [:]
             for _ in 0..<min(count(), max(budget, 0)) { entries[Bool.random(using: &generator) ? asciiString() : string()] = value(depth: depth + 1) }
             return .dictionary(entries)
         }

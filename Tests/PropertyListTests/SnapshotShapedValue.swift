@@ -6,9 +6,9 @@ import PropertyList
 enum SnapshotShapedValue {
     static func make(entitlements: Int) -> PropertyListValue {
         let issuedAt = Date(timeIntervalSinceReferenceDate: 800_000_000.25)
-        var table: [String: PropertyListValue] = [:]
+        var table: PropertyListDictionary = [:]
         for index in 0..<entitlements {
-            var entry: [String: PropertyListValue] = [
+            var entry: PropertyListDictionary = [
                 "active": .boolean(index % 3 != 0),
                 "state": .string(["subscribed", "expired", "inGracePeriod", "inBillingRetry"][index % 4]),
                 "periodType": .string(index % 5 == 0 ? "trial" : "normal"),

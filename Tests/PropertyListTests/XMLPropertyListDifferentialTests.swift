@@ -88,7 +88,7 @@ extension PropertyListValue {
         switch self {
         case .date(let date): .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
         case .array(let elements): .array(elements.map(\.withWholeSecondDates))
-        case .dictionary(let entries): .dictionary(entries.mapValues(\.withWholeSecondDates))
+        case .dictionary(let entries): .dictionary(PropertyListDictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value.withWholeSecondDates) }))
         default: self
         }
     }

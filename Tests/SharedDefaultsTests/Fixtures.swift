@@ -21,7 +21,7 @@ enum Fixture {
     }
 
     /// The suite file's bytes for a dictionary, as a writer would produce them.
-    static func bytes(_ dictionary: [String: PropertyListValue]) throws -> [UInt8] {
+    static func bytes(_ dictionary: PropertyListDictionary) throws -> [UInt8] {
         try PropertyListCodec.encode(.dictionary(dictionary))
     }
 

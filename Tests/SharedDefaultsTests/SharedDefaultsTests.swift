@@ -38,7 +38,7 @@ import Testing
             try defaults.removeObject(forKey: "int")
             try defaults.set(nil, forKey: "string")
             #expect(reader.object(forKey: "int") == nil && reader.object(forKey: "string") == nil)
-            #expect(reader.dictionaryRepresentation().keys.sorted() == ["array", "bool", "data", "date", "dictionary", "double"])
+            #expect(reader.dictionaryRepresentation().map(\.key).sorted() == ["array", "bool", "data", "date", "dictionary", "double"])
             #expect(reader.lastError == nil)
         }
     }

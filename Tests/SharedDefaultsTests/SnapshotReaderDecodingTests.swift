@@ -47,7 +47,7 @@ import Testing
         try withTemporaryDirectory { container in
             let writer = SharedDefaults(suiteName: Fixture.suite, container: container)
             let snapshot = Fixture.snapshot(generation: 4)
-            let contents: [String: PropertyListValue] = [
+            let contents: PropertyListDictionary = [
                 "aaa": .array([.integer(1), .real(2.5), .boolean(true), .data([0, 1, 2]), .date(Date(timeIntervalSince1970: 0))]),
                 "названия": .string("ünïcödé ✓"),
                 "nested": .dictionary(["inner": .dictionary(["deeper": .string("x")])]),

@@ -125,11 +125,14 @@ public enum EntitlementBench {
                 // `--role profile fanout-N [rounds]`: the fan-out row for N readers and its floor;
                 // `--role profile render [runs]`: the one-shot render row and its floor (default 100 runs);
                 // `--role profile decode-signed [events]`: the daemon's decoding of verified events, in process (µs of CPU per event);
+                // `--role profile steps-N`: the CPU time of each in-process step of publish → entry with N entitlements;
                 // `--role profile ingest-signed`: the quick verified ingest row with its processes.
                 let catalogPath = locateDefaultCatalog() ?? "Shared/Catalog.json"
                 if argument(1) == "decode-signed" {
                     let perEvent = try VerifiedDecodeProfile.run(events: Int(argument(2)) ?? 20_000, catalogPath: catalogPath)
                     print("decode-signed: \(perEvent) µs of CPU per event")
+                } else if argument(1).hasPrefix("steps-") {
+                    try PublishSteps.run(entitlements: Int(argument(1).dropFirst("steps-".count)) ?? 100, catalogPath: catalogPath)
                 } else if argument(1) == "render" {
                     try DaemonBenchmarks.profileRender(runs: max(1, Int(argument(2)) ?? 100), catalogPath: catalogPath)
                 } else if argument(1).hasPrefix("propagation") || argument(1).hasPrefix("fanout-") || argument(1) == "purchase" {

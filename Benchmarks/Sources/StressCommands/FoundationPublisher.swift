@@ -34,7 +34,7 @@ enum FoundationPublisher {
         case .date(let d): d
         case .data(let bytes): Data(bytes)
         case .array(let items): items.map(foundationValue)
-        case .dictionary(let members): members.mapValues(foundationValue)
+        case .dictionary(let members): Dictionary(uniqueKeysWithValues: members.map { ($0.key, foundationValue($0.value)) })
         }
     }
 }

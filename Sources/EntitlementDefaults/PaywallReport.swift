@@ -3,9 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import EntitlementModel
 
 /// What each feature's paywall did: how often it was shown, dismissed and converted, and how
-/// free and premium users used the feature. What `entitlementctl paywall report` prints.
+/// free and premium users used the feature, from the records of a ``PaywallAnalyticsLog``. What
+/// `entitlementctl paywall report` prints.
 ///
 /// ```swift
 /// let report = PaywallReport(events: try log.events(), since: lastWeek, features: gate.rules.keys)
@@ -52,19 +54,5 @@ public struct PaywallReport: Sendable, Hashable {
             }
         }
         self.features = counts
-    }
-
-    /// `{"features": {F: {"shown", "dismissed", "upgraded", "conversion", "usedPremium", "usedFree"}}}`.
-    public var json: JSONValue {
-        .object([
-            "features": .object(
-                features.mapValues { counts in
-                    .object([
-                        "shown": .int(Int64(counts.shown)), "dismissed": .int(Int64(counts.dismissed)),
-                        "upgraded": .int(Int64(counts.upgraded)), "conversion": counts.conversion.map(JSONValue.double) ?? .null,
-                        "usedPremium": .int(Int64(counts.usedPremium)), "usedFree": .int(Int64(counts.usedFree)),
-                    ])
-                })
-        ])
     }
 }
