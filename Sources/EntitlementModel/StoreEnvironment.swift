@@ -3,7 +3,7 @@
 ///
 /// Decoding events is lenient (an unknown spelling is kept in ``unknown(_:)``); a catalog must name
 /// one of the four known environments, and events from any other environment are refused.
-public enum StoreEnvironment: Sendable, Hashable, CustomStringConvertible {
+public enum StoreEnvironment: RawRepresentable, Sendable, Hashable, CustomStringConvertible, KnownValues {
     /// Live App Store data.
     case production
     /// Apple's sandbox, for testers.

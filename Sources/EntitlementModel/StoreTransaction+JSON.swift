@@ -17,8 +17,13 @@ extension StoreTransaction {
         /// The JSON key.
         var key: String { Self.keys[rawValue] }
         private static let keys = allCases.map { String(describing: $0) }
-        /// Each field by its key.
-        static let byKey = Dictionary(uniqueKeysWithValues: allCases.map { ($0.key, $0) })
+        /// The field whose key is `key`, if any: looked for by the key's length, then its text,
+        /// which costs less than hashing it.
+        static func named(_ key: String) -> Field? {
+            let length = key.utf8.count
+            return allCases.first { keyLengths[$0.rawValue] == length && $0.key == key }
+        }
+        private static let keyLengths = allCases.map { $0.key.utf8.count }
         /// The field's bit in a set of fields.
         var bit: UInt32 { 1 << UInt32(rawValue) }
     }
@@ -38,7 +43,7 @@ extension StoreTransaction {
         }
 
         mutating func read(_ key: String, _ value: JSONInput) throws(JSONPathError) {
-            guard let field = Field.byKey[key] else {
+            guard let field = Field.named(key) else {
                 guard unknownKeys.insert(key).inserted else { throw root.fail("duplicate key \(key)") }
                 return
             }

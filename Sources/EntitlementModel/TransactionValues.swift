@@ -3,8 +3,15 @@
 // and an unknown value is kept as written instead of failing the event. Compare with `==` or
 // `switch` with a `default`.
 
+/// A closed set of values Apple writes, in a fixed order: a transaction keeps such a value as its
+/// position in ``known`` (see ``StoreTransaction``), and any other value as written.
+protocol KnownValues: RawRepresentable, Hashable where RawValue: LosslessStringConvertible {
+    static var known: [Self] { get }
+}
+
 /// `type`: `Auto-Renewable Subscription`, `Non-Consumable`, `Consumable`, `Non-Renewing Subscription`.
-public struct StoreProductType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct StoreProductType: RawRepresentable, Sendable, Hashable, CustomStringConvertible, KnownValues {
+    static let known: [Self] = [.autoRenewable, .nonConsumable, .consumable, .nonRenewing]
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
@@ -20,7 +27,8 @@ public struct StoreProductType: RawRepresentable, Sendable, Hashable, CustomStri
 }
 
 /// `inAppOwnershipType`: `PURCHASED` or `FAMILY_SHARED`.
-public struct OwnershipType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct OwnershipType: RawRepresentable, Sendable, Hashable, CustomStringConvertible, KnownValues {
+    static let known: [Self] = [.purchased, .familyShared]
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
@@ -32,7 +40,8 @@ public struct OwnershipType: RawRepresentable, Sendable, Hashable, CustomStringC
 }
 
 /// `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
-public struct OfferType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct OfferType: RawRepresentable, Sendable, Hashable, CustomStringConvertible, KnownValues {
+    static let known: [Self] = [.introductory, .promotional, .offerCode, .winBack]
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
     public var description: String { String(rawValue) }
@@ -48,7 +57,8 @@ public struct OfferType: RawRepresentable, Sendable, Hashable, CustomStringConve
 }
 
 /// `offerDiscountType`: `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`.
-public struct OfferDiscountType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct OfferDiscountType: RawRepresentable, Sendable, Hashable, CustomStringConvertible, KnownValues {
+    static let known: [Self] = [.freeTrial, .payAsYouGo, .payUpFront]
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
@@ -62,7 +72,8 @@ public struct OfferDiscountType: RawRepresentable, Sendable, Hashable, CustomStr
 }
 
 /// `revocationReason`: 0 other (e.g. accidental purchase), 1 an issue with the app.
-public struct RevocationReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct RevocationReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible, KnownValues {
+    static let known: [Self] = [.other, .developerIssue]
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
     public var description: String { String(rawValue) }
@@ -74,7 +85,8 @@ public struct RevocationReason: RawRepresentable, Sendable, Hashable, CustomStri
 }
 
 /// `revocationType`: `REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`.
-public struct RevocationType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct RevocationType: RawRepresentable, Sendable, Hashable, CustomStringConvertible, KnownValues {
+    static let known: [Self] = [.refundFull, .refundProrated, .familyRevoke]
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
@@ -88,7 +100,8 @@ public struct RevocationType: RawRepresentable, Sendable, Hashable, CustomString
 }
 
 /// `transactionReason`: `PURCHASE` or `RENEWAL`.
-public struct TransactionReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct TransactionReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible, KnownValues {
+    static let known: [Self] = [.purchase, .renewal]
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
