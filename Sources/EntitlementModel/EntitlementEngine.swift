@@ -64,13 +64,12 @@ public struct EntitlementEngine: Sendable {
             return verdict
         }
         var choices: [String: Choice] = [:]
-        for (original, position) in facts.latest where !facts.isWithheld(original) {
-            let transaction = facts.transactions[position]
+        facts.forEachLatest { transaction in
             guard let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
                 counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment))
-            else { continue }
-            let renewal = facts.renewalInfos[original].flatMap { counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
-            guard let candidate = candidate(for: transaction, renewal: renewal, at: effectiveNow) else { continue }
+            else { return }
+            let renewal = facts.renewalInfos[transaction.originalTransactionId].flatMap { counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
+            guard let candidate = candidate(for: transaction, renewal: renewal, at: effectiveNow) else { return }
             for id in entitlementIds { choices[id, default: Choice()].add(candidate) }
         }
 

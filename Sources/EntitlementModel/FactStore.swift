@@ -32,6 +32,23 @@ public struct FactStore: Sendable {
         }
     }
 
+    /// Where the transactions an id names sit in ``transactions``: the one whose `transactionId`
+    /// it is, and the latest (rule 1) of the subscription whose `originalTransactionId` it is.
+    /// One table for both, since a subscription's original id is its first transaction's id;
+    /// 32-bit positions (-1 for none) keep an entry as small as its key.
+    struct Place {
+        private var transactionPosition: Int32 = -1, latestPosition: Int32 = -1
+
+        var transaction: Int? {
+            get { transactionPosition < 0 ? nil : Int(transactionPosition) }
+            set { transactionPosition = newValue.map { Int32($0) } ?? -1 }
+        }
+        var latest: Int? {
+            get { latestPosition < 0 ? nil : Int(latestPosition) }
+            set { latestPosition = newValue.map { Int32($0) } ?? -1 }
+        }
+    }
+
     /// How many current transaction versions name one product.
     package struct ProductUse: Sendable, Hashable {
         package var transactions = 0
@@ -45,11 +62,8 @@ public struct FactStore: Sendable {
     /// Current version of each transaction, in first-seen order: an array, not a dictionary by
     /// id, because a dictionary's free slots are each as large as a transaction.
     private(set) var transactions: [StoreTransaction] = []
-    /// Each transaction's position in ``transactions``, by `transactionId`.
-    private var positions: [String: Int] = [:]
-    /// The position in ``transactions`` of each subscription's latest transaction (rule 1), by
-    /// `originalTransactionId`.
-    private(set) var latest: [String: Int] = [:]
+    /// Where the transactions each id names sit in ``transactions`` (see ``Place``).
+    private var places: [String: Place] = [:]
     /// The subscriptions withheld, by `originalTransactionId`; empty but after a lost record.
     private var withheld: [String: Withholding] = [:]
     /// Current renewal info of each subscription that has one, by `originalTransactionId`.
@@ -76,8 +90,7 @@ public struct FactStore: Sendable {
     /// replaying a journal of that many facts does not grow its tables step by step.
     package mutating func reserveCapacity(transactions count: Int) {
         transactions.reserveCapacity(count)
-        positions.reserveCapacity(count)
-        latest.reserveCapacity(count)
+        places.reserveCapacity(count)
     }
 
     /// A store holding `events`, inserted in order.
@@ -86,7 +99,9 @@ public struct FactStore: Sendable {
     }
 
     /// Current version of each transaction, by `transactionId`.
-    public func transactionsByID() -> [String: StoreTransaction] { positions.mapValues { transactions[$0] } }
+    public func transactionsByID() -> [String: StoreTransaction] {
+        Dictionary(uniqueKeysWithValues: transactions.map { ($0.transactionId, $0) })
+    }
 
     /// Current renewal info of each subscription, by `originalTransactionId`.
     public func renewalInfosByOriginalID() -> [String: RenewalInfo] { renewalInfos }
@@ -95,7 +110,15 @@ public struct FactStore: Sendable {
     public var transactionCount: Int { transactions.count }
 
     /// The current version of transaction `id`, if known.
-    public func transaction(id: String) -> StoreTransaction? { positions[id].map { transactions[$0] } }
+    public func transaction(id: String) -> StoreTransaction? { places[id]?.transaction.map { transactions[$0] } }
+
+    /// Each subscription's latest transaction (rule 1), but those withheld: in the order they
+    /// are held, which reads memory in order.
+    func forEachLatest(_ body: (StoreTransaction) -> Void) {
+        for position in places.values.compactMap(\.latest).sorted() where !isWithheld(transactions[position].originalTransactionId) {
+            body(transactions[position])
+        }
+    }
 
     /// The current renewal info of the subscription whose `originalTransactionId` is `original`.
     public func renewalInfo(original: String) -> RenewalInfo? { renewalInfos[original] }
@@ -149,7 +172,7 @@ public struct FactStore: Sendable {
     package mutating func withhold(transactionIds: [String], originalTransactionIds: [String], everything: Bool, since: Date) -> [String] {
         var originals = Set(originalTransactionIds)
         if everything {
-            originals.formUnion(latest.keys)
+            originals.formUnion(places.filter { $0.value.latest != nil }.keys)
             originals.formUnion(renewalInfos.keys)
         }
         for id in transactionIds {
@@ -190,13 +213,13 @@ public struct FactStore: Sendable {
     /// version of the latest that moved its `purchaseDate` back would be compared with the
     /// latest alone, not with the dropped ones.
     package mutating func compact() {
-        let kept = transactions.indices.filter { latest[transactions[$0].originalTransactionId] == $0 }.map { transactions[$0] }
+        let kept = transactions.indices.filter { places[transactions[$0].originalTransactionId]?.latest == $0 }.map { transactions[$0] }
         transactions = kept
-        positions = [:]
-        positions.reserveCapacity(kept.count)
+        places = [:]
+        places.reserveCapacity(kept.count)
         for (position, transaction) in kept.enumerated() {
-            positions[transaction.transactionId] = position
-            latest[transaction.originalTransactionId] = position
+            places[transaction.transactionId, default: Place()].transaction = position
+            places[transaction.originalTransactionId, default: Place()].latest = position
         }
     }
 
@@ -252,7 +275,7 @@ public struct FactStore: Sendable {
     /// Inserts a version of a transaction: kept when it is new, or newer than the version held.
     private mutating func insert(_ transaction: consuming StoreTransaction) -> Bool {
         let original = transaction.originalTransactionId
-        let known = positions[transaction.transactionId]
+        let known = places[transaction.transactionId]?.transaction
         if let known, !Self.isNewer(transaction.signedDate, than: transactions[known].signedDate) { return false }
         use(transaction, by: 1)
         if !withheld.isEmpty { withheld[original]?.saw(transaction.signedDate) }
@@ -263,20 +286,23 @@ public struct FactStore: Sendable {
             use(transactions[known], by: -1)
             transactions[known] = transaction
         } else {
-            positions[transaction.transactionId] = position
+            places[transaction.transactionId, default: Place()].transaction = position
             transactions.append(transaction)
         }
-        if let held, held.originalTransactionId != original, latest[held.originalTransactionId] == position {
+        if let held, held.originalTransactionId != original, places[held.originalTransactionId]?.latest == position {
             // Moved to another subscription: the one it left chooses again among its others.
-            latest[held.originalTransactionId] = latestMember(of: held.originalTransactionId)
+            let chosen = latestMember(of: held.originalTransactionId)
+            places[held.originalTransactionId]?.latest = chosen
         }
-        if let current = latest[original], current != position {
-            if Self.isLater(transactions[position], than: transactions[current]) { latest[original] = position }
-        } else if let held, latest[original] == position, Self.isLater(held, than: transactions[position]) {
+        let current = places[original]?.latest
+        if let current, current != position {
+            if Self.isLater(transactions[position], than: transactions[current]) { places[original]?.latest = position }
+        } else if let held, current == position, Self.isLater(held, than: transactions[position]) {
             // A new version of the latest whose dates moved back: another member may now be later.
-            latest[original] = latestMember(of: original)
+            let chosen = latestMember(of: original)
+            places[original]?.latest = chosen
         } else {
-            latest[original] = position
+            places[original, default: Place()].latest = position
         }
         return true
     }

@@ -108,7 +108,8 @@ struct JSONCursor: Sendable {
     }
 
     func double() throws(JSONPathError) -> Double {
-        guard case .number(let text) = value, let number = Double(text), number.isFinite else {
+        // An integer's text reads faster as one; every other number as a double.
+        guard case .number(let text) = value, let number = Int64(text).map(Double.init) ?? Double(text), number.isFinite else {
             throw fail("not a finite number")
         }
         return number
