@@ -103,9 +103,6 @@ public struct FactStore: Sendable {
         Dictionary(uniqueKeysWithValues: transactions.map { ($0.transactionId, $0) })
     }
 
-    /// Current renewal info of each subscription, by `originalTransactionId`.
-    public func renewalInfosByOriginalID() -> [String: RenewalInfo] { renewalInfos }
-
     /// How many transactions (current versions) the store holds.
     public var transactionCount: Int { transactions.count }
 
@@ -115,8 +112,8 @@ public struct FactStore: Sendable {
     /// Each subscription's latest transaction (rule 1), but those withheld: in the order they
     /// are held, which reads memory in order.
     func forEachLatest(_ body: (StoreTransaction) -> Void) {
-        for position in places.values.compactMap(\.latest).sorted() where !isWithheld(transactions[position].originalTransactionId) {
-            body(transactions[position])
+        for (position, transaction) in transactions.enumerated() where places[transaction.originalTransactionId]?.latest == position {
+            if !isWithheld(transaction.originalTransactionId) { body(transaction) }
         }
     }
 
@@ -239,12 +236,6 @@ public struct FactStore: Sendable {
             self.withheld = withheld
         }
     }
-
-    /// The current version of app transaction `id`, if known.
-    public func appTransaction(id: String) -> AppTransaction? { appTransactions[id] }
-
-    /// The current version of grant `id`, if known.
-    public func grant(id: String) -> EntitlementGrant? { grants[id] }
 
     /// The facts a checkpoint holds: every transaction held, every renewal info, the app
     /// transactions and the grants, each kind in the order of its id.
