@@ -44,7 +44,7 @@ public struct BootInstant: Sendable, Hashable {
 
     /// The seconds the boot clock counted from `earlier` to `later`; `nil` unless both are
     /// readings of the same boot and `later` is not the earlier one.
-    static func elapsed(from earlier: BootInstant?, to later: BootInstant?) -> TimeInterval? {
+    package static func elapsed(from earlier: BootInstant?, to later: BootInstant?) -> TimeInterval? {
         guard let earlier, let later, earlier.bootID == later.bootID, later.nanosecondsSinceBoot >= earlier.nanosecondsSinceBoot else {
             return nil
         }

@@ -15,7 +15,7 @@ import PropertyList
 /// field, an unknown state, a negative generation, a date that is not finite or outside
 /// ``dateRange``, half a boot reading, or a history id that is not one. Keys other than these
 /// names are ignored.
-enum SnapshotSchema {
+package enum SnapshotSchema {
     /// The suite file's key for the snapshot; other keys belong to other writers.
     enum SuiteField: String {
         case snapshot = "entitlementSnapshot"
@@ -42,7 +42,7 @@ enum SnapshotSchema {
     /// Earliest and latest instants a snapshot may name: the App Store did not exist before
     /// 2008, and the engine never computes a date past 2300 from events capped at 2200. Anything
     /// outside is corrupt or forged (and would trap date formatting far enough out).
-    static let dateRange = Date(timeIntervalSince1970: 1_199_145_600)...Date(timeIntervalSince1970: 10_413_792_000)
+    package static let dateRange = Date(timeIntervalSince1970: 1_199_145_600)...Date(timeIntervalSince1970: 10_413_792_000)
 
     /// The snapshot stored under ``SuiteField/snapshot`` in a suite file's root.
     static func snapshot(inSuiteRoot root: PropertyListValue) throws(SnapshotFileDecodingError) -> EntitlementSnapshot {

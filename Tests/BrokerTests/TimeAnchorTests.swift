@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import Broker
+import EntitlementModel
 
 /// Which instant the daemon may evaluate and publish at, and when a trusted `signedDate` moves
 /// its time back (``TimeAnchor``).

@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
+import EntitlementModel
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The daemon's time: the last instant it could justify and the boot clock when it did. Pure
 /// value; the one rule for which instant the daemon evaluates and publishes at, and for when
