@@ -502,9 +502,9 @@ final class DaemonCore {
                 held = renewalVersions[original].map { newEvents[$0] } ?? facts.renewalInfo(original: original).map(StoreEvent.renewalInfo)
             case .appTransaction(let app):
                 let id = app.appTransactionId
-                held = appTransactionVersions[id].map { newEvents[$0] } ?? facts.appTransaction(id: id).map(StoreEvent.appTransaction)
+                held = appTransactionVersions[id].map { newEvents[$0] } ?? facts.appTransactions[id].map(StoreEvent.appTransaction)
             case .grant(let grant):
-                held = grantVersions[grant.grantId].map { newEvents[$0] } ?? facts.grant(id: grant.grantId).map(StoreEvent.grant)
+                held = grantVersions[grant.grantId].map { newEvents[$0] } ?? facts.grants[grant.grantId].map(StoreEvent.grant)
             }
             if let held, !FactStore.supersedes(event, held) { return false }
             switch event {

@@ -66,8 +66,8 @@ public enum EventDecoder {
     /// field rules as every line, with no signature policy (the fact was checked when it was
     /// accepted; `isSigned` and `keyId` say how).
     package static func fact(line: some Collection<UInt8>) throws(EventDecodingError) -> StoreEvent {
-        // Its members in document order, not an object: most facts are transactions, whose
-        // reader takes them one by one.
+        // A transaction, as most facts are, read member by member as they come; another kind
+        // read again as an object.
         var members: [(key: String, value: JSONInput)] = []
         members.reserveCapacity(16)
         do { try JSONInput.forEachMember(ofObject: line) { members.append(($0, $1)); return nil } } catch {
@@ -79,11 +79,8 @@ public enum EventDecoder {
                 for member in members { try reader.read(member.key, member.value) }
                 return .transaction(try reader.transaction())
             }
-            var object: [String: JSONInput] = [:]
-            for member in members where object.updateValue(member.value, forKey: member.key) != nil {
-                throw JSONPathError(path: "", problem: "duplicate key \(member.key)")
-            }
-            let root = JSONCursor(.object(JSONObject(members: object, keys: members.map(\.key))))
+            let root: JSONCursor
+            do { root = JSONCursor(try JSONInput.parse(line)) } catch { throw JSONPathError(path: "", problem: error.description) }
             if root.has("appTransactionId") {
                 return .appTransaction(try appTransaction(root, isSigned: root.optionalBool(StoreEvent.isSignedKey) ?? false))
             }

@@ -15,30 +15,16 @@ struct JSONPathError: Error, Sendable, Hashable {
 /// A JSON value together with where it sits, so every accessor can name the key path in its error.
 struct JSONCursor: Sendable {
     let value: JSONInput
-    /// Where the value sits, spelt out only when a message needs it (``path``): a cursor is made
-    /// for every member and item a decoder visits, and almost none of them is ever named. For a
-    /// member, the path of its object and its key, so that making one allocates nothing.
-    private let location: JSONKeyPath
-    private let key: String?
+    /// The key path from the document root; empty at the root.
+    let path: String
     /// What to call the root in messages (`transaction`, `renewal info`); used when `path` is empty.
     let rootLabel: String
 
     init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
-        self.init(value, location: path.isEmpty ? .root : JSONKeyPath(.text(path)), key: nil, rootLabel: rootLabel)
-    }
-
-    private init(_ value: JSONInput, location: JSONKeyPath, key: String?, rootLabel: String) {
         self.value = value
-        self.location = location
-        self.key = key
+        self.path = path
         self.rootLabel = rootLabel
     }
-
-    /// This cursor's place as a key path node, made when a child needs it.
-    private var node: JSONKeyPath { key.map { JSONKeyPath(.member(location, $0)) } ?? location }
-
-    /// The key path from the document root; empty at the root.
-    var path: String { node.text }
 
     private var displayPath: String { path.isEmpty ? rootLabel : path }
 
@@ -46,12 +32,12 @@ struct JSONCursor: Sendable {
 
     /// The cursor at this object's member `key`, whose value is `value`.
     func member(_ key: String, _ value: JSONInput) -> JSONCursor {
-        JSONCursor(value, location: node, key: key, rootLabel: rootLabel)
+        JSONCursor(value, path: path.isEmpty ? key : path + "." + key, rootLabel: rootLabel)
     }
 
     /// The cursor at this array's item `index`, whose value is `value`.
     func item(_ index: Int, _ value: JSONInput) -> JSONCursor {
-        JSONCursor(value, location: JSONKeyPath(.index(node, index)), key: nil, rootLabel: rootLabel)
+        JSONCursor(value, path: "\(path)[\(index)]", rootLabel: rootLabel)
     }
 
     // MARK: Structure
@@ -144,42 +130,7 @@ struct JSONCursor: Sendable {
     }
 }
 
-/// A key path as the steps that led to a value, joined into text (`entitlements.plus.products[1]`)
-/// only when asked. A class, so that a cursor copies one reference; never optional (the root is
-/// ``root``), so that no generic `Optional` of it is built at start-up.
-final class JSONKeyPath: Sendable {
-    enum Step: Sendable {
-        /// The document root (empty text).
-        case root
-        /// A path given as text.
-        case text(String)
-        /// The member `key` of the object at the parent path.
-        case member(JSONKeyPath, String)
-        /// The item at an index of the array at the parent path.
-        case index(JSONKeyPath, Int)
-    }
-
-    static let root = JSONKeyPath(.root)
-
-    let step: Step
-
-    init(_ step: Step) { self.step = step }
-
-    var text: String {
-        switch step {
-        case .root: return ""
-        case .text(let text): return text
-        case .member(let parent, let key):
-            let parentText = parent.text
-            return parentText.isEmpty ? key : parentText + "." + key
-        case .index(let parent, let index): return "\(parent.text)[\(index)]"
-        }
-    }
-}
-
 extension JSONCursor {
     func optionalString(_ key: String) throws(JSONPathError) -> String? { try optional(key)?.string() }
-    func optionalInteger(_ key: String) throws(JSONPathError) -> Int? { try optional(key)?.integer() }
     func optionalBool(_ key: String) throws(JSONPathError) -> Bool? { try optional(key)?.bool() }
-    func optionalIdentifier(_ key: String) throws(JSONPathError) -> String? { try optional(key)?.identifier() }
 }

@@ -55,18 +55,8 @@ package struct JSONObject: Sendable, Hashable, Sequence {
     package subscript(key: String) -> JSONInput? { members[key] }
 
     /// The members as `(key, value)` pairs, in document order.
-    package func makeIterator() -> Iterator { Iterator(object: self) }
-
-    package struct Iterator: IteratorProtocol {
-        let object: JSONObject
-        var position = 0
-
-        package mutating func next() -> (key: String, value: JSONInput)? {
-            guard position < object.keys.count else { return nil }
-            defer { position += 1 }
-            let key = object.keys[position]
-            return (key, object.members[key] ?? .null)
-        }
+    package func makeIterator() -> LazyMapSequence<[String], (key: String, value: JSONInput)>.Iterator {
+        keys.lazy.map { [members] key in (key, members[key] ?? .null) }.makeIterator()
     }
 
     package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
@@ -90,11 +80,7 @@ extension JSONInput {
     /// Works in place on contiguous input (`[UInt8]`, `Data`, a `String`'s UTF-8 view); other
     /// collections are copied once.
     package static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONInput {
-        let inPlace = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(JSONSyntaxError) in try parse(buffer: buffer) }
-        }
-        if let inPlace { return try inPlace.get() }
-        return try Array(bytes).withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try parse(buffer: buffer) }
+        try whole(bytes) { parser throws(JSONSyntaxError) in try parser.parseValue(depth: 0) }
     }
 
     /// Reads the one JSON object `bytes` hold (white space around it allowed) member by member,
@@ -102,25 +88,25 @@ extension JSONInput {
     /// for a reader that dispatches each key to its field and refuses a repeated one itself.
     /// `member` returns a problem to stop at, thrown as a syntax error at that member, or `nil`.
     package static func forEachMember(ofObject bytes: some Collection<UInt8>, _ member: (String, JSONInput) -> String?) throws(JSONSyntaxError) {
-        func walk(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
-            var parser = JSONParser(bytes: buffer)
-            parser.skipWhitespace()
-            try parser.parseMembers(depth: 0, member)
-            parser.skipWhitespace()
-            guard parser.index == buffer.count else { throw parser.error("unexpected data after the value") }
-        }
-        let inPlace = bytes.withContiguousStorageIfAvailable { buffer in Result { () throws(JSONSyntaxError) in try walk(buffer) } }
-        if let inPlace { return try inPlace.get() }
-        try Array(bytes).withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try walk(buffer) }
+        try whole(bytes) { parser throws(JSONSyntaxError) in try parser.parseMembers(depth: 0, member) }
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONInput {
-        var parser = JSONParser(bytes: buffer)
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == buffer.count else { throw parser.error("unexpected data after the value") }
-        return value
+    /// What `read` makes of `bytes` (in place when they are contiguous), with white space and
+    /// nothing else around it.
+    private static func whole<Value>(
+        _ bytes: some Collection<UInt8>, _ read: (inout JSONParser) throws(JSONSyntaxError) -> Value
+    ) throws(JSONSyntaxError) -> Value {
+        func run(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Value {
+            var parser = JSONParser(bytes: buffer)
+            parser.skipWhitespace()
+            let value = try read(&parser)
+            parser.skipWhitespace()
+            guard parser.index == buffer.count else { throw parser.error("unexpected data after the value") }
+            return value
+        }
+        let inPlace = bytes.withContiguousStorageIfAvailable { buffer in Result { () throws(JSONSyntaxError) in try run(buffer) } }
+        if let inPlace { return try inPlace.get() }
+        return try Array(bytes).withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try run(buffer) }
     }
 }
 

@@ -39,7 +39,7 @@ enum StoreKitConfiguration {
                 }
             case "subscriptionGroups":
                 for group in try root.items(of: section) {
-                    let idValue = try group.optionalIdentifier("id")
+                    let idValue = try group.optional("id")?.identifier()
                     let nameValue = try group.optionalString("name")
                     let groupId = idValue ?? nameValue ?? group.path
                     for item in try group.required("subscriptions").array() {
@@ -74,6 +74,6 @@ enum StoreKitConfiguration {
         let period = try offer.optional("subscriptionPeriod")?.duration()
         return IntroductoryOffer(
             paymentMode: try offer.required("paymentMode").string(), period: period,
-            numberOfPeriods: try offer.optionalInteger("numberOfPeriods"), displayPrice: try offer.optionalString("displayPrice"))
+            numberOfPeriods: try offer.optional("numberOfPeriods")?.integer(), displayPrice: try offer.optionalString("displayPrice"))
     }
 }

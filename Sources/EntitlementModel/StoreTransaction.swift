@@ -109,10 +109,7 @@ public struct StoreTransaction: Sendable, Hashable {
     public var webOrderLineItemId: String? { get { texts[.webOrderLineItemId] } set { setText(newValue, .webOrderLineItemId) } }
     /// The subscription group the product belongs to; `nil` for products that are not
     /// auto-renewable subscriptions.
-    public var subscriptionGroupIdentifier: String? {
-        get { texts[.subscriptionGroupIdentifier] }
-        set { setText(newValue, .subscriptionGroupIdentifier) }
-    }
+    public var subscriptionGroupIdentifier: String? { get { texts[.subscriptionGroupIdentifier] } set { setText(newValue, .subscriptionGroupIdentifier) } }
     /// The UUID the app attached to the purchase to link it to its own account system, as written;
     /// `nil` when the app gave none.
     public var appAccountToken: String? { get { texts[.appAccountToken] } set { setText(newValue, .appAccountToken) } }

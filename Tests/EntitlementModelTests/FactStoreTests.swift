@@ -122,8 +122,8 @@ import Testing
         var store = FactStore([second])
         let changed9 = store.insert(first)
         #expect(!changed9)
-        #expect(store.renewalInfosByOriginalID()["9"]?.autoRenewStatus == false)
-        #expect(store.renewalInfosByOriginalID().count == 1)
+        #expect(store.renewalInfo(original: "9")?.autoRenewStatus == false)
+        #expect(store.renewalInfos.count == 1)
     }
 
     @Test func versionWithoutSignedDateNeverReplaces() throws {

@@ -85,7 +85,7 @@ import Testing
         #expect(store.insert(contentsOf: try EventDecoder.decode(line: payload, signatures: catalog.signatures)))
         #expect(store.insert(contentsOf: try EventDecoder.decode(line: TestSigner.grantJWS(payload), signatures: catalog.signatures)))
         #expect(!store.insert(contentsOf: try EventDecoder.decode(line: payload, signatures: catalog.signatures)))
-        #expect(store.grant(id: "g1")?.keyId == Self.keyId)
+        #expect(store.grants["g1"]?.keyId == Self.keyId)
     }
 
     @Test("The longer access decides: a lifetime grant over a monthly subscription, which products still lists; a later-ending subscription over a shorter grant")
