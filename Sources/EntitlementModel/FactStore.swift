@@ -109,11 +109,13 @@ public struct FactStore: Sendable {
     /// The current version of transaction `id`, if known.
     public func transaction(id: String) -> StoreTransaction? { places[id]?.transaction.map { transactions[$0] } }
 
-    /// Each subscription's latest transaction (rule 1), but those withheld: in the order they
-    /// are held, which reads memory in order.
+    /// Each subscription's latest transaction (rule 1), but those withheld: marked reading the
+    /// id table in its order, then read in the order they are held, so memory is read in order.
     func forEachLatest(_ body: (StoreTransaction) -> Void) {
-        for (position, transaction) in transactions.enumerated() where places[transaction.originalTransactionId]?.latest == position {
-            if !isWithheld(transaction.originalTransactionId) { body(transaction) }
+        var isLatest = [Bool](repeating: false, count: transactions.count)
+        for case let position? in places.values.lazy.map(\.latest) { isLatest[position] = true }
+        for (position, transaction) in transactions.enumerated() where isLatest[position] && !isWithheld(transaction.originalTransactionId) {
+            body(transaction)
         }
     }
 

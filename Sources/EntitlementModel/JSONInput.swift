@@ -48,8 +48,6 @@ package struct JSONObject: Sendable, Hashable, Sequence {
         self.init(members: members, keys: Array(members.keys))
     }
 
-    package var count: Int { members.count }
-    package var isEmpty: Bool { members.isEmpty }
 
     /// The value of member `key`, or `nil` when the object has none.
     package subscript(key: String) -> JSONInput? { members[key] }
