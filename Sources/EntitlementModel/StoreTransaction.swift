@@ -12,7 +12,7 @@ import Foundation
 /// values as written (see ``StoreProductType`` and its siblings).
 ///
 /// Stored for a daemon that holds hundreds of thousands: a value of a closed set in a byte (its
-/// position in the type's ``KnownValues/known`` list), the optional texts most payloads leave out
+/// position among the values Apple writes today), the optional texts most payloads leave out
 /// only when present, and one-byte fields right after each optional date or number, so that
 /// nothing is padded.
 public struct StoreTransaction: Sendable, Hashable {
