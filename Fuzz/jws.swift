@@ -44,7 +44,7 @@ let fuzzGenuineEvents: Set<StoreEvent> = {
     var events: Set<StoreEvent> = []
     for file in files {
         for line in String(decoding: fuzzVectorFile(file), as: UTF8.self).split(separator: "\n") {
-            events.formUnion((try? EventDecoder.decode(line: String(line), signatures: fuzzJWSPolicy)) ?? [])
+            events.formUnion((try? EventDecoder.decode(line: String(line).utf8, signatures: fuzzJWSPolicy)) ?? [])
         }
     }
     if events.count < 8 { fatalError("the genuine seed events did not decode (\(events.count)); is FUZZ_VECTORS_DIR right?") }

@@ -55,28 +55,28 @@ public enum EventDecoder {
         do { return try decode(JSONCursor(value), signatures) } catch { throw EventDecodingError(error) }
     }
 
-    /// Decodes one line given as text.
-    public static func decode(line: String, signatures: SignaturePolicy) throws(EventDecodingError) -> [StoreEvent] {
-        try decode(line: line.utf8, signatures: signatures)
-    }
-
     /// Decodes one fact as the daemon keeps it in a journal checkpoint
     /// (``StoreEvent/factRepresentation``): a transaction (it has a `transactionId`), an app
     /// transaction (`appTransactionId`), a grant (`grantId`) or a renewal info, read by the same
     /// field rules as every line, with no signature policy (the fact was checked when it was
     /// accepted; `isSigned` and `keyId` say how).
-    package static func fact(line: some Collection<UInt8>) throws(EventDecodingError) -> StoreEvent {
-        // A transaction, as most facts are, read member by member as they come; another kind
-        // read again as an object.
-        var members: [(key: String, value: JSONInput)] = []
-        members.reserveCapacity(16)
-        do { try JSONInput.forEachMember(ofObject: line) { members.append(($0, $1)); return nil } } catch {
+    package static func fact(line: ArraySlice<UInt8>) throws(EventDecodingError) -> StoreEvent {
+        // Read as a transaction, as most facts are, member by member as they come; it is one if
+        // it has a `transactionId`, and another kind is read again as an object.
+        var reader = StoreTransaction.Reader(JSONCursor(.null))
+        var isTransaction = false, problem: JSONPathError?
+        do throws(JSONSyntaxError) {
+            try JSONInput.forEachMember(ofObject: line) { key, value in
+                if key == "transactionId" { isTransaction = true }
+                if problem == nil { do throws(JSONPathError) { try reader.read(key, value) } catch { problem = error } }
+                return nil
+            }
+        } catch {
             throw .notJSON("line is not a JSON object: \(error.description)")
         }
         do throws(JSONPathError) {
-            if members.contains(where: { $0.key == "transactionId" }) {
-                var reader = StoreTransaction.Reader(JSONCursor(.null))
-                for member in members { try reader.read(member.key, member.value) }
+            if isTransaction {
+                if let problem { throw problem }
                 return .transaction(try reader.transaction())
             }
             let root: JSONCursor

@@ -94,17 +94,17 @@ extension JSONInput {
     private static func whole<Value>(
         _ bytes: some Collection<UInt8>, _ read: (inout JSONParser) throws(JSONSyntaxError) -> Value
     ) throws(JSONSyntaxError) -> Value {
-        func run(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Value {
+        var outcome: Value?, failure: JSONSyntaxError?
+        func run(_ buffer: UnsafeBufferPointer<UInt8>) {
             var parser = JSONParser(bytes: buffer)
             parser.skipWhitespace()
-            let value = try read(&parser)
+            do throws(JSONSyntaxError) { outcome = try read(&parser) } catch { return failure = error }
             parser.skipWhitespace()
-            guard parser.index == buffer.count else { throw parser.error("unexpected data after the value") }
-            return value
+            if parser.index != buffer.count { failure = parser.error("unexpected data after the value") }
         }
-        let inPlace = bytes.withContiguousStorageIfAvailable { buffer in Result { () throws(JSONSyntaxError) in try run(buffer) } }
-        if let inPlace { return try inPlace.get() }
-        return try Array(bytes).withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try run(buffer) }
+        if bytes.withContiguousStorageIfAvailable(run) == nil { Array(bytes).withUnsafeBufferPointer(run) }
+        guard let outcome, failure == nil else { throw failure ?? JSONSyntaxError(offset: 0, problem: "no value") }
+        return outcome
     }
 }
 

@@ -250,7 +250,7 @@ struct CheckpointFormatTests {
         let lines = try String(contentsOf: journals.appendingPathComponent("binary-checkpoint-events.jsonl"), encoding: .utf8)
             .split(separator: "\n").map(String.init)
         var expected = FactStore()
-        for line in lines { expected.insert(contentsOf: try EventDecoder.decode(line: line, signatures: .optional)) }
+        for line in lines { expected.insert(contentsOf: try EventDecoder.decode(line: line.utf8, signatures: .optional)) }
         #expect(expected.transactionCount == 3)
         let replayed = try Self.replay(binary, catalog: catalog)
         #expect(replayed.facts == expected)

@@ -4,7 +4,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct EventDecoderTests {
     @Test func decodesApplesXcodeSampleTransaction() throws {
-        let events = try EventDecoder.decode(line: Fixtures.xcodeSample, signatures: .optional)
+        let events = try EventDecoder.decode(line: Fixtures.xcodeSample.utf8, signatures: .optional)
         guard case .transaction(let t) = try #require(events.first), events.count == 1 else {
             Issue.record("expected one transaction, got \(events)")
             return
@@ -36,7 +36,7 @@ import Testing
             "offerDiscountType": "HALF_OFF", "revocationType": "SOMETHING_NEW", "newField": .object(["x": .array([.null])]),
             "environment": "Moon",
         ])
-        guard case .transaction(let t) = try #require(EventDecoder.decode(line: line, signatures: .optional).first) else {
+        guard case .transaction(let t) = try #require(EventDecoder.decode(line: line.utf8, signatures: .optional).first) else {
             Issue.record("not a transaction")
             return
         }
@@ -54,7 +54,7 @@ import Testing
             "expirationIntent": .int(2), "autoRenewStatus": .int(0), "productId": .string(Fixtures.annual),
             "renewalDate": .double(Fixtures.ms("2025-03-01T00:00:00Z")),
         ])
-        let events = try EventDecoder.decode(line: line, signatures: .optional)
+        let events = try EventDecoder.decode(line: line.utf8, signatures: .optional)
         #expect(events == [.renewalInfo(RenewalInfo(
             originalTransactionId: "42", autoRenewStatus: false, autoRenewProductId: Fixtures.monthly, productId: Fixtures.annual,
             isInBillingRetryPeriod: true, gracePeriodExpiresDate: Fixtures.date("2025-03-17T00:00:00Z"), expirationIntent: .billingError,
@@ -76,7 +76,7 @@ import Testing
                 "signedRenewalInfo": .string(Fixtures.jws(Self.renewalPayload)),
             ]),
         ]).serialized
-        let events = try EventDecoder.decode(line: notification, signatures: .optional)
+        let events = try EventDecoder.decode(line: notification.utf8, signatures: .optional)
         #expect(events.count == 2)
         guard case .transaction(let t) = events.first, case .renewalInfo(let r) = events.last else {
             Issue.record("wrong shapes: \(events)")
@@ -92,12 +92,12 @@ import Testing
 
         // The raw notification body wraps the same notification in one more JWS.
         let wrapped = JSONValue.object(["signedPayload": .string(Fixtures.jws(notification))]).serialized
-        #expect(try EventDecoder.decode(line: wrapped, signatures: .optional) == events)
+        #expect(try EventDecoder.decode(line: wrapped.utf8, signatures: .optional) == events)
     }
 
     @Test func notificationWithoutSignedDataYieldsNoEvents() throws {
         let line = #"{"notificationType":"TEST","notificationUUID":"u","data":{"bundleId":"com.irenews.geko","environment":"Xcode"}}"#
-        #expect(try EventDecoder.decode(line: line, signatures: .optional) == [])
+        #expect(try EventDecoder.decode(line: line.utf8, signatures: .optional) == [])
     }
 
     @Test func decodesAllSubscriptionStatusesResponse() throws {
@@ -112,7 +112,7 @@ import Testing
                 ])]),
             ])]),
         ]).serialized
-        let events = try EventDecoder.decode(line: line, signatures: .optional)
+        let events = try EventDecoder.decode(line: line.utf8, signatures: .optional)
         #expect(events.count == 2)
         if case .transaction(let t) = events.first { #expect(t.bundleId == Fixtures.bundleId) } else { Issue.record("no transaction") }
     }
@@ -161,7 +161,7 @@ import Testing
     @Test(arguments: badLines)
     func refusesBadLinesWithOneLineNamingTheField(_ row: BadLine) {
         do {
-            let events = try EventDecoder.decode(line: row.line, signatures: .optional)
+            let events = try EventDecoder.decode(line: row.line.utf8, signatures: .optional)
             Issue.record("\(row.name): decoded \(events)")
         } catch {
             #expect(error.description == row.message)

@@ -77,7 +77,7 @@ enum Fixtures {
 
     static func events(_ lines: [String]) throws -> [StoreEvent] {
         var events: [StoreEvent] = []
-        for line in lines { events += try EventDecoder.decode(line: line, signatures: .optional) }
+        for line in lines { events += try EventDecoder.decode(line: line.utf8, signatures: .optional) }
         return events
     }
 

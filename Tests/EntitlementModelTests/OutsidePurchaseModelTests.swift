@@ -31,7 +31,7 @@ import Testing
 
     static func evaluate(_ lines: [String], catalog: Catalog, now: String) throws -> EngineResult {
         var store = FactStore()
-        for line in lines { store.insert(contentsOf: try EventDecoder.decode(line: line, signatures: catalog.signatures)) }
+        for line in lines { store.insert(contentsOf: try EventDecoder.decode(line: line.utf8, signatures: catalog.signatures)) }
         return EntitlementEngine(catalog: catalog).evaluate(store, now: Fixtures.date(now))
     }
 
@@ -51,14 +51,14 @@ import Testing
     func grantKeysSignGrantsOnly() throws {
         let catalog = try Self.catalog()
         let payload = Self.grant(signed: "2026-11-20T09:00:00Z")
-        let viaChain = #expect(throws: EventDecodingError.self) { try EventDecoder.decode(line: TestSigner.jws(payload), signatures: catalog.signatures) }
+        let viaChain = #expect(throws: EventDecodingError.self) { try EventDecoder.decode(line: TestSigner.jws(payload).utf8, signatures: catalog.signatures) }
         #expect(viaChain?.description.contains("grantKeys") == true, "\(String(describing: viaChain))")
         let transaction = Fixtures.transaction(id: "t1", purchased: "2026-11-20T09:00:00Z")
         let viaKey = #expect(throws: EventDecodingError.self) {
-            try EventDecoder.decode(line: TestSigner.grantJWS(transaction), signatures: catalog.signatures)
+            try EventDecoder.decode(line: TestSigner.grantJWS(transaction).utf8, signatures: catalog.signatures)
         }
         #expect(viaKey?.description.contains("not a grant") == true, "\(String(describing: viaKey))")
-        let events = try EventDecoder.decode(line: TestSigner.grantJWS(payload), signatures: catalog.signatures)
+        let events = try EventDecoder.decode(line: TestSigner.grantJWS(payload).utf8, signatures: catalog.signatures)
         guard case .grant(let grant)? = events.first else { Issue.record("not a grant: \(events)"); return }
         #expect(grant.keyId == Self.keyId && grant.grantId == "g1" && grant.expiresDate == nil && !grant.revoked)
     }
@@ -69,9 +69,9 @@ import Testing
         let first = TestSigner.grantJWS(Self.grant(signed: "2026-11-20T09:00:00Z"))
         let revocation = TestSigner.grantJWS(Self.grant(revoked: true, signed: "2026-11-21T09:00:00Z"))
         var store = FactStore()
-        #expect(store.insert(contentsOf: try EventDecoder.decode(line: first, signatures: catalog.signatures)))
-        #expect(store.insert(contentsOf: try EventDecoder.decode(line: revocation, signatures: catalog.signatures)))
-        #expect(!store.insert(contentsOf: try EventDecoder.decode(line: first, signatures: catalog.signatures)))
+        #expect(store.insert(contentsOf: try EventDecoder.decode(line: first.utf8, signatures: catalog.signatures)))
+        #expect(store.insert(contentsOf: try EventDecoder.decode(line: revocation.utf8, signatures: catalog.signatures)))
+        #expect(!store.insert(contentsOf: try EventDecoder.decode(line: first.utf8, signatures: catalog.signatures)))
         let result = EntitlementEngine(catalog: catalog).evaluate(store, now: Fixtures.date("2026-11-22T00:00:00Z"))
         #expect(result.entitlements["plus"]?.active == false)
         #expect(store.newestSignedDate == nil, "a grant does not move the clock floor")
@@ -82,9 +82,9 @@ import Testing
         let catalog = try Self.catalog()
         let payload = Self.grant(signed: "2026-11-20T09:00:00Z")
         var store = FactStore()
-        #expect(store.insert(contentsOf: try EventDecoder.decode(line: payload, signatures: catalog.signatures)))
-        #expect(store.insert(contentsOf: try EventDecoder.decode(line: TestSigner.grantJWS(payload), signatures: catalog.signatures)))
-        #expect(!store.insert(contentsOf: try EventDecoder.decode(line: payload, signatures: catalog.signatures)))
+        #expect(store.insert(contentsOf: try EventDecoder.decode(line: payload.utf8, signatures: catalog.signatures)))
+        #expect(store.insert(contentsOf: try EventDecoder.decode(line: TestSigner.grantJWS(payload).utf8, signatures: catalog.signatures)))
+        #expect(!store.insert(contentsOf: try EventDecoder.decode(line: payload.utf8, signatures: catalog.signatures)))
         #expect(store.grants["g1"]?.keyId == Self.keyId)
     }
 
@@ -105,8 +105,8 @@ import Testing
 
     @Test("A signed grant counts while grantKeys names its key; an unsigned one only where signatures are optional")
     func catalogDecidesWhatAGrantGives() throws {
-        let signed = try EventDecoder.decode(line: TestSigner.grantJWS(Self.grant(signed: "2026-11-20T09:00:00Z")), signatures: try Self.catalog().signatures)
-        let unsigned = try EventDecoder.decode(line: Self.grant(id: "g2", signed: "2026-11-20T09:00:00Z"), signatures: .optional)
+        let signed = try EventDecoder.decode(line: TestSigner.grantJWS(Self.grant(signed: "2026-11-20T09:00:00Z")).utf8, signatures: try Self.catalog().signatures)
+        let unsigned = try EventDecoder.decode(line: Self.grant(id: "g2", signed: "2026-11-20T09:00:00Z").utf8, signatures: .optional)
         let now = Fixtures.date("2026-11-22T00:00:00Z")
         var withoutKey = try Self.catalog()
         withoutKey.signatures.grantKeys = [:]

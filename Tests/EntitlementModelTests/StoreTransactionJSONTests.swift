@@ -16,7 +16,7 @@ import Testing
             offerIdentifier: "intro", offerDiscountType: .freeTrial, offerPeriod: "P1W", environment: .xcode, storefront: "USA",
             storefrontId: "143441", transactionReason: TransactionReason(rawValue: "PURCHASE"), price: 2990, currency: "USD")
         let line = transaction.jsonRepresentation.serialized
-        let events = try EventDecoder.decode(line: line, signatures: .optional)
+        let events = try EventDecoder.decode(line: line.utf8, signatures: .optional)
         #expect(events == [.transaction(transaction)], "\(line)")
     }
 }

@@ -13,7 +13,7 @@ struct JSONDuplicateKeyTests {
     ])
     func repeatedKey(line: String) {
         #expect {
-            _ = try EventDecoder.decode(line: line, signatures: .optional)
+            _ = try EventDecoder.decode(line: line.utf8, signatures: .optional)
         } throws: { error in
             "\(error)".contains("duplicate key")
         }
@@ -21,14 +21,14 @@ struct JSONDuplicateKeyTests {
 
     @Test("A key that repeats only in different objects is fine")
     func sameKeyInDifferentObjects() throws {
-        let events = try EventDecoder.decode(line: #"{"transactionId":"1","productId":"a","purchaseDate":1763769600000,"x":{"transactionId":"2"}}"#, signatures: .optional)
+        let events = try EventDecoder.decode(line: #"{"transactionId":"1","productId":"a","purchaseDate":1763769600000,"x":{"transactionId":"2"}}"#.utf8, signatures: .optional)
         #expect(events.count == 1)
     }
 
     @Test("The message stays on one line whatever the key holds")
     func keyWithNewline() {
         #expect {
-            _ = try EventDecoder.decode(line: #"{"a\nb":1,"a\nb":2}"#, signatures: .optional)
+            _ = try EventDecoder.decode(line: #"{"a\nb":1,"a\nb":2}"#.utf8, signatures: .optional)
         } throws: { error in
             !"\(error)".contains("\n")
         }

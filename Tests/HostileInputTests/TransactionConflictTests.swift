@@ -20,7 +20,7 @@ struct TransactionConflictTests {
         return JSONValue.object(object).serialized
     }
 
-    static func events(_ line: String) throws -> [StoreEvent] { try EventDecoder.decode(line: line, signatures: .optional) }
+    static func events(_ line: String) throws -> [StoreEvent] { try EventDecoder.decode(line: line.utf8, signatures: .optional) }
 
     @Test("A different product, purchase date, original or bundle is a conflict naming the field", arguments: [
         (["productId": "com.irenews.geko.plus.lifetime"], "productId"),

@@ -14,7 +14,7 @@ struct ChainRuleTests {
         #expect(catalog.signatures.requirement == .required, "Sandbox defaults to required")
         var count = 0
         for line in try Vectors.lines("apple/qysmat-notifications.jsonl") {
-            let events = try EventDecoder.decode(line: line, signatures: catalog.signatures)
+            let events = try EventDecoder.decode(line: line.utf8, signatures: catalog.signatures)
             #expect(events.count == 2)
             for event in events { try catalog.validate(event) }
             count += events.count
@@ -32,11 +32,11 @@ struct ChainRuleTests {
         #expect(trusted.signatures.requirement == .required)
         for file in files {
             let line = try Vectors.text(file)
-            #expect(try EventDecoder.decode(line: line, signatures: byDefault.signatures).count == 1)
-            #expect(try EventDecoder.decode(line: line, signatures: trusted.signatures).count == 1)
-            #expect(throws: EventDecodingError.self) { try EventDecoder.decode(line: line, signatures: required.signatures) }
+            #expect(try EventDecoder.decode(line: line.utf8, signatures: byDefault.signatures).count == 1)
+            #expect(try EventDecoder.decode(line: line.utf8, signatures: trusted.signatures).count == 1)
+            #expect(throws: EventDecodingError.self) { try EventDecoder.decode(line: line.utf8, signatures: required.signatures) }
             do {
-                _ = try EventDecoder.decode(line: line, signatures: required.signatures)
+                _ = try EventDecoder.decode(line: line.utf8, signatures: required.signatures)
             } catch {
                 #expect(error.description.contains("untrusted root"), "\(error)")
             }
@@ -49,7 +49,7 @@ struct ChainRuleTests {
         let catalog = try Vectors.catalog("Sandbox-test-root.json")
         let line = try #require(try Vectors.lines("tampered/\(file).jsonl").first)
         do {
-            let events = try EventDecoder.decode(line: line, signatures: catalog.signatures)
+            let events = try EventDecoder.decode(line: line.utf8, signatures: catalog.signatures)
             Issue.record("\(file) accepted: \(events)")
         } catch {
             #expect(error.description.hasPrefix("data.signedTransactionInfo: "), "\(error)")
@@ -61,15 +61,15 @@ struct ChainRuleTests {
     func goodTestRoot() throws {
         let catalog = try Vectors.catalog("Sandbox-test-root.json")
         let line = try #require(try Vectors.lines("tampered/good-test-root.jsonl").first)
-        #expect(try EventDecoder.decode(line: line, signatures: catalog.signatures).count == 1)
+        #expect(try EventDecoder.decode(line: line.utf8, signatures: catalog.signatures).count == 1)
         // Without the test root among the trusted roots, the same line is refused.
-        #expect(throws: EventDecodingError.self) { try EventDecoder.decode(line: line, signatures: .required) }
+        #expect(throws: EventDecodingError.self) { try EventDecoder.decode(line: line.utf8, signatures: .required) }
     }
 
     @Test("Under optional signatures only what is not intact is refused", arguments: Vectors.tampered.map(\.file))
     func optionalSignatures(file: String) throws {
         let line = try #require(try Vectors.lines("tampered/\(file).jsonl").first)
-        let result = Result { try EventDecoder.decode(line: line, signatures: .optional) }
+        let result = Result { try EventDecoder.decode(line: line.utf8, signatures: .optional) }
         if Vectors.notIntact.contains(file) {
             #expect(throws: EventDecodingError.self) { try result.get() }
         } else {
@@ -82,9 +82,9 @@ struct ChainRuleTests {
         let transaction = #"{"transactionId":"1","productId":"p","purchaseDate":1679899642000,"bundleId":"com.app.qysmat","environment":"Sandbox"}"#
         let renewal = #"{"originalTransactionId":"1","autoRenewStatus":1,"signedDate":1679899642000}"#
         for line in [transaction, renewal] {
-            #expect(try EventDecoder.decode(line: line, signatures: .optional).count == 1)
+            #expect(try EventDecoder.decode(line: line.utf8, signatures: .optional).count == 1)
             do {
-                _ = try EventDecoder.decode(line: line, signatures: .required)
+                _ = try EventDecoder.decode(line: line.utf8, signatures: .required)
                 Issue.record("accepted unsigned: \(line)")
             } catch {
                 #expect(error.description.contains("unsigned payload"), "\(error)")
@@ -98,9 +98,9 @@ struct ChainRuleTests {
         let catalog = try Vectors.catalog("Sandbox.json")
         // The outer JWS is signed by the test key: intact, untrusted.
         let wrapped = #"{"signedPayload":""# + TestSigner.jws(inner) + #""}"#
-        #expect(try EventDecoder.decode(line: wrapped, signatures: .optional).count == 2)
+        #expect(try EventDecoder.decode(line: wrapped.utf8, signatures: .optional).count == 2)
         do {
-            _ = try EventDecoder.decode(line: wrapped, signatures: catalog.signatures)
+            _ = try EventDecoder.decode(line: wrapped.utf8, signatures: catalog.signatures)
             Issue.record("an untrusted outer JWS was accepted under required")
         } catch {
             #expect(error.description.hasPrefix("signedPayload: untrusted"), "\(error)")
@@ -108,7 +108,7 @@ struct ChainRuleTests {
         // Trusting the signer of the outer JWS accepts the whole: the inner ones are Apple's.
         var trusting = catalog.signatures
         trusting.trustedRoots = [try X509Certificate(der: Data(contentsOf: URL(fileURLWithPath: TestSigner.certificatePath)))]
-        #expect(try EventDecoder.decode(line: wrapped, signatures: trusting).count == 2)
+        #expect(try EventDecoder.decode(line: wrapped.utf8, signatures: trusting).count == 2)
     }
 
     @Test("A chain is verified once; more payloads under it cost the leaf signature only")

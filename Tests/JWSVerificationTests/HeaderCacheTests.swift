@@ -31,19 +31,19 @@ struct HeaderCacheTests {
         let (real, tampered) = try Self.realLine(sharingHeaderWith: file)
         for catalog in ["Sandbox.json", "Sandbox-test-root.json"] {
             let signatures = try Vectors.catalog(catalog).signatures
-            #expect(try EventDecoder.decode(line: real, signatures: signatures).count == 2)
+            #expect(try EventDecoder.decode(line: real.utf8, signatures: signatures).count == 2)
             let header = Self.encodedHeader(try Self.signedTransaction(real))
             #expect(JWSHeaderCache.shared.header(encoded: header) != nil, "the verified payload's header is cached")
             for requirement in [signatures, .optional] {
                 do {
-                    let events = try EventDecoder.decode(line: tampered, signatures: requirement)
+                    let events = try EventDecoder.decode(line: tampered.utf8, signatures: requirement)
                     Issue.record("\(file) accepted under a cached header: \(events)")
                 } catch {
                     #expect(error.description.contains("bad signature"), "\(file): \(error)")
                 }
             }
             // And the real one still passes afterwards: a refusal does not poison the entry.
-            #expect(try EventDecoder.decode(line: real, signatures: signatures).count == 2)
+            #expect(try EventDecoder.decode(line: real.utf8, signatures: signatures).count == 2)
         }
     }
 
@@ -60,10 +60,10 @@ struct HeaderCacheTests {
                 && zip(header, changedHeader).filter { $0 != $1 }.count <= 3
         }
         let realLine = try #require(real, "no real notification differs from alg-changed in its alg only")
-        #expect(try EventDecoder.decode(line: realLine, signatures: signatures).count == 2)
+        #expect(try EventDecoder.decode(line: realLine.utf8, signatures: signatures).count == 2)
         for requirement in [signatures, .optional] {
             do {
-                _ = try EventDecoder.decode(line: tampered, signatures: requirement)
+                _ = try EventDecoder.decode(line: tampered.utf8, signatures: requirement)
                 Issue.record("alg-changed accepted beside a cached header three symbols away")
             } catch {
                 #expect(error.description.contains("algorithm: JWS alg 'ES384' is not ES256"), "\(error)")
@@ -76,7 +76,7 @@ struct HeaderCacheTests {
         let real = try #require(try Vectors.lines("apple/qysmat-notifications.jsonl").first)
         let jws = try JWSCompact(try Self.signedTransaction(real))
         let verifier = JWSVerifier()
-        _ = try EventDecoder.decode(line: real, signatures: .required)
+        _ = try EventDecoder.decode(line: real.utf8, signatures: .required)
         let own = try #require(JWSHeaderCache.shared.header(encoded: jws.encodedHeader))
         // Intact with its own header (trusted or not at this date does not matter here).
         _ = try verifier.verify(jws, header: own, signedDate: 1_700_000_000)
