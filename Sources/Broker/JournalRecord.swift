@@ -1,3 +1,5 @@
+import SystemShims
+
 /// One framed journal record, and the framing itself.
 ///
 /// A journal file is the line `entitlement-journal 2` followed by records, each one line:
@@ -151,7 +153,7 @@ package struct JournalRecord: Sendable, Hashable {
                 "the byte after the record is 0x\(String(terminator, radix: 16)), not a newline (two records merged)",
                 end: recordEnd, intact: Array(payloadBytes))
         }
-        if payloadBytes.contains(0x0A) {
+        if ByteSearch.firstIndex(of: 0x0A, in: payloadBytes, from: 0) != nil {
             return .damaged("payload holds a newline", end: recordEnd, intact: nil)
         }
         return .record(kind, payload, end: recordEnd)

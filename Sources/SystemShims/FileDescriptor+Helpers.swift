@@ -62,20 +62,13 @@ extension FileDescriptor {
     /// until end of file.
     package func readAll(limit: Int, expectedSize: Int) throws(ReadAllError) -> [UInt8] {
         guard expectedSize > 0, expectedSize <= limit else { return try readAll(limit: limit) }
-        // One byte more than expected, so a file that grew since the `fstat` is noticed.
-        let result: Result<[UInt8], Errno> = withUnsafeTemporaryAllocation(byteCount: expectedSize + 1, alignment: 1) { buffer in
-            do throws(Errno) {
-                let count = try read(into: buffer)
-                return .success(Array(UnsafeRawBufferPointer(rebasing: buffer[..<count])))
-            } catch {
-                return .failure(error)
-            }
+        // One byte more than expected, so a file that grew since the `fstat` is noticed; read
+        // into the array itself, so the file's bytes are written to memory once.
+        var failure: Errno?
+        let first = [UInt8](unsafeUninitializedCapacity: expectedSize + 1) { buffer, count in
+            do throws(Errno) { count = try read(into: UnsafeMutableRawBufferPointer(buffer)) } catch { failure = error }
         }
-        let first: [UInt8]
-        switch result {
-        case .success(let bytes): first = bytes
-        case .failure(let error): throw .system(error)
-        }
+        if let failure { throw .system(failure) }
         if first.count == expectedSize { return first }
         if first.isEmpty { return first }
         return try readAll(limit: limit, startingWith: first)
