@@ -48,7 +48,6 @@ package struct JSONObject: Sendable, Hashable, Sequence {
         self.init(members: members, keys: Array(members.keys))
     }
 
-
     /// The value of member `key`, or `nil` when the object has none.
     package subscript(key: String) -> JSONInput? { members[key] }
 
@@ -98,7 +97,7 @@ extension JSONInput {
         func run(_ buffer: UnsafeBufferPointer<UInt8>) {
             var parser = JSONParser(bytes: buffer)
             parser.skipWhitespace()
-            do throws(JSONSyntaxError) { outcome = try read(&parser) } catch { return failure = error }
+            do throws(JSONSyntaxError) { outcome = try read(&parser) } catch { failure = error; return }
             parser.skipWhitespace()
             if parser.index != buffer.count { failure = parser.error("unexpected data after the value") }
         }
