@@ -175,9 +175,11 @@ enum SnapshotSchema {
     }
 
     /// The case of `Value` whose text `value` holds.
-    private static func enumeration<Value: RawRepresentable<String>>(_ value: PropertyListValue?, _ field: EntryField) throws(EntryRefusal) -> Value {
+    private static func enumeration<Value: RawRepresentable<String> & CaseIterable>(_ value: PropertyListValue?, _ field: EntryField) throws(EntryRefusal) -> Value {
         guard let text = value?.stringValue else { throw EntryRefusal(field: field, problem: "is missing or not a string") }
-        guard let known = Value(rawValue: text) else { throw EntryRefusal(field: field, problem: "has unknown value '\(text)'") }
+        guard let known = Value.allCases.first(where: { $0.rawValue == text }) else {
+            throw EntryRefusal(field: field, problem: "has unknown value '\(text)'")
+        }
         return known
     }
 
