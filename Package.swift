@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         // Where the tools look by default, and how they write for a terminal.
         .testTarget(
-            name: "EntitlementToolsTests", dependencies: ["EntitlementTools", "CLISupport", "WidgetTimeline", "TestSupport"], swiftSettings: strict),
+            name: "EntitlementToolsTests", dependencies: ["EntitlementTools", "BrokerTools", "CLISupport", "WidgetTimeline", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker", "CompanionLink", "SignedData"],

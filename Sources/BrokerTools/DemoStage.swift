@@ -226,10 +226,11 @@ actor DemoStage {
         guard ok else {
             throw ToolError(.temporaryFailure, "the phone did not reach generation \(generation) (\(locked ? "locked" : "unlocked")) within \(timeout)")
         }
-        let marker = "generation \(published)"
         let widget = children.first { $0.name == "widget" }?.process
-        let rendered = await ChildProcess.wait(timeout: Self.deadline) { widget?.standardOutput.contains(marker) ?? false }
-        guard rendered else { throw ToolError(.temporaryFailure, "the widget follower did not render \(marker) within \(Self.deadline)") }
+        let rendered = await ChildProcess.wait(timeout: Self.deadline) {
+            Self.hasRendered(generationAtLeast: published, in: widget?.standardOutput ?? "")
+        }
+        guard rendered else { throw ToolError(.temporaryFailure, "the widget follower did not render generation \(published) within \(Self.deadline)") }
     }
 
     /// The generation `device` has published and whether `widgets` is unlocked there now.
@@ -256,12 +257,24 @@ actor DemoStage {
         guard reached else {
             throw ToolError(.temporaryFailure, "the watch did not show \(locked ? "locked" : "unlocked") within \(Self.deadline)")
         }
-        let marker = "generation \(generation) "
         let follower = children.first { $0.name == "watch" }?.process
-        guard await ChildProcess.wait(timeout: Self.deadline, until: { follower?.standardOutput.contains(marker) ?? false }) else {
+        let rendered = await ChildProcess.wait(timeout: Self.deadline) {
+            Self.hasRendered(generationAtLeast: generation, in: follower?.standardOutput ?? "")
+        }
+        guard rendered else {
             throw ToolError(.temporaryFailure, "the watch follower did not render generation \(generation) within \(Self.deadline)")
         }
         return generation
+    }
+
+    /// Whether a follower's output shows a render of `generation` or a later one. A follower reads
+    /// the latest snapshot when it wakes, so two quick publishes can reach it as the second alone.
+    static func hasRendered(generationAtLeast generation: Int64, in output: String) -> Bool {
+        output.split(separator: "\n").contains { (line: Substring) in
+            let words = line.split(separator: " ")
+            guard let index = words.firstIndex(of: "generation"), index + 1 < words.count else { return false }
+            return Int64(words[index + 1]).map { $0 >= generation } ?? false
+        }
     }
 
     /// `seconds` with three decimals ("0.046"), as the demo prints durations.

@@ -80,7 +80,7 @@ struct AnyAppTests {
         let daemon = try BuiltTools.start(
             "entitlementd", ["--container", app.container, "--catalog", app.catalog] + arguments, environment: environment)
         let ready = await ChildProcess.wait(timeout: .seconds(20)) {
-            FileManager.default.fileExists(atPath: app.sharedFile(group: group)) || !daemon.isRunning
+            (daemon.daemonHasStarted && FileManager.default.fileExists(atPath: app.sharedFile(group: group))) || !daemon.isRunning
         }
         guard ready, daemon.isRunning else {
             await daemon.stop()

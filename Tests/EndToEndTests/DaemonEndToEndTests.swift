@@ -105,6 +105,18 @@ struct DaemonEndToEndTests {
         }
     }
 
+    @Test("A daemon restarted over the file it published, stopped as soon as it is started, stops cleanly", arguments: 1...3)
+    func stopRightAfterRestart(round: Int) async throws {
+        try await Fixture.with { fixture in
+            let first = try await fixture.startDaemon()
+            #expect(await first.stop() == 0)
+            let again = try await fixture.startDaemon()
+            let status = await again.stop()
+            #expect(status == 0, "round \(round): \(again.standardError)")
+            #expect(again.standardError.contains("SIGTERM: stopping"))
+        }
+    }
+
     @Test("SIGHUP reloads the catalog and the daemon keeps serving")
     func hangupReloads() async throws {
         try await Fixture.with { fixture in

@@ -26,11 +26,13 @@ struct Fixture {
         try await BuiltTools.run(tool, arguments, input: input)
     }
 
-    /// Starts the daemon and waits until its first snapshot is published.
+    /// Starts the daemon and waits until it has started and a snapshot is published.
     func startDaemon(_ extra: [String] = []) async throws -> ChildProcess {
         let daemon = try BuiltTools.start("entitlementd", common + extra)
         let reader = SnapshotReader(suiteName: group, container: container)
-        let ready = await ChildProcess.wait(timeout: .seconds(20)) { reader.refresh().snapshot != nil || !daemon.isRunning }
+        let ready = await ChildProcess.wait(timeout: .seconds(20)) {
+            (daemon.daemonHasStarted && reader.refresh().snapshot != nil) || !daemon.isRunning
+        }
         guard ready, daemon.isRunning else {
             await daemon.stop()
             throw FixtureError("entitlementd did not publish: \(daemon.standardError)")

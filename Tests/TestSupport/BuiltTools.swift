@@ -92,6 +92,13 @@ public enum BuiltTools {
     }
 }
 
+extension ChildProcess {
+    /// Whether an `entitlementd` child has logged its start: it then handles SIGTERM and SIGINT
+    /// (it listens for them before it starts), so a stop from here on is a clean one. A shared
+    /// file on disk says nothing of this when a daemon restarts over one it published before.
+    public var daemonHasStarted: Bool { standardError.contains("entitlementd: started: ") }
+}
+
 /// A tool run that did not finish in time.
 public struct ToolTimeout: Error, CustomStringConvertible {
     public var command: String
