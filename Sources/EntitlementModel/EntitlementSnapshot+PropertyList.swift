@@ -79,7 +79,5 @@ extension EntitlementStatus {
     }
 
     /// Whether ``products`` are ``defaultProducts(active:productId:)``, which a snapshot leaves out.
-    private var hasDefaultProducts: Bool {
-        active ? products.count == (productId == nil ? 0 : 1) && products.first == productId : products.isEmpty
-    }
+    private var hasDefaultProducts: Bool { active ? products.count == (productId == nil ? 0 : 1) && products.first == productId : products.isEmpty }
 }

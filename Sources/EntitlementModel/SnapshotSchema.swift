@@ -186,13 +186,8 @@ enum SnapshotSchema {
     /// The strings of the array `value`; `nil` when it is not an array or holds anything else.
     private static func strings(_ value: PropertyListValue) -> [String]? {
         guard case .array(let items) = value else { return nil }
-        var strings: [String] = []
-        strings.reserveCapacity(items.count)
-        for item in items {
-            guard let string = item.stringValue else { return nil }
-            strings.append(string)
-        }
-        return strings
+        let strings = items.compactMap(\.stringValue)
+        return strings.count == items.count ? strings : nil
     }
 
     private static func rootDate(_ value: PropertyListValue?, _ field: RootField) throws(SnapshotDecodingError) -> Date {
