@@ -70,11 +70,14 @@ extension EntitlementStatus {
             case .willRenew: entry[field.rawValue] = .boolean(willRenew)
             case .expiresAt: entry[field.rawValue] = expiresAt.map { .date($0) }
             case .productId: entry[field.rawValue] = productId.map { .string($0) }
-            case .products: entry[field.rawValue] = products == Self.defaultProducts(active: active, productId: productId) ? nil : .array(products.map { .string($0) })
+            case .products: entry[field.rawValue] = hasDefaultProducts ? nil : .array(products.map { .string($0) })
             case .revocation: entry[field.rawValue] = revocation.map { .string($0.rawValue) }
             case .renewalPending: entry[field.rawValue] = renewalPending ? .boolean(true) : nil
             }
         }
         return .dictionary(entry)
     }
+
+    /// Whether ``products`` are ``defaultProducts(active:productId:)``, which a snapshot leaves out.
+    private var hasDefaultProducts: Bool { active ? products.count == (productId == nil ? 0 : 1) && products.first == productId : products.isEmpty }
 }

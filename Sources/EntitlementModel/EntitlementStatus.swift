@@ -99,7 +99,7 @@ public struct EntitlementStatus: Sendable, Hashable {
     ) {
         self.revocation = revocation
         self.renewalPending = renewalPending
-        self.products = products ?? (active ? [productId].compactMap { $0 } : [])
+        self.products = products ?? Self.defaultProducts(active: active, productId: productId)
         self.active = active
         self.state = state
         self.periodType = periodType

@@ -175,22 +175,19 @@ package enum SnapshotSchema {
     }
 
     /// The case of `Value` whose text `value` holds.
-    private static func enumeration<Value: RawRepresentable<String>>(_ value: PropertyListValue?, _ field: EntryField) throws(EntryRefusal) -> Value {
+    private static func enumeration<Value: RawRepresentable<String> & CaseIterable>(_ value: PropertyListValue?, _ field: EntryField) throws(EntryRefusal) -> Value {
         guard let text = value?.stringValue else { throw EntryRefusal(field: field, problem: "is missing or not a string") }
-        guard let known = Value(rawValue: text) else { throw EntryRefusal(field: field, problem: "has unknown value '\(text)'") }
+        guard let known = Value.allCases.first(where: { $0.rawValue == text }) else {
+            throw EntryRefusal(field: field, problem: "has unknown value '\(text)'")
+        }
         return known
     }
 
     /// The strings of the array `value`; `nil` when it is not an array or holds anything else.
     private static func strings(_ value: PropertyListValue) -> [String]? {
         guard case .array(let items) = value else { return nil }
-        var strings: [String] = []
-        strings.reserveCapacity(items.count)
-        for item in items {
-            guard let string = item.stringValue else { return nil }
-            strings.append(string)
-        }
-        return strings
+        let strings = items.compactMap(\.stringValue)
+        return strings.count == items.count ? strings : nil
     }
 
     private static func rootDate(_ value: PropertyListValue?, _ field: RootField) throws(SnapshotDecodingError) -> Date {

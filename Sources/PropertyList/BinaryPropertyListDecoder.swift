@@ -53,7 +53,8 @@ struct BinaryPropertyListDecoder {
         return try bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in
             let trailer = try BinaryPropertyListTrailer(buffer)
             var decoder = BinaryPropertyListDecoder(bytes: buffer, trailer: trailer)
-            return try decoder.object(trailer.topObject, depth: 0).value
+            _ = try decoder.object(trailer.topObject, depth: 0)
+            return decoder.values[trailer.topObject]!
         }
     }
 
@@ -69,28 +70,27 @@ struct BinaryPropertyListDecoder {
 
     // MARK: Objects
 
-    /// Object `index` and how many values it expands to, checked and built on its first use.
-    /// `depth` is the nesting of the container that references it (0 for the root).
-    private mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> (value: PropertyListValue, count: Int) {
+    /// Checks and builds object `index` into `values` on its first use; returns how many values
+    /// it expands to. `depth` is the nesting of the container that references it (0 for the root).
+    private mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> Int {
         let known = counts[index]
-        if known > 0, let value = values[index] { return (value, Int(known)) }
+        if known > 0 { return Int(known) }
         if known < 0 { throw cycle(index) }
         let offset = try offset(ofObject: index)
         let marker = bytes[offset]
-        let built: (value: PropertyListValue, count: Int)
+        var count = 1
         switch marker >> 4 {
         case Format.arrayKind:
             counts[index] = -1
-            built = try array(info: marker & 0x0F, at: offset, index: index, depth: depth + 1)
+            count = try array(info: marker & 0x0F, at: offset, index: index, depth: depth + 1)
         case Format.dictionaryKind:
             counts[index] = -1
-            built = try dictionary(info: marker & 0x0F, at: offset, index: index, depth: depth + 1)
+            count = try dictionary(info: marker & 0x0F, at: offset, index: index, depth: depth + 1)
         default:
-            built = (try scalar(index, at: offset), 1)
+            values[index] = try scalar(index, at: offset)
         }
-        values[index] = built.value
-        counts[index] = Int32(built.count)
-        return built
+        counts[index] = Int32(count)
+        return count
     }
 
     /// The scalar (not a container) object `index` whose marker is at `offset`.
@@ -150,7 +150,7 @@ struct BinaryPropertyListDecoder {
         return low
     }
 
-    private mutating func array(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, Int) {
+    private mutating func array(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
         guard depth <= Format.maximumDepth else { throw tooDeep() }
         let refSize = trailer.objectRefSize
         let (count, start) = try length(info: info, at: offset, index: index, unitSize: refSize)
@@ -159,18 +159,17 @@ struct BinaryPropertyListDecoder {
         var total = 1
         for position in 0..<count {
             let child = try reference(at: start + position * refSize, from: index)
-            let element: (value: PropertyListValue, count: Int)
-            do { element = try object(child, depth: depth) } catch { throw error.nested(under: .index(position)) }
-            elements.append(element.value)
-            total += element.count  // both at most the maximum value count
-            guard total <= Format.maximumValueCount else { throw tooManyValues() }
+            do { total += try object(child, depth: depth) } catch { throw error.nested(under: .index(position)) }
+            guard total <= Format.maximumValueCount else { throw tooManyValues() }  // each term at most that
+            elements.append(values[child]!)
         }
-        return (.array(elements), total)
+        values[index] = .array(elements)
+        return total
     }
 
     /// A dictionary: each key checked (a string) before its value, whose errors name the key
     /// they are under; then that no key is there twice.
-    private mutating func dictionary(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, Int) {
+    private mutating func dictionary(info: UInt8, at offset: Int, index: Int, depth: Int) throws(PropertyListError) -> Int {
         guard depth <= Format.maximumDepth else { throw tooDeep() }
         let refSize = trailer.objectRefSize
         let (count, keysStart) = try length(info: info, at: offset, index: index, unitSize: 2 * refSize)
@@ -180,17 +179,18 @@ struct BinaryPropertyListDecoder {
         for position in 0..<count {
             let keyObject = try reference(at: keysStart + position * refSize, from: index)
             let valueObject = try reference(at: keysStart + (count + position) * refSize, from: index)
-            let key = try object(keyObject, depth: depth)
-            guard case .string(let name) = key.value else {
-                throw .unsupportedValue(path: "", type: "dictionary key \(key.value.kindInWords.split(separator: " ").last ?? "")")
+            total += try object(keyObject, depth: depth)
+            guard case .string(let name)? = values[keyObject] else {
+                throw .unsupportedValue(path: "", type: "dictionary key \(values[keyObject]?.kindInWords.split(separator: " ").last ?? "")")
             }
-            let value: (value: PropertyListValue, count: Int)
-            do { value = try object(valueObject, depth: depth) } catch { throw error.nested(under: .key(name)) }
-            total += key.count + value.count
+            do { total += try object(valueObject, depth: depth) } catch { throw error.nested(under: .key(name)) }
             guard total <= Format.maximumValueCount else { throw tooManyValues() }
-            members.append(PropertyListDictionary.Member(key: name, value: value.value))
+            members.append(PropertyListDictionary.Member(key: name, value: values[valueObject]!))
         }
-        do throws(PropertyListDictionary.RepeatedKey) { return (.dictionary(try PropertyListDictionary(sorting: members)), total) } catch {
+        do throws(PropertyListDictionary.RepeatedKey) {
+            values[index] = .dictionary(try PropertyListDictionary(sorting: members))
+            return total
+        } catch {
             throw .malformed(reason: "dictionary (object \(index)) has the key \(error.key.quotedForMessage) twice")
         }
     }

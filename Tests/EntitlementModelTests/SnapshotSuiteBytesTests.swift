@@ -231,4 +231,25 @@ import Testing
             #expect(reason.contains("twice"), "\(reason)")
         }
     }
+
+    /// An entry's `products` are written only when they differ from what their absence means
+    /// (the deciding product alone while active, none otherwise), and read back either way.
+    @Test func productsAreLeftOutOnlyWhenTheyAreTheDefault() throws {
+        let cases: [(status: EntitlementStatus, written: Bool)] = [
+            (EntitlementStatus(active: true, state: .subscribed, productId: "a"), false),
+            (EntitlementStatus(active: true, state: .purchased, productId: nil), false),
+            (EntitlementStatus(active: false, state: .expired, productId: "a"), false),
+            (EntitlementStatus(active: true, state: .subscribed, productId: "a", products: ["a", "b"]), true),
+            (EntitlementStatus(active: true, state: .subscribed, productId: "a", products: ["b"]), true),
+            (EntitlementStatus(active: true, state: .subscribed, productId: "a", products: []), true),
+            (EntitlementStatus(active: true, state: .purchased, productId: nil, products: ["b"]), true),
+            (EntitlementStatus(active: false, state: .expired, productId: "a", products: ["a"]), true),
+        ]
+        for (status, written) in cases {
+            let snapshot = EntitlementSnapshot(generation: 1, issuedAt: Date(timeIntervalSince1970: 1_800_000_000), nextTransition: nil, entitlements: ["plus": status])
+            let entry = snapshot.propertyList.dictionaryValue?["entitlements"]?.dictionaryValue?["plus"]?.dictionaryValue
+            #expect((entry?["products"] != nil) == written, "\(status.products)")
+            #expect(try EntitlementSnapshot.decode(fromSuiteBytes: try Self.suiteBytes(snapshot.propertyList, others: false)) == snapshot)
+        }
+    }
 }
