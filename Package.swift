@@ -96,8 +96,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The commands that run on the daemon's library: entitlementd, entitlementctl, and the
-        // demo with the multi-call entry that runs any tool from the demo's binary.
+        // The commands that run on the daemon's library: entitlementd's and entitlementctl's.
         .target(
             name: "BrokerTools",
             dependencies: [
@@ -106,11 +105,21 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The demo, and the multi-call entry that runs any tool from the demo's binary: apart, so
+        // the shipped tools link none of its code (SwiftPM links every object of a dependency).
+        .target(
+            name: "DemoTools",
+            dependencies: [
+                "BrokerTools", "EntitlementTools", "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime",
+                "Broker", "WidgetTimeline", "SystemShims",
+            ],
+            swiftSettings: strict
+        ),
         // The executables are one line each.
         .executableTarget(name: "entitlementd", dependencies: ["BrokerTools", "EntitlementTools"], swiftSettings: strict, linkerSettings: shippedTool),
         .executableTarget(name: "entitlementctl", dependencies: ["BrokerTools", "EntitlementTools"], swiftSettings: strict, linkerSettings: shippedTool),
         .executableTarget(name: "widget-renderer", dependencies: ["EntitlementTools"], swiftSettings: strict, linkerSettings: shippedTool),
-        .executableTarget(name: "entitlement-demo", dependencies: ["BrokerTools"], swiftSettings: strict),
+        .executableTarget(name: "entitlement-demo", dependencies: ["DemoTools"], swiftSettings: strict),
 
         // Test helpers: temporary directories, running built tools, waiting for conditions.
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
@@ -137,7 +146,7 @@ let package = Package(
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         // Where the tools look by default, and how they write for a terminal.
         .testTarget(
-            name: "EntitlementToolsTests", dependencies: ["EntitlementTools", "BrokerTools", "CLISupport", "WidgetTimeline", "TestSupport"], swiftSettings: strict),
+            name: "EntitlementToolsTests", dependencies: ["EntitlementTools", "DemoTools", "CLISupport", "WidgetTimeline", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker", "CompanionLink", "SignedData"],

@@ -1,3 +1,3 @@
-import BrokerTools
+import DemoTools
 
 await ToolEntry.main("entitlement-demo")

@@ -20,6 +20,19 @@ struct RuntimeFootprintTests {
         }
     }
 
+    /// SwiftPM links every object of a dependency, used or not: the demo's code (and the
+    /// `FileManager`, `URL` and `Data` of FoundationEssentials it brings) in a library the shipped
+    /// tools link cost each of their starts about a millisecond of relocation.
+    @Test("The shipped tools link none of the demo's code", arguments: ["entitlementd", "entitlementctl", "widget-renderer"])
+    func shippedToolsLinkNoDemo(tool: String) throws {
+        let image = try Data(contentsOf: URL(fileURLWithPath: BuiltTools.path(tool)))
+        let demo = try Data(contentsOf: URL(fileURLWithPath: BuiltTools.path("entitlement-demo")))
+        // A text only the demo's script prints, in the constants of the demo's code.
+        let probe = Data("every state reached the widget".utf8)
+        #expect(demo.range(of: probe) != nil, "the probe itself must find the demo's code in entitlement-demo")
+        #expect(image.range(of: probe) == nil, "\(tool) links the demo's code")
+    }
+
     @Test("A running daemon has no Foundation or ICU mapped")
     func runningDaemonMapsOnlyEssentials() async throws {
         try await Fixture.with { fixture in

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BrokerTools
+@testable import DemoTools
 
 @Suite("The demo's wait for a follower's render")
 struct DemoFollowerWaitTests {

@@ -1,3 +1,4 @@
+import BrokerTools
 import Broker
 import CLISupport
 import EntitlementModel

@@ -1,3 +1,4 @@
+import BrokerTools
 import Synchronization
 import SystemShims
 

@@ -1,3 +1,4 @@
+import BrokerTools
 import CLISupport
 import SystemShims
 
