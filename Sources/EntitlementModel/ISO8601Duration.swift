@@ -40,7 +40,7 @@ public struct ISO8601Duration: Sendable, Hashable, CustomStringConvertible {
 
     /// Each part of the text: whether it stands after `T`, its designator and its component, in
     /// the order the text must write them.
-    private static let parts: [(inTime: Bool, designator: UInt8, component: WritableKeyPath<ISO8601Duration, Int> & Sendable)] = [
+    private static let parts: [(inTime: Bool, designator: UInt8, component: any WritableKeyPath<ISO8601Duration, Int> & Sendable)] = [
         (false, UInt8(ascii: "Y"), \.years), (false, UInt8(ascii: "M"), \.months), (false, UInt8(ascii: "W"), \.weeks),
         (false, UInt8(ascii: "D"), \.days), (true, UInt8(ascii: "H"), \.hours), (true, UInt8(ascii: "M"), \.minutes),
         (true, UInt8(ascii: "S"), \.seconds),

@@ -8,24 +8,26 @@ extension StoreTransaction {
     /// A transaction's fields, declared once: their JSON keys (the case names), read by
     /// ``Reader`` from an ingested line and from a checkpoint's fact line alike, and written by
     /// ``jsonRepresentation``.
-    enum Field: Int, CaseIterable {
+    enum Field: String, CaseIterable {
         case transactionId, purchaseDate, expiresDate, type, originalTransactionId, webOrderLineItemId, bundleId, productId
         case subscriptionGroupIdentifier, originalPurchaseDate, quantity, appAccountToken, inAppOwnershipType, signedDate
         case revocationReason, revocationDate, revocationType, isUpgraded, offerType, offerIdentifier, offerDiscountType
         case offerPeriod, environment, storefront, storefrontId, transactionReason, price, currency
 
         /// The JSON key.
-        var key: String { Self.keys[rawValue] }
-        private static let keys = allCases.map { String(describing: $0) }
-        /// The field whose key is `key`, if any: looked for by the key's length, then its text,
-        /// which costs less than hashing it.
-        static func named(_ key: String) -> Field? {
+        var key: String { rawValue }
+        /// The field whose key is `key`, with its ``bit``, if any: looked for by the key's length,
+        /// then its text, which costs less than hashing it.
+        static func named(_ key: String) -> (field: Field, bit: UInt32)? {
             let length = key.utf8.count
-            return allCases.first { keyLengths[$0.rawValue] == length && $0.key == key }
+            guard let position = keys.indices.first(where: { keyLengths[$0] == length && keys[$0] == key }) else { return nil }
+            return (fields[position], 1 << UInt32(position))
         }
-        private static let keyLengths = allCases.map { $0.key.utf8.count }
-        /// The field's bit in a set of fields.
-        var bit: UInt32 { 1 << UInt32(rawValue) }
+        private static let fields = allCases
+        private static let keys = fields.map { $0.rawValue }
+        private static let keyLengths = keys.map { $0.utf8.count }
+        /// The field's bit in a set of fields: its position among the cases.
+        var bit: UInt32 { 1 << UInt32(Self.fields.firstIndex(of: self) ?? 0) }
     }
 
     /// A transaction object read one member at a time, in the order they come: each key goes to
@@ -43,14 +45,14 @@ extension StoreTransaction {
         }
 
         mutating func read(_ key: String, _ value: JSONInput) throws(JSONPathError) {
-            guard let field = Field.named(key) else {
+            guard let (field, bit) = Field.named(key) else {
                 guard unknownKeys.insert(key).inserted else { throw root.fail("duplicate key \(key)") }
                 return
             }
-            guard seen & field.bit == 0 else { throw root.fail("duplicate key \(key)") }
-            seen |= field.bit
+            guard seen & bit == 0 else { throw root.fail("duplicate key \(key)") }
+            seen |= bit
             if case .null = value { return }
-            present |= field.bit
+            present |= bit
             let member = root.member(key, value)
             switch field {
             case .transactionId: read.transactionId = try member.identifier()
@@ -88,15 +90,14 @@ extension StoreTransaction {
         /// `originalTransactionId` it is its own original; without `type`, a non-consumable
         /// unless it expires.
         consuming func transaction() throws(JSONPathError) -> StoreTransaction {
-            let required = Field.transactionId.bit | Field.purchaseDate.bit | Field.productId.bit
-            for field in Field.allCases where required & ~present & field.bit != 0 {
-                throw root.fail("missing \(field.key)")
-            }
+            if let missing = Self.required.first(where: { present & $0.bit == 0 }) { throw root.fail("missing \(missing.key)") }
             var transaction = read
-            if present & Field.originalTransactionId.bit == 0 { transaction.originalTransactionId = transaction.transactionId }
-            if present & Field.type.bit == 0 { transaction.type = transaction.expiresDate == nil ? .nonConsumable : .autoRenewable }
+            if present & Self.originalTransactionIdBit == 0 { transaction.originalTransactionId = transaction.transactionId }
+            if present & Self.typeBit == 0 { transaction.type = transaction.expiresDate == nil ? .nonConsumable : .autoRenewable }
             return transaction
         }
+        private static let required: [Field] = [.transactionId, .purchaseDate, .productId]
+        private static let originalTransactionIdBit = Field.originalTransactionId.bit, typeBit = Field.type.bit
     }
 
     /// The transaction in StoreKit 2's `jsonRepresentation` shape (the server's
