@@ -88,9 +88,6 @@ public final class JWSHeaderCache: Sendable {
         }
     }
 
-    /// How many headers are cached, for tests.
-    var count: Int { entries.withLock { $0.count } }
-
     private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
         var hasher = Hasher()
         hasher.combine(bytes.count)
