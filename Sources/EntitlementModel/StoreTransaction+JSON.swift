@@ -8,26 +8,27 @@ extension StoreTransaction {
     /// A transaction's fields, declared once: their JSON keys (the case names), read by
     /// ``Reader`` from an ingested line and from a checkpoint's fact line alike, and written by
     /// ``jsonRepresentation``.
-    enum Field: String, CaseIterable {
+    /// A field is a coding key: the compiler gives each its case name as its JSON key, and its
+    /// position as its integer, which makes its bit in a set of fields and hashes as an integer.
+    enum Field: Int, CaseIterable, CodingKey {
         case transactionId, purchaseDate, expiresDate, type, originalTransactionId, webOrderLineItemId, bundleId, productId
         case subscriptionGroupIdentifier, originalPurchaseDate, quantity, appAccountToken, inAppOwnershipType, signedDate
         case revocationReason, revocationDate, revocationType, isUpgraded, offerType, offerIdentifier, offerDiscountType
         case offerPeriod, environment, storefront, storefrontId, transactionReason, price, currency
 
         /// The JSON key.
-        var key: String { rawValue }
-        /// The field whose key is `key`, with its ``bit``, if any: looked for by the key's length,
-        /// then its text, which costs less than hashing it.
-        static func named(_ key: String) -> (field: Field, bit: UInt32)? {
+        var key: String { stringValue }
+        /// The field whose key is `key`, if any: looked for by the key's length, then its text,
+        /// which costs less than hashing it.
+        static func named(_ key: String) -> Field? {
             let length = key.utf8.count
             guard let position = keys.indices.first(where: { keyLengths[$0] == length && keys[$0] == key }) else { return nil }
-            return (fields[position], 1 << UInt32(position))
+            return Field(rawValue: position)
         }
-        private static let fields = allCases
-        private static let keys = fields.map { $0.rawValue }
+        private static let keys = allCases.map { $0.stringValue }
         private static let keyLengths = keys.map { $0.utf8.count }
-        /// The field's bit in a set of fields: its position among the cases.
-        var bit: UInt32 { 1 << UInt32(Self.fields.firstIndex(of: self) ?? 0) }
+        /// The field's bit in a set of fields.
+        var bit: UInt32 { 1 << UInt32(rawValue) }
     }
 
     /// A transaction object read one member at a time, in the order they come: each key goes to
@@ -45,14 +46,14 @@ extension StoreTransaction {
         }
 
         mutating func read(_ key: String, _ value: JSONInput) throws(JSONPathError) {
-            guard let (field, bit) = Field.named(key) else {
+            guard let field = Field.named(key) else {
                 guard unknownKeys.insert(key).inserted else { throw root.fail("duplicate key \(key)") }
                 return
             }
-            guard seen & bit == 0 else { throw root.fail("duplicate key \(key)") }
-            seen |= bit
+            guard seen & field.bit == 0 else { throw root.fail("duplicate key \(key)") }
+            seen |= field.bit
             if case .null = value { return }
-            present |= bit
+            present |= field.bit
             let member = root.member(key, value)
             switch field {
             case .transactionId: read.transactionId = try member.identifier()
@@ -92,12 +93,11 @@ extension StoreTransaction {
         consuming func transaction() throws(JSONPathError) -> StoreTransaction {
             if let missing = Self.required.first(where: { present & $0.bit == 0 }) { throw root.fail("missing \(missing.key)") }
             var transaction = read
-            if present & Self.originalTransactionIdBit == 0 { transaction.originalTransactionId = transaction.transactionId }
-            if present & Self.typeBit == 0 { transaction.type = transaction.expiresDate == nil ? .nonConsumable : .autoRenewable }
+            if present & Field.originalTransactionId.bit == 0 { transaction.originalTransactionId = transaction.transactionId }
+            if present & Field.type.bit == 0 { transaction.type = transaction.expiresDate == nil ? .nonConsumable : .autoRenewable }
             return transaction
         }
         private static let required: [Field] = [.transactionId, .purchaseDate, .productId]
-        private static let originalTransactionIdBit = Field.originalTransactionId.bit, typeBit = Field.type.bit
     }
 
     /// The transaction in StoreKit 2's `jsonRepresentation` shape (the server's
