@@ -72,10 +72,16 @@ struct BinaryPropertyListDecoder {
 
     /// Checks and builds object `index` into `values` on its first use; returns how many values
     /// it expands to. `depth` is the nesting of the container that references it (0 for the root).
+    @inline(__always)
     private mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> Int {
         let known = counts[index]
         if known > 0 { return Int(known) }
-        if known < 0 { throw cycle(index) }
+        return try firstUse(index, depth: depth)
+    }
+
+    /// ``object(_:depth:)`` for an object not yet built, or one whose container is being read.
+    private mutating func firstUse(_ index: Int, depth: Int) throws(PropertyListError) -> Int {
+        if counts[index] < 0 { throw cycle(index) }
         let offset = try offset(ofObject: index)
         let marker = bytes[offset]
         var count = 1

@@ -80,29 +80,25 @@ struct BinaryPropertyListEncoder {
         case .array(let elements):
             guard depth < Format.maximumDepth else { throw tooDeep() }
             let (index, first) = addContainer(kind: Format.arrayKind, count: elements.count, slots: elements.count)
-            var slot = first
-            for element in elements {
-                let child = try flatten(element, depth: depth + 1)
-                references[slot] = child
-                slot += 1
+            for position in elements.indices {
+                let child = try flatten(elements[position], depth: depth + 1)
+                references[first + position] = child
             }
             return index
         case .dictionary(let entries):
             guard depth < Format.maximumDepth else { throw tooDeep() }
             let (index, first) = addContainer(kind: Format.dictionaryKind, count: entries.count, slots: 2 * entries.count)
             // Every key first, then every value, as CoreFoundation orders them; the members are
-            // in key order already.
-            var slot = first
-            for member in entries.members {
+            // in key order already, and read where they are stored rather than copied out.
+            let members = entries.members
+            for position in members.indices {
                 let start = prefixes.count
-                appendString(member.key)
-                references[slot] = shared(from: start)
-                slot += 1
+                appendString(members[position].key)
+                references[first + position] = shared(from: start)
             }
-            for member in entries.members {
-                let child = try flatten(member.value, depth: depth + 1)
-                references[slot] = child
-                slot += 1
+            for position in members.indices {
+                let child = try flatten(members[position].value, depth: depth + 1)
+                references[first + members.count + position] = child
             }
             return index
         }
@@ -139,26 +135,22 @@ struct BinaryPropertyListEncoder {
 
     /// ASCII as one byte per character, anything else as UTF-16BE.
     private mutating func appendString(_ string: String) {
-        let appendedASCII = string.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            var combined: UInt8 = 0
-            for byte in utf8 { combined |= byte }
-            guard combined < 0x80 else { return false }
-            appendMarker(kind: Format.asciiStringKind, count: utf8.count)
-            prefixes.append(utf8)
-            return true
-        }
-        switch appendedASCII {
-        case true?: return
-        case false?: break
-        case nil:
-            if string.utf8.allSatisfy({ $0 < 0x80 }) {
-                appendMarker(kind: Format.asciiStringKind, count: string.utf8.count)
-                for byte in string.utf8 { prefixes.append(byte) }
-                return
-            }
-        }
+        // A bridged string without contiguous UTF-8 is copied into an array first.
+        let appendedASCII = string.utf8.withContiguousStorageIfAvailable { appendIfASCII($0) }
+            ?? Array(string.utf8).withUnsafeBufferPointer { appendIfASCII($0) }
+        guard !appendedASCII else { return }
         appendMarker(kind: Format.utf16StringKind, count: string.utf16.count)
         for unit in string.utf16 { appendBigEndian(UInt64(unit), width: 2) }
+    }
+
+    /// Appends `utf8` as an ASCII string if every byte is ASCII (and says so), else nothing.
+    private mutating func appendIfASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var combined: UInt8 = 0
+        for byte in utf8 { combined |= byte }
+        guard combined < 0x80 else { return false }
+        appendMarker(kind: Format.asciiStringKind, count: utf8.count)
+        prefixes.append(utf8)
+        return true
     }
 
     /// Non-negative integers in the fewest bytes (read back as unsigned), negative in 8.
@@ -196,35 +188,27 @@ struct BinaryPropertyListEncoder {
         let total = offsetTableOffset + objects.count * offsetSize + Format.trailerSize
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            var position = 0
-            for byte in Format.magic {
-                base.storeBytes(of: byte, toByteOffset: position, as: UInt8.self)
-                position += 1
-            }
+            Format.magic.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            var position = Format.headerSize
             var offsetPosition = offsetTableOffset
-            do {
-                let fixed = prefixes.bytes
-                references.withUnsafeBufferPointer { children in
-                    var prefixStart = 0
-                    for object in objects {
-                        Self.store(UInt64(position), width: offsetSize, at: offsetPosition, in: base)
-                        offsetPosition += offsetSize
-                        let length = object.prefixEnd - prefixStart
-                        (base + position).copyMemory(from: fixed.baseAddress! + prefixStart, byteCount: length)
-                        position += length
-                        prefixStart = object.prefixEnd
-                        for slot in object.firstReference..<(object.firstReference + object.referenceCount) {
-                            Self.store(UInt64(children[slot]), width: referenceSize, at: position, in: base)
-                            position += referenceSize
-                        }
+            let fixed = prefixes.bytes
+            references.withUnsafeBufferPointer { children in
+                var prefixStart = 0
+                for object in objects {
+                    Self.store(UInt64(position), width: offsetSize, at: offsetPosition, in: base)
+                    offsetPosition += offsetSize
+                    let length = object.prefixEnd - prefixStart
+                    (base + position).copyMemory(from: fixed.baseAddress! + prefixStart, byteCount: length)
+                    position += length
+                    prefixStart = object.prefixEnd
+                    for slot in object.firstReference..<(object.firstReference + object.referenceCount) {
+                        Self.store(UInt64(children[slot]), width: referenceSize, at: position, in: base)
+                        position += referenceSize
                     }
                 }
             }
-            position = offsetPosition
-            for _ in 0..<6 {
-                base.storeBytes(of: 0, toByteOffset: position, as: UInt8.self)
-                position += 1
-            }
+            (base + offsetPosition).initializeMemory(as: UInt8.self, repeating: 0, count: 6)  // the trailer's unused bytes
+            position = offsetPosition + 6
             base.storeBytes(of: UInt8(offsetSize), toByteOffset: position, as: UInt8.self)
             base.storeBytes(of: UInt8(referenceSize), toByteOffset: position + 1, as: UInt8.self)
             Self.store(UInt64(objects.count), width: 8, at: position + 2, in: base)

@@ -35,6 +35,17 @@ struct BinaryPropertyListUniquing {
         return Int(truncatingIfNeeded: hash)
     }
 
+    /// Whether `first` and `second`, of one length, hold the same bytes, compared a word at a time.
+    private static func same(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset + 8 <= first.count {
+            if first.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != second.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset += 8
+        }
+        while offset < first.count, first[offset] == second[offset] { offset += 1 }
+        return offset == first.count
+    }
+
     private var slots = [Entry](repeating: .empty, count: 64)
     private var count = 0
 
@@ -45,22 +56,18 @@ struct BinaryPropertyListUniquing {
         let base = storage.baseAddress!
         let encoding = UnsafeRawBufferPointer(start: base + bytes.lowerBound, count: bytes.count)
         let hash = hash(encoding)
-        let found = slots.withUnsafeMutableBufferPointer { slots -> Int? in
-            let mask = slots.count - 1
-            var slot = hash & mask
-            while slots[slot].object >= 0 {
-                let entry = slots[slot]
-                if entry.hash == hash, entry.bytes.count == bytes.count,
-                    UnsafeRawBufferPointer(start: base + entry.bytes.lowerBound, count: bytes.count).elementsEqual(encoding)
-                {
-                    return entry.object
-                }
-                slot = (slot + 1) & mask
+        let mask = slots.count - 1
+        var slot = hash & mask
+        while slots[slot].object >= 0 {
+            let entry = slots[slot]
+            if entry.hash == hash, entry.bytes.count == bytes.count,
+                Self.same(UnsafeRawBufferPointer(start: base + entry.bytes.lowerBound, count: bytes.count), encoding)
+            {
+                return entry.object
             }
-            slots[slot] = Entry(object: candidate, bytes: bytes, hash: hash)
-            return nil
+            slot = (slot + 1) & mask
         }
-        if found != nil { return found }
+        slots[slot] = Entry(object: candidate, bytes: bytes, hash: hash)
         count += 1
         if count * 2 > slots.count { grow() }
         return nil

@@ -38,6 +38,18 @@ import Testing
         #expect(bytes[(bytes.count - 24)..<(bytes.count - 16)].reduce(0) { $0 << 8 | Int($1) } == 58)
     }
 
+    /// Strings are shared exactly when their bytes are equal, however long a prefix they share:
+    /// texts differing only in their last byte, or only past their first eight or sixteen bytes,
+    /// are each written once, and each repeat refers to its own.
+    @Test func sharesOnlyStringsWithEqualBytes() throws {
+        let texts = ["abcdefg", "abcdefh", "abcdefghX", "abcdefghY", "abcdefgh12345678", "abcdefgh12345679", "abcdefgh12345678Z", "abcdefgh12345678W"]
+        let value = PropertyListValue.array((texts + texts.reversed()).map { .string($0) })
+        let bytes = try BinaryPropertyListEncoder.encode(value)
+        let objectCount = bytes[(bytes.count - 24)..<(bytes.count - 16)].reduce(0) { $0 << 8 | Int($1) }
+        #expect(objectCount == texts.count + 1)
+        #expect(try BinaryPropertyListDecoder.decode(bytes) == value)
+    }
+
     /// `[A, B, A]` with `A` and `B` canonically equivalent but different: `A` is written once and
     /// referenced twice, `B` once (three objects with the array), as CoreFoundation shares them.
     @Test func sharesAStringAfterAnEquivalentButDifferentOne() throws {

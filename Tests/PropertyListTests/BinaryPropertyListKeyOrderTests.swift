@@ -53,4 +53,28 @@ import Testing
             }
         }
     }
+
+    /// A dictionary of 1,000 members (two-byte references, as a snapshot of 1,000 entitlements
+    /// has) with one key there twice is refused, its keys sorted or not; without the repeat it is read.
+    @Test(arguments: [false, true])
+    func aRepeatedKeyAmongAThousandIsRefused(sorted: Bool) throws {
+        var keys = (0..<1000).map { "entitlement.\($0)" }
+        if sorted { keys.sort() }
+        func file(_ keys: [String]) -> [UInt8] {
+            let count = keys.count, value = UInt64(count + 1)
+            let references = (1...count).flatMap { bigEndian(UInt64($0), width: 2) } + (0..<count).flatMap { _ in bigEndian(value, width: 2) }
+            var objects = [[0xDF, 0x11] + bigEndian(UInt64(count), width: 2) + references]
+            objects += keys.map { [0x50 | 0x0F, 0x10, UInt8($0.utf8.count)] + Array($0.utf8) }
+            objects.append([0x09])
+            var crafted = CraftedBinaryPropertyList(objects: objects)
+            (crafted.offsetIntSize, crafted.objectRefSize) = (4, 2)
+            return crafted.bytes
+        }
+        #expect(try PropertyListCodec.decode(file(keys)).dictionaryValue?.count == 1000)
+        var repeated = keys
+        repeated[sorted ? 700 : 999] = repeated[sorted ? 699 : 3]
+        #expect(throws: PropertyListError.malformed(reason: "dictionary (object 0) has the key \"\(repeated[sorted ? 700 : 999])\" twice")) {
+            try PropertyListCodec.decode(file(repeated))
+        }
+    }
 }
