@@ -26,10 +26,10 @@ struct BinaryPropertyListEncoder {
     private typealias Format = BinaryPropertyListFormat
 
     /// One object of the table: where its fixed bytes end in `prefixes` (they start where the
-    /// previous object's end) and which slots of `references` are its children.
+    /// previous object's end) and how many slots of `references` are its children (they follow
+    /// the previous object's).
     private struct ObjectSpan {
         var prefixEnd: Int
-        var firstReference: Int
         var referenceCount: Int
     }
 
@@ -102,7 +102,7 @@ struct BinaryPropertyListEncoder {
             }
             return index
         }
-        objects.append(ObjectSpan(prefixEnd: prefixes.count, firstReference: 0, referenceCount: 0))
+        objects.append(ObjectSpan(prefixEnd: prefixes.count, referenceCount: 0))
         return objects.count - 1
     }
 
@@ -114,7 +114,7 @@ struct BinaryPropertyListEncoder {
             prefixes.truncate(to: start)
             return existing
         }
-        objects.append(ObjectSpan(prefixEnd: prefixes.count, firstReference: 0, referenceCount: 0))
+        objects.append(ObjectSpan(prefixEnd: prefixes.count, referenceCount: 0))
         return candidate
     }
 
@@ -123,7 +123,7 @@ struct BinaryPropertyListEncoder {
         appendMarker(kind: kind, count: count)
         let first = references.count
         references.append(contentsOf: repeatElement(0, count: slots))
-        objects.append(ObjectSpan(prefixEnd: prefixes.count, firstReference: first, referenceCount: slots))
+        objects.append(ObjectSpan(prefixEnd: prefixes.count, referenceCount: slots))
         return (objects.count - 1, first)
     }
 
@@ -193,7 +193,7 @@ struct BinaryPropertyListEncoder {
             var offsetPosition = offsetTableOffset
             let fixed = prefixes.bytes
             references.withUnsafeBufferPointer { children in
-                var prefixStart = 0
+                var prefixStart = 0, slot = 0
                 for object in objects {
                     Self.store(UInt64(position), width: offsetSize, at: offsetPosition, in: base)
                     offsetPosition += offsetSize
@@ -201,9 +201,10 @@ struct BinaryPropertyListEncoder {
                     (base + position).copyMemory(from: fixed.baseAddress! + prefixStart, byteCount: length)
                     position += length
                     prefixStart = object.prefixEnd
-                    for slot in object.firstReference..<(object.firstReference + object.referenceCount) {
+                    for _ in 0..<object.referenceCount {
                         Self.store(UInt64(children[slot]), width: referenceSize, at: position, in: base)
                         position += referenceSize
+                        slot += 1
                     }
                 }
             }
