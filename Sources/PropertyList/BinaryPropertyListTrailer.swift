@@ -58,8 +58,6 @@ struct BinaryPropertyListTrailer {
     /// The big-endian unsigned integer of `width` bytes at `offset`; the caller checked the range.
     @inline(__always)
     static func unsigned(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, width: Int) -> UInt64 {
-        if width == 1 { return UInt64(bytes[offset]) }  // most references and offsets
-        if width == 2 { return UInt64(bytes[offset]) << 8 | UInt64(bytes[offset + 1]) }
         var result: UInt64 = 0
         for index in offset..<(offset + width) {
             result = result << 8 | UInt64(bytes[index])

@@ -35,17 +35,6 @@ struct BinaryPropertyListUniquing {
         return Int(truncatingIfNeeded: hash)
     }
 
-    /// Whether `first` and `second`, of one length, hold the same bytes, compared a word at a time.
-    private static func same(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset + 8 <= first.count {
-            if first.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != second.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-            offset += 8
-        }
-        while offset < first.count, first[offset] == second[offset] { offset += 1 }
-        return offset == first.count
-    }
-
     private var slots = [Entry](repeating: .empty, count: 64)
     private var count = 0
 
@@ -61,7 +50,7 @@ struct BinaryPropertyListUniquing {
         while slots[slot].object >= 0 {
             let entry = slots[slot]
             if entry.hash == hash, entry.bytes.count == bytes.count,
-                Self.same(UnsafeRawBufferPointer(start: base + entry.bytes.lowerBound, count: bytes.count), encoding)
+                UnsafeRawBufferPointer(start: base + entry.bytes.lowerBound, count: bytes.count).elementsEqual(encoding)
             {
                 return entry.object
             }
