@@ -212,15 +212,17 @@ extension Catalog {
         paywallProductOrder = order + fileOrder.filter { !listed.contains($0) }
         if let window = try root.optional("attributionWindow")?.duration() { attributionWindow = window }
         let defaultCooldown = try root.optional("paywallCooldown")?.duration()
-        for (feature, rule) in featureGate.rules {
-            var rule = rule
-            if rule.cooldown == nil { rule.cooldown = defaultCooldown }
-            let unlocking = rule.entitlement.flatMap { entitlements[$0] } ?? []
-            rule.introOfferGroups = Set(unlocking.compactMap { id in
-                guard case .autoRenewable(let group, _) = products[id]?.kind, products[id]?.introductoryOffer != nil else { return nil }
+        let introOfferGroups = entitlements.mapValues { productIds in
+            Set(productIds.compactMap { id -> String? in
+                guard let product = products[id], product.introductoryOffer != nil, case .autoRenewable(let group, _) = product.kind else { return nil }
                 return group
             })
-            featureGate.rules[feature] = rule
+        }
+        featureGate.rules = featureGate.rules.mapValues { rule in
+            var rule = rule
+            if rule.cooldown == nil { rule.cooldown = defaultCooldown }
+            rule.introOfferGroups = rule.entitlement.flatMap { introOfferGroups[$0] } ?? []
+            return rule
         }
     }
 

@@ -29,13 +29,8 @@ public struct ISO8601Duration: Sendable, Hashable, CustomStringConvertible {
 
     /// A duration of the given components; each defaults to zero.
     public init(years: Int = 0, months: Int = 0, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
-        self.years = years
-        self.months = months
-        self.weeks = weeks
-        self.days = days
-        self.hours = hours
-        self.minutes = minutes
-        self.seconds = seconds
+        (self.years, self.months, self.weeks, self.days) = (years, months, weeks, days)
+        (self.hours, self.minutes, self.seconds) = (hours, minutes, seconds)
     }
 
     /// The designator of each component, in the order the text must write them: the date's
