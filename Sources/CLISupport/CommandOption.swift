@@ -40,7 +40,7 @@ package struct CommandOption<Root>: Sendable {
     ) -> Self {
         let spec = CommandConfiguration.Option(name, value: placeholder, help)
         return Self([spec]) { scanner, root throws(UsageError) in
-            if let value = try scanner.value(spec, parser) { set(&root, value) }
+            if let text = try scanner.value(spec) { set(&root, try parser.parse(text, for: name)) }
         }
     }
 

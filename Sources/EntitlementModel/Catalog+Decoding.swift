@@ -214,8 +214,8 @@ extension Catalog {
         let defaultCooldown = try root.optional("paywallCooldown")?.duration()
         let introOfferGroups = entitlements.mapValues { productIds in
             Set(productIds.compactMap { id -> String? in
-                guard let product = products[id], product.introductoryOffer != nil, case .autoRenewable(let group, _) = product.kind else { return nil }
-                return group
+                guard let product = products[id], case .autoRenewable(let group, _) = product.kind else { return nil }
+                return product.introductoryOffer.map { _ in group }
             })
         }
         featureGate.rules = featureGate.rules.mapValues { rule in
@@ -333,11 +333,11 @@ extension JSONCursor {
 
     /// The name of one of `entitlements`.
     func entitlement(in entitlements: [String: Set<String>]) throws(JSONPathError) -> String {
-        try string({ entitlements[$0] != nil ? $0 : nil }) { "entitlement '\($0)' is not in entitlements" }
+        try string({ entitlements.keys.contains($0) ? $0 : nil }) { "entitlement '\($0)' is not in entitlements" }
     }
 
     /// The name of one of `rules`' features.
     func feature(in rules: [String: FeatureRule]) throws(JSONPathError) -> String {
-        try string({ rules[$0] != nil ? $0 : nil }) { "feature '\($0)' is not in features (\(rules.keys.sorted().joined(separator: ", ")))" }
+        try string({ rules.keys.contains($0) ? $0 : nil }) { "feature '\($0)' is not in features (\(rules.keys.sorted().joined(separator: ", ")))" }
     }
 }
