@@ -1,9 +1,9 @@
 import CompanionLink
 import EntitlementDefaults
-import EntitlementModel
+import StoreKitFormats
 import FoundationEssentials
 import ServiceRuntime
-import SignedData
+import Cryptography
 import Synchronization
 import SystemShims
 

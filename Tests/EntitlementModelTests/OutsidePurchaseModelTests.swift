@@ -1,6 +1,7 @@
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
-import SignedData
+import Cryptography
 import TestSupport
 import Testing
 
