@@ -15,13 +15,21 @@ import Synchronization
 package enum SignalRelay {
     private struct Listening {
         var listener: SignalListener
-        var signals: Set<CInt>
+        var signals: [CInt]
     }
 
+    /// A signal listened for: how many listeners want it and the disposition it had.
+    private struct Installed {
+        var signal: CInt
+        var count: Int
+        var previous: sigaction
+    }
+
+    /// A process listens for a handful of signals with a handful of listeners: both are lists,
+    /// searched in order.
     private struct State {
-        var listeners: [ObjectIdentifier: Listening] = [:]
-        /// Per signal listened for: how many listeners want it and the disposition it had.
-        var installed: [CInt: (count: Int, previous: sigaction)] = [:]
+        var listeners: [Listening] = []
+        var installed: [Installed] = []
         /// The relay pipe's read end, once made.
         var readEnd: CInt?
     }
@@ -51,11 +59,12 @@ package enum SignalRelay {
     static func add(_ listener: SignalListener, signals: [SignalNumber]) throws(Errno) {
         try state.withLock { state throws(Errno) in
             _ = try prepare(&state)
-            let numbers = Set(signals.map(\.rawValue))
-            state.listeners[ObjectIdentifier(listener)] = Listening(listener: listener, signals: numbers)
+            var numbers: [CInt] = []
+            for signal in signals where !numbers.contains(signal.rawValue) { numbers.append(signal.rawValue) }
+            state.listeners.append(Listening(listener: listener, signals: numbers))
             for signal in numbers {
-                if let installed = state.installed[signal] {
-                    state.installed[signal] = (installed.count + 1, installed.previous)
+                if let index = state.installed.firstIndex(where: { $0.signal == signal }) {
+                    state.installed[index].count += 1
                     continue
                 }
                 var action = sigaction()
@@ -64,7 +73,7 @@ package enum SignalRelay {
                 action.sa_flags = SA_RESTART
                 var previous = sigaction()
                 sigaction(signal, &action, &previous)
-                state.installed[signal] = (1, previous)
+                state.installed.append(Installed(signal: signal, count: 1, previous: previous))
             }
         }
     }
@@ -73,16 +82,15 @@ package enum SignalRelay {
     /// disposition it had before the first listen.
     static func remove(_ listener: SignalListener) {
         state.withLock { state in
-            guard let listening = state.listeners.removeValue(forKey: ObjectIdentifier(listener)) else { return }
-            for signal in listening.signals {
-                guard let installed = state.installed[signal] else { continue }
-                if installed.count > 1 {
-                    state.installed[signal] = (installed.count - 1, installed.previous)
+            guard let position = state.listeners.firstIndex(where: { $0.listener === listener }) else { return }
+            for signal in state.listeners.remove(at: position).signals {
+                guard let index = state.installed.firstIndex(where: { $0.signal == signal }) else { continue }
+                if state.installed[index].count > 1 {
+                    state.installed[index].count -= 1
                     continue
                 }
-                var previous = installed.previous
+                var previous = state.installed.remove(at: index).previous
                 sigaction(signal, &previous, nil)
-                state.installed[signal] = nil
             }
         }
     }
@@ -101,7 +109,7 @@ package enum SignalRelay {
                 guard count > 0 else { return }
                 for byte in buffer[..<count] {
                     let signal = CInt(byte)
-                    for listening in state.listeners.values where listening.signals.contains(signal) {
+                    for listening in state.listeners where listening.signals.contains(signal) {
                         listening.listener.deliver(SignalNumber(rawValue: signal))
                     }
                 }
