@@ -64,18 +64,17 @@ public enum EventDecoder {
         // Read as a transaction, as most facts are, member by member as they come; it is one if
         // it has a `transactionId`, and another kind is read again as an object.
         var reader = StoreTransaction.Reader(JSONCursor(.null))
-        var isTransaction = false, problem: JSONPathError?
+        var problem: JSONPathError?
         do throws(JSONSyntaxError) {
             try JSONInput.forEachMember(ofObject: line) { key, value in
-                if key == "transactionId" { isTransaction = true }
-                if problem == nil { do throws(JSONPathError) { try reader.read(key, value) } catch { problem = error } }
+                do throws(JSONPathError) { try reader.read(key, value) } catch { problem = problem ?? error }
                 return nil
             }
         } catch {
             throw .notJSON("line is not a JSON object: \(error.description)")
         }
         do throws(JSONPathError) {
-            if isTransaction {
+            if reader.metTransactionId {
                 if let problem { throw problem }
                 return .transaction(try reader.transaction())
             }
@@ -338,7 +337,7 @@ public enum EventDecoder {
 
     static func transaction(_ root: JSONCursor) throws(JSONPathError) -> StoreTransaction {
         var reader = StoreTransaction.Reader(root)
-        for (key, value) in try root.object() { try reader.read(key, value) }
+        for (key, value) in try root.object() { try reader.read(key.utf8, value) }
         return try reader.transaction()
     }
 

@@ -266,10 +266,16 @@ public struct FactStore: Sendable {
     // MARK: Keeping the latest
 
     /// Inserts a version of a transaction: kept when it is new, or newer than the version held.
+    /// Each id is looked up once: its place is read and written in one access (``update(_:_:)``).
     private mutating func insert(_ transaction: consuming StoreTransaction) -> Bool {
         let original = transaction.originalTransactionId
-        let known = places[transaction.transactionId]?.transaction
-        if let known, !Self.isNewer(transaction.signedDate, than: transactions[known].signedDate) { return false }
+        var known: Int?, isNewer = true
+        update(&places[transaction.transactionId, default: Place()]) { place in
+            known = place.transaction
+            if let known { isNewer = Self.isNewer(transaction.signedDate, than: transactions[known].signedDate) }
+            if known == nil { place.transaction = transactions.count }
+        }
+        guard isNewer else { return false }
         use(transaction, by: 1)
         if !withheld.isEmpty { withheld[original]?.saw(transaction.signedDate) }
         var held: StoreTransaction?
@@ -279,7 +285,6 @@ public struct FactStore: Sendable {
             use(transactions[known], by: -1)
             transactions[known] = transaction
         } else {
-            places[transaction.transactionId, default: Place()].transaction = position
             transactions.append(transaction)
         }
         if let held, held.originalTransactionId != original, places[held.originalTransactionId]?.latest == position {
@@ -287,15 +292,20 @@ public struct FactStore: Sendable {
             let chosen = latestMember(of: held.originalTransactionId)
             places[held.originalTransactionId]?.latest = chosen
         }
-        let current = places[original]?.latest
-        if let current, current != position {
-            if Self.isLater(transactions[position], than: transactions[current]) { places[original]?.latest = position }
-        } else if let held, current == position, Self.isLater(held, than: transactions[position]) {
-            // A new version of the latest whose dates moved back: another member may now be later.
+        var choosesAgain = false
+        update(&places[original, default: Place()]) { place in
+            if let current = place.latest, current != position {
+                if Self.isLater(transactions[position], than: transactions[current]) { place.latest = position }
+            } else if let held, place.latest == position, Self.isLater(held, than: transactions[position]) {
+                choosesAgain = true
+            } else {
+                place.latest = position
+            }
+        }
+        // A new version of the latest whose dates moved back: another member may now be later.
+        if choosesAgain {
             let chosen = latestMember(of: original)
             places[original]?.latest = chosen
-        } else {
-            places[original, default: Place()].latest = position
         }
         return true
     }
@@ -312,8 +322,11 @@ public struct FactStore: Sendable {
     }
 
     private mutating func use(_ transaction: StoreTransaction, by delta: Int) {
-        productUses[transaction.productId, default: ProductUse()].transactions += delta
-        if transaction.offerType == .introductory { productUses[transaction.productId, default: ProductUse()].introductoryOffers += delta }
+        let introductory = transaction.offerType == .introductory
+        update(&productUses[transaction.productId, default: ProductUse()]) { use in
+            use.transactions += delta
+            if introductory { use.introductoryOffers += delta }
+        }
     }
 
     /// Rule 1 of ``EntitlementEngine``: whether `a` counts rather than `b` for their subscription.
@@ -363,3 +376,7 @@ extension FactStore: Hashable {
         hasher.combine(grants)
     }
 }
+
+/// Runs `body` on `value` in place: `update(&table[key, default: …]) { … }` reads and writes one
+/// entry of a dictionary with one lookup of its key.
+private func update<Value>(_ value: inout Value, _ body: (inout Value) -> Void) { body(&value) }

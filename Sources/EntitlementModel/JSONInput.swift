@@ -81,10 +81,13 @@ extension JSONInput {
     }
 
     /// Reads the one JSON object `bytes` hold (white space around it allowed) member by member,
-    /// in document order, handing each key and value to `member` without building the object:
-    /// for a reader that dispatches each key to its field and refuses a repeated one itself.
-    /// `member` returns a problem to stop at, thrown as a syntax error at that member, or `nil`.
-    package static func forEachMember(ofObject bytes: some Collection<UInt8>, _ member: (String, JSONInput) -> String?) throws(JSONSyntaxError) {
+    /// in document order, handing each key's UTF-8 bytes (valid during the call) and its value to
+    /// `member` without building the object: for a reader that matches a key's bytes to its field,
+    /// without making a `String` of it, and refuses a repeated one itself. `member` returns a
+    /// problem to stop at, thrown as a syntax error at that member, or `nil`.
+    static func forEachMember(
+        ofObject bytes: some Collection<UInt8>, _ member: (UnsafeBufferPointer<UInt8>, JSONInput) -> String?
+    ) throws(JSONSyntaxError) {
         try whole(bytes) { parser throws(JSONSyntaxError) in try parser.parseMembers(depth: 0, member) }
     }
 
@@ -149,7 +152,8 @@ private struct JSONParser {
 
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONInput {
         var members: [String: JSONInput] = [:], keys: [String] = []
-        try parseMembers(depth: depth) { key, value in
+        try parseMembers(depth: depth) { keyBytes, value in
+            let key = String(decoding: keyBytes, as: UTF8.self)
             // Two readers of one object with a repeated key can disagree on its value (first or
             // last wins), which is how a verified field gets smuggled past a check: refuse it.
             guard members.updateValue(value, forKey: key) == nil else { return "duplicate key \(String(reflecting: String(key.prefix(64))))" }
@@ -159,9 +163,10 @@ private struct JSONParser {
         return .object(JSONObject(members: members, keys: keys))
     }
 
-    /// Reads the object at `index` member by member, handing each key and value to `member`,
-    /// which returns a problem to refuse the object with (at that member's key), or `nil`.
-    mutating func parseMembers(depth: Int, _ member: (String, JSONInput) -> String?) throws(JSONSyntaxError) {
+    /// Reads the object at `index` member by member, handing each key (its UTF-8 bytes, checked)
+    /// and value to `member`, which returns a problem to refuse the object with (at that member's
+    /// key), or `nil`.
+    mutating func parseMembers(depth: Int, _ member: (UnsafeBufferPointer<UInt8>, JSONInput) -> String?) throws(JSONSyntaxError) {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
         index += 1
         skipWhitespace()
@@ -173,13 +178,17 @@ private struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let keyStart = index
-            let key = try parseString()
+            // A key without escapes is handed over as the input's own bytes; one with escapes decoded.
+            var key = 0..<0, escapedKey: String?
+            if let plain = try parsePlainString() { key = plain } else { escapedKey = try parseEscapedString() }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            if let problem = member(key, value) {
+            let problem =
+                if var escapedKey { escapedKey.withUTF8 { member($0, value) } } else { member(UnsafeBufferPointer(rebasing: bytes[key]), value) }
+            if let problem {
                 index = keyStart
                 throw error(problem)
             }
@@ -243,23 +252,30 @@ private struct JSONParser {
     /// becomes a `String` straight from the input: no intermediate copy, and no validation
     /// when it is ASCII. Anything else takes ``parseEscapedString()``.
     mutating func parseString() throws(JSONSyntaxError) -> String {
+        guard let content = try parsePlainString() else { return try parseEscapedString() }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
+    }
+
+    /// Where the content of the string at `index` lies in the input, once it is read and its
+    /// UTF-8 checked, when it has no escapes or control characters; else `nil`, `index` unmoved.
+    mutating func parsePlainString() throws(JSONSyntaxError) -> Range<Int>? {
         let start = index + 1
         var scan = start
         var highBits: UInt8 = 0
         while scan < bytes.count {
             let byte = bytes[scan]
             if byte == UInt8(ascii: "\"") {
-                let content = UnsafeBufferPointer(rebasing: bytes[start..<scan])
                 index = scan + 1
-                if highBits & 0x80 == 0 { return String(decoding: content, as: UTF8.self) }
-                guard let text = String(validating: content, as: UTF8.self) else { throw error("string is not valid UTF-8") }
-                return text
+                if highBits & 0x80 != 0, String(validating: UnsafeBufferPointer(rebasing: bytes[start..<scan]), as: UTF8.self) == nil {
+                    throw error("string is not valid UTF-8")
+                }
+                return start..<scan
             }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
             highBits |= byte
             scan += 1
         }
-        return try parseEscapedString()
+        return nil
     }
 
     /// The general string path: escapes decoded into a byte buffer, validated at the end.
