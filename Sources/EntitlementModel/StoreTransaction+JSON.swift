@@ -18,17 +18,18 @@ extension StoreTransaction {
 
         /// The JSON key.
         var key: String { stringValue }
-        /// The field whose key's UTF-8 bytes are `key`, if any: compared as bytes, so that no
-        /// `String` is made of a key to find its field.
+        /// The field whose key's UTF-8 bytes are `key`, if any: compared as bytes with the keys of
+        /// its length only, so that no `String` is made of a key to find its field.
         static func named(_ key: some Collection<UInt8>) -> Field? {
-            let length = key.count
-            for (position, keyLength) in keyLengths.enumerated() where keyLength == length && keys[position].elementsEqual(key) {
-                return Field(rawValue: position)
-            }
-            return nil
+            guard key.count < byKeyLength.count else { return nil }
+            return byKeyLength[key.count].first { $0.utf8.withUnsafeBufferPointer { $0.elementsEqual(key) } }?.field
         }
-        private static let keys = allCases.map { Array($0.stringValue.utf8) }
-        private static let keyLengths = keys.map(\.count)
+        /// Each field with its key's bytes, by the key's length.
+        private static let byKeyLength: [[(field: Field, utf8: [UInt8])]] = allCases.reduce(into: []) { table, field in
+            let utf8 = Array(field.stringValue.utf8)
+            if table.count <= utf8.count { table += Array(repeating: [], count: utf8.count + 1 - table.count) }
+            table[utf8.count].append((field, utf8))
+        }
         /// The field's bit in a set of fields.
         var bit: UInt32 { 1 << UInt32(rawValue) }
     }
