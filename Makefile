@@ -43,7 +43,7 @@ endif
 
 # The library products an app links, documented with the toolchain's own swift-symbolgraph-extract
 # and docc (no plugin package): one .doccarchive each, warnings as errors.
-DOC_MODULES := EntitlementModel SharedDefaults EntitlementDefaults FileWatch WidgetTimeline WatchExtension
+DOC_MODULES := StoreKitFormats Entitlements SharedDefaults EntitlementDefaults FileWatch WidgetTimeline WatchExtension
 DOCS ?= .build/docs
 TRIPLE ?= $(shell uname -m)-unknown-linux-gnu
 

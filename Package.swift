@@ -29,12 +29,13 @@ let shippedTool: [LinkerSetting] = [
 
 let package = Package(
     name: "EntitlementBroker",
-    // Linux is the platform. The pure modules (PropertyList, EntitlementModel, SignedData,
-    // WidgetTimeline, WatchExtension) also build on macOS 15, where they import Foundation; every
-    // module that touches the kernel imports Glibc and builds on Linux only.
+    // Linux is the platform. The pure modules (PropertyList, StoreKitFormats, Entitlements,
+    // SignedData, WidgetTimeline, WatchExtension) also build on macOS 15, where they import
+    // Foundation; every module that touches the kernel imports Glibc and builds on Linux only.
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "EntitlementModel", targets: ["EntitlementModel"]),
+        .library(name: "StoreKitFormats", targets: ["StoreKitFormats"]),
+        .library(name: "Entitlements", targets: ["Entitlements"]),
         // The snapshot's and the defaults' values are property lists (`EntitlementSnapshot.propertyList`).
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
@@ -55,8 +56,12 @@ let package = Package(
         .target(name: "CivilTime", swiftSettings: strict),
         // Pure values: property-list values and their codecs. No file I/O.
         .target(name: "PropertyList", dependencies: ["CivilTime"], swiftSettings: strict),
-        // Pure values and the engine: catalog, transactions, snapshot, feature gate. Time is passed in.
-        .target(name: "EntitlementModel", dependencies: ["CivilTime", "PropertyList", "SignedData"], swiftSettings: strict),
+        // The App Store's shapes, as pure values: JSON reading, transactions, renewal info,
+        // app transactions, grants, the signed payloads that carry them and `.storekit` files.
+        .target(name: "StoreKitFormats", dependencies: ["CivilTime", "SignedData"], swiftSettings: strict),
+        // What a user may use, as pure values: catalog, facts, the engine, the snapshot and its
+        // schema, the feature gate and the paywall. Time is passed in.
+        .target(name: "Entitlements", dependencies: ["StoreKitFormats", "CivilTime", "PropertyList", "SignedData"], swiftSettings: strict),
         // What is believed only once verified: SHA-2, P-256 / P-384 ECDSA verification, the
         // signature encodings under JWS and X.509, and JWS chains to pinned roots; and the
         // companion link's HMAC-SHA256, HKDF-SHA256 and ChaCha20-Poly1305. Pure values, no I/O.
@@ -70,18 +75,18 @@ let package = Package(
         .target(name: "SharedDefaults", dependencies: ["PropertyList", "SystemShims"], swiftSettings: strict),
         // What entitlements keep in the App Group store: the container's layout, the snapshot's
         // reader and publisher, launch-time preferences and paywall analytics, on top of SharedDefaults.
-        .target(name: "EntitlementDefaults", dependencies: ["SharedDefaults", "EntitlementModel", "PropertyList", "SystemShims"], swiftSettings: strict),
+        .target(name: "EntitlementDefaults", dependencies: ["SharedDefaults", "StoreKitFormats", "Entitlements", "PropertyList", "SystemShims"], swiftSettings: strict),
         // inotify on a directory, filtered by name, as an AsyncSequence.
         .target(name: "FileWatch", dependencies: ["SystemShims"], swiftSettings: strict),
         // The service loop (signals, directory changes and a deadline; blocking work on its own
         // thread; graceful shutdown with a deadline), signals as an AsyncSequence, child processes.
         .target(name: "ServiceRuntime", dependencies: ["SystemShims", "FileWatch"], swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
-        .target(name: "Broker", dependencies: ["EntitlementModel", "SignedData", "CompanionLink", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
+        .target(name: "Broker", dependencies: ["StoreKitFormats", "Entitlements", "SignedData", "CompanionLink", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
-        .target(name: "WidgetTimeline", dependencies: ["CivilTime", "EntitlementModel", "PropertyList"], swiftSettings: strict),
+        .target(name: "WidgetTimeline", dependencies: ["CivilTime", "StoreKitFormats", "Entitlements", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.
-        .target(name: "WatchExtension", dependencies: ["EntitlementModel", "WidgetTimeline"], swiftSettings: strict),
+        .target(name: "WatchExtension", dependencies: ["StoreKitFormats", "Entitlements", "WidgetTimeline"], swiftSettings: strict),
         // A small hand-written argument parser, errors and exit codes.
         .target(name: "CLISupport", dependencies: ["SystemShims"], swiftSettings: strict),
         // The tools' own library: what every tool shares (--container, --group and --catalog
@@ -91,7 +96,7 @@ let package = Package(
         .target(
             name: "EntitlementTools",
             dependencies: [
-                "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime", "WidgetTimeline",
+                "CLISupport", "StoreKitFormats", "Entitlements", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime", "WidgetTimeline",
                 "WatchExtension", "SystemShims",
             ],
             swiftSettings: strict
@@ -100,7 +105,7 @@ let package = Package(
         .target(
             name: "BrokerTools",
             dependencies: [
-                "EntitlementTools", "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime", "Broker",
+                "EntitlementTools", "CLISupport", "StoreKitFormats", "Entitlements", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime", "Broker",
                 "WidgetTimeline", "SystemShims",
             ],
             swiftSettings: strict
@@ -110,7 +115,7 @@ let package = Package(
         .target(
             name: "DemoTools",
             dependencies: [
-                "BrokerTools", "EntitlementTools", "CLISupport", "EntitlementModel", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime",
+                "BrokerTools", "EntitlementTools", "CLISupport", "StoreKitFormats", "Entitlements", "EntitlementDefaults", "SharedDefaults", "ServiceRuntime",
                 "Broker", "WidgetTimeline", "SystemShims",
             ],
             swiftSettings: strict
@@ -125,19 +130,19 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "JWSVerificationTests", dependencies: ["SignedData", "EntitlementModel", "Broker", "SharedDefaults", "EntitlementDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
-        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementModel", "EntitlementDefaults", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
+            name: "JWSVerificationTests", dependencies: ["SignedData", "StoreKitFormats", "Entitlements", "Broker", "SharedDefaults", "EntitlementDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
+        .testTarget(name: "EntitlementModelTests", dependencies: ["Entitlements", "StoreKitFormats", "EntitlementDefaults", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
         // The generic store, and what entitlements keep in it (EntitlementDefaults).
-        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "EntitlementDefaults", "SystemShims", "PropertyList", "EntitlementModel", "TestSupport"], swiftSettings: mockableSyscalls),
+        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "EntitlementDefaults", "SystemShims", "PropertyList", "StoreKitFormats", "Entitlements", "TestSupport"], swiftSettings: mockableSyscalls),
         // The system-call layer itself: pipes, processes, signals, whole writes, through the seam.
         .testTarget(name: "SystemShimsTests", dependencies: ["SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "SystemShims", "TestSupport"], swiftSettings: mockableSyscalls),
         .testTarget(
             name: "BrokerTests",
-            dependencies: ["Broker", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "SystemShims", "ServiceRuntime", "TestSupport"],
+            dependencies: ["Broker", "StoreKitFormats", "Entitlements", "SharedDefaults", "EntitlementDefaults", "SystemShims", "ServiceRuntime", "TestSupport"],
             exclude: ["Journals"], swiftSettings: mockableSyscalls),
         .testTarget(
-            name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "EntitlementModel"], exclude: ["Golden"],
+            name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "StoreKitFormats", "Entitlements"], exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(
             name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
@@ -149,14 +154,14 @@ let package = Package(
             name: "EntitlementToolsTests", dependencies: ["EntitlementTools", "DemoTools", "CLISupport", "WidgetTimeline", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TestSupport", "EntitlementModel", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker", "CompanionLink", "SignedData"],
+            dependencies: ["TestSupport", "StoreKitFormats", "Entitlements", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker", "CompanionLink", "SignedData"],
             exclude: ["Golden", "AppleModels", "Grants"], swiftSettings: strict
         ),
         // The hostile-input corpus (Tests/Corpus) through the real tools, the decoder fixes it
         // led to, and the systemd notify protocol against a socket the test owns.
         .testTarget(
             name: "HostileInputTests",
-            dependencies: ["TestSupport", "EntitlementModel", "PropertyList", "SharedDefaults", "EntitlementDefaults", "Broker", "ServiceRuntime"],
+            dependencies: ["TestSupport", "StoreKitFormats", "Entitlements", "PropertyList", "SharedDefaults", "EntitlementDefaults", "Broker", "ServiceRuntime"],
             swiftSettings: strict
         ),
     ],

@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "Benchmarks",
             dependencies: [
-                .product(name: "EntitlementModel", package: product), .product(name: "PropertyList", package: product),
+                .product(name: "StoreKitFormats", package: product), .product(name: "Entitlements", package: product), .product(name: "PropertyList", package: product),
                 .product(name: "SharedDefaults", package: product), .product(name: "EntitlementDefaults", package: product),
                 .product(name: "FileWatch", package: product), .product(name: "Broker", package: product),
                 .product(name: "WidgetTimeline", package: product), .product(name: "SignedData", package: product),
@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "StressCommands",
             dependencies: [
-                .product(name: "EntitlementModel", package: product), .product(name: "PropertyList", package: product),
+                .product(name: "StoreKitFormats", package: product), .product(name: "Entitlements", package: product), .product(name: "PropertyList", package: product),
                 .product(name: "SharedDefaults", package: product), .product(name: "EntitlementDefaults", package: product),
             ],
             swiftSettings: strict

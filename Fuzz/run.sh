@@ -7,7 +7,8 @@
 # JSON and JWS -> engine), catalog (Catalog.json), storekit (.storekit), jws (a line under
 # signatures: required, and the same bytes as a certificate and a JWS), link (a peer's byte stream
 # on the companion link: frames, handshake, sealed session). SECONDS defaults to 60.
-# The EntitlementModel sources and those of the package modules it uses are compiled into one module with the target
+# The StoreKitFormats and Entitlements sources and those of the package modules they use are compiled
+# into one module with the target
 # (swiftc -sanitize=fuzzer,address). The run is seeded from a scratch copy of Tests/Corpus, so
 # the repository is never modified; new inputs and crash artifacts land in .build/fuzz/TARGET/.
 # -timeout=60: on a loaded shared machine a 10 s limit reported a 31-byte input that runs in
@@ -32,10 +33,10 @@ case $target in
   *) echo "run.sh: unknown target '$target' (snapshot, events, catalog, storekit, jws, link)" >&2; exit 64 ;;
 esac
 
-# One module of EntitlementModel and CompanionLink and every package module they depend on (keep
+# One module of Entitlements and CompanionLink and every package module they depend on (keep
 # this list the closure of their dependencies in Package.swift): their imports of each other are
 # dropped so that `package` and internal symbols resolve.
-modules="CivilTime PropertyList SignedData EntitlementModel CompanionLink"
+modules="CivilTime PropertyList SignedData StoreKitFormats Entitlements CompanionLink"
 sources=$work/sources
 rm -rf "$sources" && mkdir -p "$sources"
 drop_imports=

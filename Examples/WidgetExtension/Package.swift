@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "GekoWidget",
             dependencies: [
-                .product(name: "EntitlementModel", package: "EntitlementBroker"),
+                .product(name: "Entitlements", package: "EntitlementBroker"),
                 .product(name: "EntitlementDefaults", package: "EntitlementBroker"),
                 .product(name: "FileWatch", package: "EntitlementBroker"),
                 .product(name: "WidgetTimeline", package: "EntitlementBroker"),

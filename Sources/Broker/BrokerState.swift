@@ -1,5 +1,6 @@
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import FoundationEssentials
 import SystemShims
 

@@ -1,6 +1,6 @@
 import CompanionLink
 import EntitlementDefaults
-import EntitlementModel
+import StoreKitFormats
 import FoundationEssentials
 import ServiceRuntime
 import SignedData

@@ -1,5 +1,5 @@
 import EntitlementDefaults
-import EntitlementModel
+import StoreKitFormats
 import FoundationEssentials
 import SystemShims
 

@@ -1,4 +1,5 @@
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 
 /// What a companion outbox offers when it is first created: everything the journal holds, so a
 /// peer paired after a compaction still learns the older purchases.

@@ -1,5 +1,5 @@
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
 
 /// How to run ``EntitlementDaemon``.
 public struct DaemonConfiguration: Sendable {

@@ -1,4 +1,5 @@
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import FoundationEssentials
 import EntitlementDefaults
 import ServiceRuntime

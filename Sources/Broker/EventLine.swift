@@ -1,4 +1,5 @@
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import FoundationEssentials
 
 /// Decoding and catalog validation of one JSON line, shared by `ingest` (before queueing) and

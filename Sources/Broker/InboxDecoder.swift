@@ -1,5 +1,5 @@
 import Dispatch
-import EntitlementModel
+import Entitlements
 import SystemShims
 import FoundationEssentials
 import Synchronization

@@ -1,4 +1,4 @@
-import EntitlementModel
+import StoreKitFormats
 import FoundationEssentials
 
 /// Reads the binary checkpoint records (`N`, `T`, `R`) that journals written before fact

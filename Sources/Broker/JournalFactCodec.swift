@@ -1,4 +1,4 @@
-import EntitlementModel
+import StoreKitFormats
 import FoundationEssentials
 
 /// Reads the fact records in words of checkpoints written before fact records

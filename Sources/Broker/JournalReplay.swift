@@ -1,4 +1,5 @@
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 
 /// Rebuilds the facts a journal's records hold: the one replay rule, for the daemon's start and
 /// for tools that read the journal (`entitlementctl status`).

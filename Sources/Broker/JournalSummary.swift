@@ -1,4 +1,4 @@
-import EntitlementModel
+import Entitlements
 import FoundationEssentials
 
 /// The payload of a summary record (``JournalRecord/Kind/summary``): a ``FactStore/Summary``,

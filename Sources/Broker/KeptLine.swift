@@ -1,4 +1,5 @@
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 
 /// How the daemon keeps an event line it holds (queued by `ingest`, or journaled) under a
 /// catalog: the one rule by which replay, a catalog reload and the drain read lines.

@@ -4,7 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 
 /// Links a purchase to the paywall before it: the daemon, having journaled new transactions,
 /// appends `upgradedFromPaywall` for each feature a purchase unlocks when a `paywallShown` for

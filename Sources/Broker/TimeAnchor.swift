@@ -1,4 +1,4 @@
-import EntitlementModel
+import Entitlements
 import FoundationEssentials
 
 /// The daemon's time: the last instant it could justify and the boot clock when it did. Pure

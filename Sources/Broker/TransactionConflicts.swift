@@ -1,4 +1,4 @@
-import EntitlementModel
+import StoreKitFormats
 import FoundationEssentials
 
 /// Refuses an input in which one `transactionId` appears with different immutable fields.

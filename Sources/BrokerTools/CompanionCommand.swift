@@ -1,6 +1,6 @@
 import Broker
 import CLISupport
-import EntitlementModel
+import StoreKitFormats
 import EntitlementTools
 
 /// `entitlementctl companion`: the state of the daemon's companion link.

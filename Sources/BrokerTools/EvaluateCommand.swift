@@ -1,6 +1,7 @@
 import Broker
 import CLISupport
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import FoundationEssentials
 import EntitlementTools
 

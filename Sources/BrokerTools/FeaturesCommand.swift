@@ -1,6 +1,6 @@
 import CLISupport
 import EntitlementDefaults
-import EntitlementModel
+import StoreKitFormats
 import FoundationEssentials
 import SystemShims
 import EntitlementTools

@@ -1,6 +1,6 @@
 import Broker
 import CLISupport
-import EntitlementModel
+import Entitlements
 import FoundationEssentials
 import SystemShims
 import EntitlementTools

@@ -1,6 +1,7 @@
 import CLISupport
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import FoundationEssentials
 import SystemShims
 import EntitlementTools

@@ -1,6 +1,6 @@
 import CLISupport
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
 import SharedDefaults
 import SystemShims
 import EntitlementTools

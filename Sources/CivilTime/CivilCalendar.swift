@@ -1,6 +1,6 @@
 /// The proleptic Gregorian calendar counted in whole days from 1970-01-01 (Howard Hinnant's
 /// `days_from_civil` / `civil_from_days`), for every date text the package reads or writes: the
-/// XML property list's `<date>`, ISO 8601 in `EntitlementModel` and `WidgetTimeline`, and X.509
+/// XML property list's `<date>`, ISO 8601 in `StoreKitFormats` and `WidgetTimeline`, and X.509
 /// validity times in `SignedData`. Years are astronomical (year 0 is 1 BC); months are 1–12. Pure
 /// integer arithmetic, exact for any `Int64` day count a caller's range checks allow.
 package enum CivilCalendar {

@@ -1,7 +1,7 @@
 import BrokerTools
 import Broker
 import CLISupport
-import EntitlementModel
+import Entitlements
 import FoundationEssentials
 import ServiceRuntime
 import SharedDefaults

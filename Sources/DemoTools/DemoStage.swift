@@ -1,7 +1,8 @@
 import BrokerTools
 import Broker
 import CLISupport
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import FoundationEssentials
 import ServiceRuntime
 import EntitlementDefaults

@@ -1,4 +1,4 @@
-import EntitlementModel
+import Entitlements
 import SharedDefaults
 
 /// How a process runs a premium toggle for its whole life, decided once at launch by

@@ -3,7 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import SharedDefaults
 import SystemShims
 
@@ -121,7 +122,7 @@ public struct PaywallAnalyticsLog: Sendable {
     /// - Throws: ``PaywallAnalyticsError`` only when a file exists and cannot be read.
     public func read() throws(PaywallAnalyticsError) -> Records {
         var records = Records(events: [], damagedLines: 0)
-        for file in [rotatedPath, path] { try Self.decode(try Self.contents(of: file), into: &records) }
+        for file in [rotatedPath, path] { Self.decode(try Self.contents(of: file), into: &records) }
         return records
     }
 

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import EntitlementModel
+import Entitlements
 
 /// What each feature's paywall did: how often it was shown, dismissed and converted, and how
 /// free and premium users used the feature, from the records of a ``PaywallAnalyticsLog``. What

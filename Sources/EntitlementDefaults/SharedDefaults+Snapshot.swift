@@ -1,4 +1,4 @@
-import EntitlementModel
+import Entitlements
 import PropertyList
 import SharedDefaults
 import SystemShims

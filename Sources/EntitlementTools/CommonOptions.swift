@@ -1,6 +1,6 @@
 import EntitlementDefaults
 import CLISupport
-import EntitlementModel
+import Entitlements
 import FoundationEssentials
 import SystemShims
 

@@ -1,5 +1,5 @@
 import CLISupport
-import EntitlementModel
+import StoreKitFormats
 import FoundationEssentials
 
 extension ValueParser where Value == Date {

@@ -1,5 +1,5 @@
 import CLISupport
-import EntitlementModel
+import Entitlements
 import FoundationEssentials
 import ServiceRuntime
 import EntitlementDefaults

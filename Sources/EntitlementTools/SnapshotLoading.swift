@@ -1,4 +1,4 @@
-import EntitlementModel
+import Entitlements
 import EntitlementDefaults
 import SharedDefaults
 import SystemShims

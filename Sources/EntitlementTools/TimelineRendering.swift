@@ -1,5 +1,6 @@
 import CLISupport
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import FoundationEssentials
 import SharedDefaults
 import WatchExtension

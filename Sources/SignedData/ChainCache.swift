@@ -21,10 +21,6 @@ final class ChainCache: Sendable {
     static let capacity = 64
 
     private let entries = Mutex<[[String]: Result<VerifiedChain, JWSFailure>]>([:])
-    private let verifications = Mutex(0)
-
-    /// How many chains this cache has verified (misses), for tests and benchmarks.
-    var verifiedChains: Int { verifications.withLock { $0 } }
 
     /// The verified chain for `x5c`, from the cache or checked now.
     /// - Throws: ``JWSFailure/malformed(_:)`` for an unreadable certificate,
@@ -32,7 +28,6 @@ final class ChainCache: Sendable {
     func chain(_ x5c: [String]) throws(JWSFailure) -> VerifiedChain {
         if let known = entries.withLock({ $0[x5c] }) { return try known.get() }
         let result = Result { () throws(JWSFailure) in try Self.verify(x5c) }
-        verifications.withLock { $0 += 1 }
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[x5c] = result

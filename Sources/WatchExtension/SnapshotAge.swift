@@ -1,4 +1,4 @@
-import EntitlementModel
+import Entitlements
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,4 +1,4 @@
-import EntitlementModel
+import Entitlements
 
 /// Where the watch app gets its snapshot: in a real app, a `SnapshotReader` on the shared file
 /// the watch's own broker publishes in the watch's container; the app only ever reads through

@@ -1,4 +1,5 @@
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,4 +1,4 @@
-import EntitlementModel
+import StoreKitFormats
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

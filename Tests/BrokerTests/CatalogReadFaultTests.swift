@@ -1,6 +1,6 @@
 #if ENABLE_MOCKING
 @testable import Broker
-import EntitlementModel
+import Entitlements
 import Foundation
 import SystemShims
 import Testing

@@ -1,5 +1,6 @@
 @testable import Broker
-@testable import EntitlementModel
+@testable import Entitlements
+@testable import StoreKitFormats
 import Foundation
 import TestSupport
 import Testing

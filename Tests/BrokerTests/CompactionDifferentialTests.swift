@@ -1,5 +1,6 @@
 @testable import Broker
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 @testable import Broker
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 import Testing
 

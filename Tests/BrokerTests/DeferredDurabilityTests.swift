@@ -1,7 +1,7 @@
 #if ENABLE_MOCKING
 @testable import Broker
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
 import Foundation
 import Glibc
 import ServiceRuntime

@@ -1,6 +1,6 @@
 @testable import Broker
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
 import Foundation
 import Synchronization
 import Testing

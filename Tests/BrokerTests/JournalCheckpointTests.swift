@@ -1,5 +1,5 @@
 @testable import Broker
-import EntitlementModel
+import Entitlements
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 @testable import Broker
-import EntitlementModel
+import StoreKitFormats
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 @testable import Broker
-import EntitlementModel
+import StoreKitFormats
 import Foundation
 
 /// The writer of the fact records in words earlier daemons put in checkpoints, kept to make such

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Broker
-import EntitlementModel
+import Entitlements
 
 /// Which instant the daemon may evaluate and publish at, and when a trusted `signedDate` moves
 /// its time back (``TimeAnchor``).

@@ -1,4 +1,4 @@
-import EntitlementModel
+import StoreKitFormats
 import Foundation
 import Glibc
 import ServiceRuntime

@@ -1,6 +1,6 @@
 import Broker
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
 import Foundation
 import Glibc
 import ServiceRuntime
@@ -360,7 +360,7 @@ struct CompanionLinkEndToEndTests {
             #expect(result.standardError.contains(pair.key) && result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
             chmod(pair.key, 0o600)
             let short = pair.root + "/short.key"
-            FileManager.default.createFile(atPath: short, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(atPath: short, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o600])
             let shortResult = try await BuiltTools.run("entitlementd", pair.common("watch") + ["--companion-listen", "0", "--pairing-key", short])
             #expect(shortResult.status == 65 && shortResult.standardError.contains("not 32"))
             if geteuid() == 0 {

@@ -1,4 +1,5 @@
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 import SharedDefaults
 import EntitlementDefaults

@@ -1,5 +1,6 @@
 import Broker
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 import ServiceRuntime
 import EntitlementDefaults

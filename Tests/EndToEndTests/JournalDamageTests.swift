@@ -1,5 +1,5 @@
 import Broker
-import EntitlementModel
+import Entitlements
 import Foundation
 import ServiceRuntime
 import SharedDefaults

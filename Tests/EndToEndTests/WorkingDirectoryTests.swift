@@ -1,4 +1,4 @@
-import EntitlementModel
+import Entitlements
 import Foundation
 import ServiceRuntime
 import EntitlementDefaults

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyList
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
 
 /// The floor a snapshot puts under a reader's clock: `issuedAt` plus the boot time elapsed since
 /// issue on the same boot, `issuedAt` alone otherwise; and the snapshot fields that carry it.

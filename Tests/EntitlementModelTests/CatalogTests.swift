@@ -1,7 +1,8 @@
 import EntitlementDefaults
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
+@testable import StoreKitFormats
 
 @Suite(.timeLimit(.minutes(1))) struct CatalogTests {
     @Test func loadsTheSampleCatalog() throws {

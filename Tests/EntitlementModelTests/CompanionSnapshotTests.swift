@@ -1,7 +1,8 @@
 import Foundation
 import PropertyList
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
+@testable import StoreKitFormats
 
 /// The snapshot's companion fields (`companionSyncedAt`, `device`) in every reading and writing,
 /// the catalog's `companionOfflineLimit`, and the one staleness rule the watch's readers share.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
+@testable import StoreKitFormats
 
 /// One scenario: input lines, an instant, and the expected status of the `plus` entitlement.
 struct EngineCase: Sendable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyList
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
 
 /// ``EntitlementTable``: what a `[String: EntitlementStatus]` answered, it answers the same, in
 /// ascending id order, each id once; and a decoded table equals the one that was written,

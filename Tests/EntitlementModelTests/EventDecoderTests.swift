@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import StoreKitFormats
 
 @Suite(.timeLimit(.minutes(1))) struct EventDecoderTests {
     @Test func decodesApplesXcodeSampleTransaction() throws {

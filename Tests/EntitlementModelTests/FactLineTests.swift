@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import StoreKitFormats
 
 /// A checkpoint's fact line is read member by member by the transaction's one reader: the same
 /// transaction as the ingested line, whatever the order of its members, and a repeated key refused.

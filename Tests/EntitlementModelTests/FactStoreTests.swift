@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
+@testable import StoreKitFormats
 
 @Suite(.timeLimit(.minutes(1))) struct FactStoreTests {
     private typealias F = Fixtures

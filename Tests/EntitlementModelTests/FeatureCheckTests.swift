@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
 
 /// ``FeatureGate/check(_:snapshot:wallClock:currentCount:daysAgo:adding:)`` gives the decisions
 /// the gate's rule spells out (``expectedDecisions``), locks at the instant access ends, and

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
 
 @Suite(.timeLimit(.minutes(1))) struct FeatureGateOnResultTests {
     struct Row: Sendable, CustomStringConvertible {

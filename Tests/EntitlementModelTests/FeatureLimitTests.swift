@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
 
 /// The free tier's limits in the sample catalog: counts (3 habits, 10 collections, 10 cards, 3 groups)
 /// with `remaining`, `wouldExceed` and the typed limit error, and the 30-day history window.

@@ -2,7 +2,8 @@ import EntitlementDefaults
 import Foundation
 import Testing
 import TestSupport
-@testable import EntitlementModel
+@testable import Entitlements
+@testable import StoreKitFormats
 
 /// Shared test data: the sample catalog in `Shared/`, product ids, and builders for input lines.
 enum Fixtures {

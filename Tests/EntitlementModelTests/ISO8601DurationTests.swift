@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import StoreKitFormats
 
 @Suite struct ISO8601DurationTests {
     @Test(arguments: [

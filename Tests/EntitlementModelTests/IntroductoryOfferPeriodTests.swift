@@ -1,7 +1,8 @@
 import EntitlementDefaults
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
+@testable import StoreKitFormats
 
 /// An introductory offer whose transaction carries `offerType` 1 but no `offerDiscountType`
 /// (payloads signed before 2024, Xcode's) takes its kind from the `.storekit` file's

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import StoreKitFormats
 
 @Suite struct JSONInputTests {
     @Test func parsesValuesKeepingNumberText() throws {

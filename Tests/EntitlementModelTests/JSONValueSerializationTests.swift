@@ -1,5 +1,5 @@
 import Foundation
-import EntitlementModel
+import StoreKitFormats
 import Testing
 
 /// `JSONValue.serialized` is what every tool's `--format json` prints and what golden files hold:

@@ -1,5 +1,5 @@
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
 
 @Suite struct PaywallEventTests {
     static let time = Fixtures.date("2026-11-22T10:00:00.250Z")

@@ -2,7 +2,7 @@ import Foundation
 import PropertyList
 import TestSupport
 import Testing
-@testable import EntitlementModel
+@testable import Entitlements
 
 /// ``EntitlementSnapshot/decode(fromSuiteBytes:)``: the snapshot that was written reads back from
 /// a suite file with other writers' keys beside it, corrupted files are refused (never a crash),

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementModel
+@testable import StoreKitFormats
 
 /// How a transaction is stored: small enough for a daemon holding hundreds of thousands, and a
 /// value whatever order its fields were set in (closed fields in a byte, other values as written).

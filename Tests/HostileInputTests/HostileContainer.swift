@@ -1,6 +1,6 @@
 import Broker
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
 import Foundation
 import PropertyList
 import SharedDefaults

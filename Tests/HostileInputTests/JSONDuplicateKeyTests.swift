@@ -1,4 +1,4 @@
-import EntitlementModel
+import StoreKitFormats
 import Testing
 
 /// A repeated key in one JSON object is refused: the corpus found

@@ -1,5 +1,5 @@
 import Broker
-import EntitlementModel
+import StoreKitFormats
 import Foundation
 import TestSupport
 import Testing

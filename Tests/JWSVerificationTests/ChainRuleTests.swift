@@ -1,4 +1,4 @@
-import EntitlementModel
+import StoreKitFormats
 import Foundation
 @testable import SignedData
 import Testing
@@ -111,19 +111,26 @@ struct ChainRuleTests {
         #expect(try EventDecoder.decode(line: wrapped.utf8, signatures: trusting).count == 2)
     }
 
-    @Test("A chain is verified once; more payloads under it cost the leaf signature only")
+    @Test("A chain read again from the cache is the chain verified the first time, and a broken one stays refused")
     func chainCache() throws {
         let cache = ChainCache()
         let lines = try Vectors.lines("apple/qysmat-notifications.jsonl")
-        for _ in 0..<3 {
-            for line in lines {
-                let jws = try #require(line.split(separator: "\"").first { $0.hasPrefix("eyJ") && $0.split(separator: ".").count == 3 })
-                let compact = try JWSCompact(jws)
-                let header = try JSONSerialization.jsonObject(with: Data(compact.header)) as? [String: Any]
-                let chain = try #require(header?["x5c"] as? [String])
-                _ = try cache.chain(chain)
-            }
+        var chains: [[String]] = []
+        for line in lines {
+            let jws = try #require(line.split(separator: "\"").first { $0.hasPrefix("eyJ") && $0.split(separator: ".").count == 3 })
+            let compact = try JWSCompact(jws)
+            let header = try JSONSerialization.jsonObject(with: Data(compact.header)) as? [String: Any]
+            chains.append(try #require(header?["x5c"] as? [String]))
         }
-        #expect(cache.verifiedChains == 1, "three notifications signed under one chain, read three times")
+        for chain in chains + chains {
+            let cached = try cache.chain(chain), fresh = try ChainCache().chain(chain)
+            #expect(cached.certificates.map(\.der) == fresh.certificates.map(\.der))
+            #expect(cached.rootFingerprint == fresh.rootFingerprint && cached.lastIsSelfSigned == fresh.lastIsSelfSigned)
+        }
+        // The leaf and its issuer swapped: each link's signature fails, on every read.
+        let broken = [chains[0][1], chains[0][0]] + chains[0].dropFirst(2)
+        for _ in 0..<2 {
+            #expect(throws: JWSFailure.brokenChain(index: 0)) { try cache.chain(broken) }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 import EntitlementDefaults
 import SharedDefaults

@@ -1,5 +1,6 @@
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 
 /// The package's sample catalog (`Shared/Catalog.json`) and snapshots the real engine computes

@@ -1,4 +1,5 @@
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 
 /// Turns results into the table people read and the JSON object scripts read, each row judged

@@ -1,4 +1,4 @@
-import EntitlementModel
+import Entitlements
 import Foundation
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc

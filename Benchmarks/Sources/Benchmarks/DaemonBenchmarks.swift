@@ -1,5 +1,5 @@
 import Broker
-import EntitlementModel
+import Entitlements
 import Foundation
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc

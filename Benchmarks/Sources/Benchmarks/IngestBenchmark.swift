@@ -1,6 +1,7 @@
 import EntitlementDefaults
 import Broker
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc

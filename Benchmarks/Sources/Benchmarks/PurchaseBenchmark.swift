@@ -1,6 +1,6 @@
 import Broker
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
 import Foundation
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc

@@ -1,5 +1,6 @@
 import Broker
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc

@@ -1,4 +1,5 @@
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 
 /// `--role profile decode-signed [events]`: what the daemon does per verified event, on one

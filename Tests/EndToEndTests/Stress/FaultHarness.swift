@@ -1,6 +1,7 @@
 import Broker
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 import ServiceRuntime
 import SharedDefaults

@@ -1,6 +1,6 @@
 import Dispatch
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
 import Foundation
 import Synchronization
 

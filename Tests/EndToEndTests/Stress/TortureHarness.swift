@@ -1,7 +1,8 @@
 import Broker
 import Dispatch
 import EntitlementDefaults
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import Foundation
 import PropertyList
 import ServiceRuntime

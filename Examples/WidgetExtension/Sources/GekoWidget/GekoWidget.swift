@@ -8,7 +8,8 @@
 // broker package's Shared/Container, group.com.irenews.geko and Shared/Catalog.json (run from
 // the broker package's root).
 
-import EntitlementModel
+import Entitlements
+import StoreKitFormats
 import FileWatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -8,10 +8,10 @@
 /// `familyShareable`, `subscriptionGroupID`) and every product's `localizations[]` (`locale`,
 /// `displayName`, `description`). Every other key (`settings`, `version`, offers, internal IDs)
 /// is ignored, and each section may be absent.
-enum StoreKitConfiguration {
+package enum StoreKitConfiguration {
     /// The products, and their ids in the order the file writes them (its sections in document
     /// order, each section's items in order).
-    static func productsInOrder(from root: JSONCursor) throws(JSONPathError) -> (products: [String: CatalogProduct], order: [String]) {
+    package static func productsInOrder(from root: JSONCursor) throws(JSONPathError) -> (products: [String: CatalogProduct], order: [String]) {
         var products: [String: CatalogProduct] = [:]
         var order: [String] = []
         /// Adds the product `item` describes, of `kind`, with the keys every product may have.

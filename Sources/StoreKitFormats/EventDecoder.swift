@@ -30,7 +30,7 @@ import SignedData
 /// renewal info, app transaction or grant given unsigned. A grant is the one payload signed
 /// with a `grantKeys` key (header `kid`, no `x5c`), and a grant is signed with nothing else; a
 /// `kid` the catalog does not name refuses the line in every mode. Bundle and environment are
-/// checked against the catalog by ``Catalog/validate(_:)``.
+/// checked against the catalog by `Catalog.validate(_:)` (module Entitlements).
 ///
 /// Unknown fields are ignored and unknown enumeration values are kept. Dates are milliseconds
 /// since 1970, fractions allowed, and must fall between 2008 and 2200.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StoreKitFormats
 
 /// One paywall analytics event (`paywallShown` / `paywallDismissed` / `upgradedFromPaywall` /
 /// `featureUsed`), stored as one JSON Lines record:

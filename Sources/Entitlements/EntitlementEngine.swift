@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StoreKitFormats
 
 /// Turns facts into entitlement statuses: `transactions + renewal info + now -> statuses + next
 /// transition`. Pure: the instant is passed in, nothing reads the clock.

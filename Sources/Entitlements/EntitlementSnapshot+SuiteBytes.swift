@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import PropertyList
 
 /// Why a suite file's bytes gave no snapshot: the three steps of reading one, each failing closed.

@@ -1,3 +1,5 @@
+import StoreKitFormats
+
 /// Where a fact comes from: the app (`bundleId`) and the App Store environment it names, each
 /// `nil` when the fact does not say.
 ///

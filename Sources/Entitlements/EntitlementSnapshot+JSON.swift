@@ -1,3 +1,5 @@
+import StoreKitFormats
+
 extension EntitlementStatus {
     /// The contract's JSON for one entitlement (docs/contract.md, "JSON shapes").
     public var json: JSONValue {

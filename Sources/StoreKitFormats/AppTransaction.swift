@@ -6,7 +6,7 @@ import Foundation
 
 /// The App Store's record of the app's own purchase: StoreKit's `AppTransaction`, the server's
 /// `JWSAppTransactionDecodedPayload`. What the catalog's `paidAppGrant` reads (see
-/// ``PaidAppGrant``); the other fields are not kept.
+/// `PaidAppGrant` in Entitlements); the other fields are not kept.
 public struct AppTransaction: Sendable, Hashable {
     /// The App Store's id of this app download (`appTransactionId`): one fact per id.
     public var appTransactionId: String

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StoreKitFormats
 
 /// The facts the engine evaluates: the current version of every transaction, of every
 /// subscription's renewal info, of every app transaction and of every developer's grant. A pure

@@ -1,3 +1,5 @@
+import StoreKitFormats
+
 /// Everything the engine and the feature gate need to know about one app: its products (from the
 /// Xcode `.storekit` file), which products grant which entitlements, and which features each
 /// entitlement unlocks (from `Catalog.json`). A pure value; see ``Catalog/load(path:bytes:)`` for files.

@@ -1,3 +1,5 @@
+import StoreKitFormats
+
 /// What one feature needs, as the catalog's `features` section describes it.
 ///
 /// ```json

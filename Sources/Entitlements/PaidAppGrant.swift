@@ -3,9 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StoreKitFormats
 
 /// Catalog key `paidAppGrant`: users who bought the app while it was paid keep an entitlement
-/// for good once it turns free with a subscription. A Production ``AppTransaction`` of the
+/// for good once it turns free with a subscription. A Production `AppTransaction` of the
 /// catalog's app grants ``entitlement`` when its original version is lower than
 /// ``beforeVersion`` or its original purchase earlier than ``beforeDate`` (either that is set).
 public struct PaidAppGrant: Sendable, Hashable {

@@ -1,26 +1,20 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A problem at a key path inside a JSON document: `entitlements.plus.products[1]`, `not a string`.
-struct JSONPathError: Error, Sendable, Hashable {
+package struct JSONPathError: Error, Sendable, Hashable {
     /// The key path, or the document's label (`transaction`) for the root.
-    var path: String
-    var problem: String
-    var message: String { path.isEmpty ? problem : "\(path): \(problem)" }
+    package var path: String
+    package var problem: String
+    package var message: String { path.isEmpty ? problem : "\(path): \(problem)" }
 }
 
 /// A JSON value together with where it sits, so every accessor can name the key path in its error.
-struct JSONCursor: Sendable {
-    let value: JSONInput
+package struct JSONCursor: Sendable {
+    package let value: JSONInput
     /// The key path from the document root; empty at the root.
-    let path: String
+    package let path: String
     /// What to call the root in messages (`transaction`, `renewal info`); used when `path` is empty.
     let rootLabel: String
 
-    init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
+    package init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
         self.value = value
         self.path = path
         self.rootLabel = rootLabel
@@ -28,15 +22,15 @@ struct JSONCursor: Sendable {
 
     private var displayPath: String { path.isEmpty ? rootLabel : path }
 
-    func fail(_ problem: String) -> JSONPathError { JSONPathError(path: displayPath, problem: problem) }
+    package func fail(_ problem: String) -> JSONPathError { JSONPathError(path: displayPath, problem: problem) }
 
     /// The cursor at this object's member `key`, whose value is `value`.
-    func member(_ key: String, _ value: JSONInput) -> JSONCursor {
+    package func member(_ key: String, _ value: JSONInput) -> JSONCursor {
         JSONCursor(value, path: path.isEmpty ? key : path + "." + key, rootLabel: rootLabel)
     }
 
     /// The cursor at this array's item `index`, whose value is `value`.
-    func item(_ index: Int, _ value: JSONInput) -> JSONCursor {
+    package func item(_ index: Int, _ value: JSONInput) -> JSONCursor {
         JSONCursor(value, path: "\(path)[\(index)]", rootLabel: rootLabel)
     }
 
@@ -44,56 +38,56 @@ struct JSONCursor: Sendable {
 
     var members: JSONObject? { if case .object(let m) = value { m } else { nil } }
 
-    func object() throws(JSONPathError) -> JSONObject {
+    package func object() throws(JSONPathError) -> JSONObject {
         guard let members else { throw fail("not an object (found \(value.typeName))") }
         return members
     }
 
-    func has(_ key: String) -> Bool { members?[key] != nil }
+    package func has(_ key: String) -> Bool { members?[key] != nil }
 
     /// The member `key`, or `nil` when absent or `null` (optional fields may be written as `null`).
-    func optional(_ key: String) throws(JSONPathError) -> JSONCursor? {
+    package func optional(_ key: String) throws(JSONPathError) -> JSONCursor? {
         let members = try object()
         guard let child = members[key] else { return nil }
         if case .null = child { return nil }
         return member(key, child)
     }
 
-    func required(_ key: String) throws(JSONPathError) -> JSONCursor {
+    package func required(_ key: String) throws(JSONPathError) -> JSONCursor {
         guard let child = try optional(key) else { throw fail("missing \(key)") }
         return child
     }
 
     /// The items of an array, each with its key path.
-    func array() throws(JSONPathError) -> [JSONCursor] {
+    package func array() throws(JSONPathError) -> [JSONCursor] {
         guard case .array(let items) = value else { throw fail("not an array (found \(value.typeName))") }
         return items.enumerated().map { item($0, $1) }
     }
 
     /// Each member of an object, keys in sorted order so errors are deterministic.
-    func entries() throws(JSONPathError) -> [(key: String, cursor: JSONCursor)] {
+    package func entries() throws(JSONPathError) -> [(key: String, cursor: JSONCursor)] {
         try object().members.sorted { $0.key < $1.key }.map { ($0.key, member($0.key, $0.value)) }
     }
 
     /// Each member of an object in the order the document writes them (where order means
     /// something, such as the catalog's entitlements that order a paywall's products).
-    func entriesInDocumentOrder() throws(JSONPathError) -> [(key: String, cursor: JSONCursor)] {
+    package func entriesInDocumentOrder() throws(JSONPathError) -> [(key: String, cursor: JSONCursor)] {
         try object().map { ($0.key, member($0.key, $0.value)) }
     }
 
     // MARK: Scalars
 
-    func string() throws(JSONPathError) -> String {
+    package func string() throws(JSONPathError) -> String {
         guard case .string(let s) = value else { throw fail("not a string") }
         return s
     }
 
-    func bool() throws(JSONPathError) -> Bool {
+    package func bool() throws(JSONPathError) -> Bool {
         guard case .bool(let b) = value else { throw fail("not a boolean") }
         return b
     }
 
-    func double() throws(JSONPathError) -> Double {
+    package func double() throws(JSONPathError) -> Double {
         // An integer's text reads faster as one; every other number as a double.
         guard case .number(let text) = value, let number = Int64(text).map(Double.init) ?? Double(text), number.isFinite else {
             throw fail("not a finite number")
@@ -101,7 +95,7 @@ struct JSONCursor: Sendable {
         return number
     }
 
-    func integer() throws(JSONPathError) -> Int {
+    package func integer() throws(JSONPathError) -> Int {
         guard case .number(let text) = value else { throw fail("not an integer") }
         if let exact = Int(text) { return exact }
         guard let number = Double(text), number.isFinite, number == number.rounded(), abs(number) < 9.0e15 else {
@@ -111,7 +105,7 @@ struct JSONCursor: Sendable {
     }
 
     /// A string, or an integral number written without quotes (identifiers in hand-written input).
-    func identifier() throws(JSONPathError) -> String {
+    package func identifier() throws(JSONPathError) -> String {
         switch value {
         case .string(let s) where !s.isEmpty: return s
         case .number(let text) where Int64(text) != nil: return text
@@ -120,7 +114,7 @@ struct JSONCursor: Sendable {
     }
 
     /// A boolean, or 0 / 1 (StoreKit writes `autoRenewStatus` as a number).
-    func flag() throws(JSONPathError) -> Bool {
+    package func flag() throws(JSONPathError) -> Bool {
         switch value {
         case .bool(let b): return b
         case .number(let text) where Double(text) == 0: return false
@@ -131,6 +125,6 @@ struct JSONCursor: Sendable {
 }
 
 extension JSONCursor {
-    func optionalString(_ key: String) throws(JSONPathError) -> String? { try optional(key)?.string() }
-    func optionalBool(_ key: String) throws(JSONPathError) -> Bool? { try optional(key)?.bool() }
+    package func optionalString(_ key: String) throws(JSONPathError) -> String? { try optional(key)?.string() }
+    package func optionalBool(_ key: String) throws(JSONPathError) -> Bool? { try optional(key)?.bool() }
 }

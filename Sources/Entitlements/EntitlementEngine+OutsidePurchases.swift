@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StoreKitFormats
 
 /// Access that no in-app purchase gives: the app bought while it was paid (the catalog's
 /// `paidAppGrant` and an app transaction) and the developer's grants (`grantKeys`).

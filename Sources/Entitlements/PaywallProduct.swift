@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StoreKitFormats
 
 /// One product as a paywall draws it: the product as the `.storekit` file describes it (price,
 /// period, subscription group, introductory offer), its texts in a locale, and whether this user

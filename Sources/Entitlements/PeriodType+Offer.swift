@@ -1,3 +1,5 @@
+import StoreKitFormats
+
 extension PeriodType {
     /// The period an auto-renewable subscription's transaction is in, given its offer.
     ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StoreKitFormats
 
 extension EntitlementSnapshot {
     /// The instant from which a watch's reader stops trusting this snapshot: `offlineLimit`

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension StoreEvent {
     /// The fact as a journal checkpoint keeps it, read back by ``EventDecoder/fact(line:)``: a
     /// transaction's or renewal info's `jsonRepresentation`; an app transaction or a grant in the

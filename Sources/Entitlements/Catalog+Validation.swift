@@ -1,3 +1,5 @@
+import StoreKitFormats
+
 extension Catalog {
     /// Refuses an event for another app or environment than this catalog's.
     ///
@@ -8,7 +10,7 @@ extension Catalog {
     /// Absent fields are accepted. Where the catalog requires signatures the values come from
     /// verified payloads, so this refuses genuine data of another app or environment; where
     /// signatures are optional it guards against mix-ups, not attacks.
-    /// - Throws: ``EventDecodingError/foreign(field:expected:found:)`` naming the field and both values.
+    /// - Throws: `EventDecodingError.foreign(field:expected:found:)` naming the field and both values.
     public func validate(_ event: StoreEvent) throws(EventDecodingError) {
         switch event {
         case .transaction(let transaction): try validate(bundleId: transaction.bundleId, environment: transaction.environment)

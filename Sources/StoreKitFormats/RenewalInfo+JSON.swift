@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension RenewalInfo {
     /// The renewal info in StoreKit 2's `jsonRepresentation` shape (the server's
     /// `JWSRenewalInfoDecodedPayload`): the field names ``EventDecoder`` reads, flags as 0/1,

@@ -1,3 +1,5 @@
+import StoreKitFormats
+
 /// Who may still take an introductory offer: the one rule behind `check`'s
 /// `introOfferEligible`, the `introOffer` paywall copy, the `products` command's per-product
 /// eligibility and `status`'s text.
@@ -48,7 +50,7 @@ extension FeatureGate {
     }
 
     /// Whether the user may take subscription group `group`'s introductory offer (the group's
-    /// id as ``ProductKind/autoRenewable(groupId:level:)`` names it): the snapshot does not list
+    /// id as `ProductKind.autoRenewable(groupId:level:)` names it): the snapshot does not list
     /// it in `introOfferIneligibleGroups`.
     public func introOfferEligible(group: String, snapshot: EntitlementSnapshot?) -> Bool {
         guard let snapshot else { return false }
