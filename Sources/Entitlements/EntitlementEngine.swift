@@ -128,15 +128,12 @@ public struct EntitlementEngine: Sendable {
                 catalogIntroductoryOfferIsFreeTrial: catalogProduct?.introductoryOffer?.isFreeTrial)
         }
         func make(
-            _ state: EntitlementState, active: Bool, expiresAt: Date? = nil, willRenew: Bool = false, ended: Date? = nil,
-            renewalPending: Bool = false
+            _ state: EntitlementState, active: Bool, expiresAt: Date? = nil, willRenew: Bool = false, ended: Date? = nil, renewalPending: Bool = false
         ) -> Candidate {
-            Candidate(
-                status: EntitlementStatus(
-                    active: active, state: state, periodType: periodType,
-                    expiresAt: active ? expiresAt : nil, productId: transaction.productId, willRenew: willRenew, ownership: ownership,
-                    renewalPending: renewalPending),
-                group: group, level: level, ended: ended ?? transaction.purchaseDate, transactionId: transaction.transactionId)
+            let status = EntitlementStatus(
+                active: active, state: state, periodType: periodType, expiresAt: active ? expiresAt : nil, productId: transaction.productId,
+                willRenew: willRenew, ownership: ownership, renewalPending: renewalPending)
+            return Candidate(status: status, group: group, level: level, ended: ended ?? transaction.purchaseDate, transactionId: transaction.transactionId)
         }
 
         if let revoked = transaction.revocationDate {

@@ -267,16 +267,15 @@ public struct FactStore: Sendable {
     // MARK: Keeping the latest
 
     /// Inserts a version of a transaction: kept when it is new, or newer than the version held.
-    /// Each id is looked up once: its place is read and written in one access (``update(_:_:)``).
     private mutating func insert(_ transaction: consuming StoreTransaction) -> Bool {
         let original = transaction.originalTransactionId
-        var known: Int?, isNewer = true
+        // Each id's place is read and written in one lookup.
+        var known: Int?
         update(&places[transaction.transactionId, default: Place()]) { place in
             known = place.transaction
-            if let known { isNewer = Self.isNewer(transaction.signedDate, than: transactions[known].signedDate) }
-            if known == nil { place.transaction = transactions.count }
+            place.transaction = known ?? transactions.count
         }
-        guard isNewer else { return false }
+        if let known, !Self.isNewer(transaction.signedDate, than: transactions[known].signedDate) { return false }
         use(transaction, by: 1)
         if !withheld.isEmpty { withheld[original]?.saw(transaction.signedDate) }
         var held: StoreTransaction?
@@ -295,15 +294,11 @@ public struct FactStore: Sendable {
         }
         var choosesAgain = false
         update(&places[original, default: Place()]) { place in
-            if let current = place.latest, current != position {
-                if Self.isLater(transactions[position], than: transactions[current]) { place.latest = position }
-            } else if let held, place.latest == position, Self.isLater(held, than: transactions[position]) {
-                choosesAgain = true
-            } else {
-                place.latest = position
-            }
+            if let current = place.latest, current != position, !Self.isLater(transactions[position], than: transactions[current]) { return }
+            // A new version of the latest whose dates moved back: another member may now be later.
+            choosesAgain = place.latest == position && held.map { Self.isLater($0, than: transactions[position]) } == true
+            place.latest = position
         }
-        // A new version of the latest whose dates moved back: another member may now be later.
         if choosesAgain {
             let chosen = latestMember(of: original)
             places[original]?.latest = chosen
@@ -323,11 +318,8 @@ public struct FactStore: Sendable {
     }
 
     private mutating func use(_ transaction: StoreTransaction, by delta: Int) {
-        let introductory = transaction.offerType == .introductory
-        update(&productUses[transaction.productId, default: ProductUse()]) { use in
-            use.transactions += delta
-            if introductory { use.introductoryOffers += delta }
-        }
+        productUses[transaction.productId, default: ProductUse()].transactions += delta
+        if transaction.offerType == .introductory { productUses[transaction.productId, default: ProductUse()].introductoryOffers += delta }
     }
 
     /// Rule 1 of ``EntitlementEngine``: whether `a` counts rather than `b` for their subscription.
@@ -378,6 +370,5 @@ extension FactStore: Hashable {
     }
 }
 
-/// Runs `body` on `value` in place: `update(&table[key, default: …]) { … }` reads and writes one
-/// entry of a dictionary with one lookup of its key.
+/// Runs `body` on `value` in place: `update(&table[key, default: …]) { … }` is one lookup of `key`.
 private func update<Value>(_ value: inout Value, _ body: (inout Value) -> Void) { body(&value) }

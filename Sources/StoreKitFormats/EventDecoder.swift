@@ -90,9 +90,7 @@ public enum EventDecoder {
         }
     }
 
-    private static let renewalKeys = [
-        "autoRenewStatus", "autoRenewProductId", "isInBillingRetryPeriod", "gracePeriodExpiresDate", "expirationIntent", "renewalDate",
-    ]
+    private static let renewalKeys = ["autoRenewStatus", "autoRenewProductId", "isInBillingRetryPeriod", "gracePeriodExpiresDate", "expirationIntent", "renewalDate"]
 
     private static func decode(_ root: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
         if let signed = try root.optional("signedPayload") {
@@ -387,12 +385,12 @@ public enum EventDecoder {
     static func grant(_ root: JSONCursor, keyId: String?) throws(JSONPathError) -> EntitlementGrant {
         let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "grant" : root.path)
         return EntitlementGrant(
-            grantId: try nonEmpty(root.required("grantId")),
-            entitlement: try nonEmpty(root.required("entitlement")),
+            grantId: try root.required("grantId").nonEmptyString(),
+            entitlement: try root.required("entitlement").nonEmptyString(),
             expiresDate: try root.optional("expiresDate").map(date),
             revoked: try root.optionalBool("revoked") ?? false,
             reason: try root.optionalString("reason"),
-            bundleId: try nonEmpty(root.required("bundleId")),
+            bundleId: try root.required("bundleId").nonEmptyString(),
             signedDate: try date(root.required("signedDate")),
             keyId: keyId)
     }
@@ -420,11 +418,5 @@ public enum EventDecoder {
         let value = try cursor.double().rounded()
         guard let price = Int64(exactly: value) else { throw cursor.fail("\(value) is out of range for a price") }
         return price
-    }
-
-    static func nonEmpty(_ cursor: JSONCursor) throws(JSONPathError) -> String {
-        let text = try cursor.string()
-        guard !text.isEmpty else { throw cursor.fail("is empty") }
-        return text
     }
 }

@@ -80,14 +80,11 @@ extension JSONInput {
         try whole(bytes) { parser throws(JSONSyntaxError) in try parser.parseValue(depth: 0) }
     }
 
-    /// Reads the one JSON object `bytes` hold (white space around it allowed) member by member,
-    /// in document order, handing each key's UTF-8 bytes (valid during the call) and its value to
-    /// `member` without building the object: for a reader that matches a key's bytes to its field,
-    /// without making a `String` of it, and refuses a repeated one itself. `member` returns a
-    /// problem to stop at, thrown as a syntax error at that member, or `nil`.
-    static func forEachMember(
-        ofObject bytes: some Collection<UInt8>, _ member: (UnsafeBufferPointer<UInt8>, JSONInput) -> String?
-    ) throws(JSONSyntaxError) {
+    /// Reads the one JSON object `bytes` hold (white space around it allowed) member by member, in
+    /// document order, handing each key's UTF-8 bytes (valid during the call) and value to `member`
+    /// without building the object, for a reader that matches keys to its fields and refuses a
+    /// repeated one itself. `member` returns a problem to stop at (thrown there), or `nil`.
+    static func forEachMember(ofObject bytes: some Collection<UInt8>, _ member: (UnsafeBufferPointer<UInt8>, JSONInput) -> String?) throws(JSONSyntaxError) {
         try whole(bytes) { parser throws(JSONSyntaxError) in try parser.parseMembers(depth: 0, member) }
     }
 
@@ -143,10 +140,7 @@ private struct JSONParser {
     mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of input") }
-        let matches = word.withUTF8Buffer { expected in
-            expected.indices.allSatisfy { expected[$0] == bytes[index + $0] }
-        }
-        guard matches else { throw error("unexpected character") }
+        guard word.withUTF8Buffer({ $0.elementsEqual(bytes[index..<index + count]) }) else { throw error("unexpected character") }
         index += count
     }
 
@@ -163,9 +157,8 @@ private struct JSONParser {
         return .object(JSONObject(members: members, keys: keys))
     }
 
-    /// Reads the object at `index` member by member, handing each key (its UTF-8 bytes, checked)
-    /// and value to `member`, which returns a problem to refuse the object with (at that member's
-    /// key), or `nil`.
+    /// Reads the object at `index` member by member, handing each key's UTF-8 bytes and value to
+    /// `member`, which returns a problem to refuse the object with (at that member's key), or `nil`.
     mutating func parseMembers(depth: Int, _ member: (UnsafeBufferPointer<UInt8>, JSONInput) -> String?) throws(JSONSyntaxError) {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
         index += 1
@@ -186,9 +179,7 @@ private struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            let problem =
-                if var escapedKey { escapedKey.withUTF8 { member($0, value) } } else { member(UnsafeBufferPointer(rebasing: bytes[key]), value) }
-            if let problem {
+            if let problem = escapedKey.map({ var key = $0; return key.withUTF8 { member($0, value) } }) ?? member(UnsafeBufferPointer(rebasing: bytes[key]), value) {
                 index = keyStart
                 throw error(problem)
             }
@@ -331,17 +322,10 @@ private struct JSONParser {
 
     mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
-        var value: UInt32 = 0
-        for byte in bytes[index..<index + 4] {
-            let digit: UInt32
-            switch byte {
-            case 0x30...0x39: digit = UInt32(byte - 0x30)
-            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
-            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
-            default: throw error("invalid \\u escape")
-            }
-            value = value << 4 | digit
-        }
+        let digits = UnsafeBufferPointer(rebasing: bytes[index..<index + 4])
+        // Hex digits only: `UInt32(_:radix:)` alone would take a sign.
+        guard digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }), let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+        else { throw error("invalid \\u escape") }
         index += 4
         return value
     }

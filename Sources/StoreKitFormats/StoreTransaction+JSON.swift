@@ -21,15 +21,10 @@ extension StoreTransaction {
         /// The field whose key's UTF-8 bytes are `key`, if any: compared as bytes with the keys of
         /// its length only, so that no `String` is made of a key to find its field.
         static func named(_ key: some Collection<UInt8>) -> Field? {
-            guard key.count < byKeyLength.count else { return nil }
-            return byKeyLength[key.count].first { $0.utf8.withUnsafeBufferPointer { $0.elementsEqual(key) } }?.field
+            byKeyLength[key.count]?.first { $0.utf8.withUnsafeBufferPointer { $0.elementsEqual(key) } }?.field
         }
         /// Each field with its key's bytes, by the key's length.
-        private static let byKeyLength: [[(field: Field, utf8: [UInt8])]] = allCases.reduce(into: []) { table, field in
-            let utf8 = Array(field.stringValue.utf8)
-            if table.count <= utf8.count { table += Array(repeating: [], count: utf8.count + 1 - table.count) }
-            table[utf8.count].append((field, utf8))
-        }
+        private static let byKeyLength = Dictionary(grouping: allCases.map { (field: $0, utf8: Array($0.stringValue.utf8)) }, by: \.utf8.count)
         /// The field's bit in a set of fields.
         var bit: UInt32 { 1 << UInt32(rawValue) }
     }
@@ -69,7 +64,7 @@ extension StoreTransaction {
             case .originalTransactionId: read.originalTransactionId = try member.identifier()
             case .webOrderLineItemId: read.webOrderLineItemId = try member.identifier()
             case .bundleId: read.bundleId = try member.string()
-            case .productId: read.productId = try EventDecoder.nonEmpty(member)
+            case .productId: read.productId = try member.nonEmptyString()
             case .subscriptionGroupIdentifier: read.subscriptionGroupIdentifier = try member.identifier()
             case .originalPurchaseDate: read.originalPurchaseDate = try EventDecoder.date(member)
             case .quantity: read.quantity = try member.integer()
