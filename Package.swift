@@ -30,8 +30,9 @@ let shippedTool: [LinkerSetting] = [
 let package = Package(
     name: "EntitlementBroker",
     // Linux is the platform. The pure modules (PropertyList, StoreKitFormats, Entitlements,
-    // SignedData, WidgetTimeline, WatchExtension) also build on macOS 15, where they import
-    // Foundation; every module that touches the kernel imports Glibc and builds on Linux only.
+    // Cryptography, SignedData, WidgetTimeline, WatchExtension) also build on macOS 15, where
+    // they import Foundation; every module that touches the kernel imports Glibc and builds on
+    // Linux only.
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StoreKitFormats", targets: ["StoreKitFormats"]),
@@ -44,6 +45,7 @@ let package = Package(
         .library(name: "WidgetTimeline", targets: ["WidgetTimeline"]),
         .library(name: "WatchExtension", targets: ["WatchExtension"]),
         .library(name: "Broker", targets: ["Broker"]),
+        .library(name: "Cryptography", targets: ["Cryptography"]),
         .library(name: "SignedData", targets: ["SignedData"]),
         .executable(name: "entitlementd", targets: ["entitlementd"]),
         .executable(name: "entitlementctl", targets: ["entitlementctl"]),
@@ -58,17 +60,20 @@ let package = Package(
         .target(name: "PropertyList", dependencies: ["CivilTime"], swiftSettings: strict),
         // The App Store's shapes, as pure values: JSON reading, transactions, renewal info,
         // app transactions, grants, the signed payloads that carry them and `.storekit` files.
-        .target(name: "StoreKitFormats", dependencies: ["CivilTime", "SignedData"], swiftSettings: strict),
+        .target(name: "StoreKitFormats", dependencies: ["CivilTime", "Cryptography", "SignedData"], swiftSettings: strict),
         // What a user may use, as pure values: catalog, facts, the engine, the snapshot and its
         // schema, the feature gate and the paywall. Time is passed in.
-        .target(name: "Entitlements", dependencies: ["StoreKitFormats", "CivilTime", "PropertyList", "SignedData"], swiftSettings: strict),
-        // What is believed only once verified: SHA-2, P-256 / P-384 ECDSA verification, the
-        // signature encodings under JWS and X.509, and JWS chains to pinned roots; and the
-        // companion link's HMAC-SHA256, HKDF-SHA256 and ChaCha20-Poly1305. Pure values, no I/O.
-        .target(name: "SignedData", dependencies: ["CivilTime"], swiftSettings: strict),
+        .target(name: "Entitlements", dependencies: ["StoreKitFormats", "CivilTime", "PropertyList", "Cryptography", "SignedData"], swiftSettings: strict),
+        // The primitives: SHA-2, P-256 / P-384 ECDSA verification with its two signature
+        // encodings, and the companion link's HMAC-SHA256, HKDF-SHA256 and ChaCha20-Poly1305.
+        // Pure values, no I/O.
+        .target(name: "Cryptography", swiftSettings: strict),
+        // What is believed only once verified: DER, X.509 certificates, JWS and its chains to
+        // pinned roots, on the primitives. Pure values, no I/O.
+        .target(name: "SignedData", dependencies: ["Cryptography", "CivilTime"], swiftSettings: strict),
         // The companion link's pure parts: frames on the wire, the handshake that proves the
         // pairing key, and the sealed session with its per-direction counters. No I/O.
-        .target(name: "CompanionLink", dependencies: ["SignedData"], swiftSettings: strict),
+        .target(name: "CompanionLink", dependencies: ["Cryptography"], swiftSettings: strict),
         // Typed wrappers over Glibc: descriptors, errno, locks, atomic replace. Package-internal API.
         .target(name: "SystemShims", swiftSettings: mockableSyscalls),
         // The App Group UserDefaults stand-in: one property-list file per suite.
@@ -82,7 +87,7 @@ let package = Package(
         // thread; graceful shutdown with a deadline), signals as an AsyncSequence, child processes.
         .target(name: "ServiceRuntime", dependencies: ["SystemShims", "FileWatch"], swiftSettings: strict),
         // The daemon's library: lock, inbox, journal, publish, transition timers.
-        .target(name: "Broker", dependencies: ["StoreKitFormats", "Entitlements", "SignedData", "CompanionLink", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
+        .target(name: "Broker", dependencies: ["StoreKitFormats", "Entitlements", "Cryptography", "SignedData", "CompanionLink", "SharedDefaults", "EntitlementDefaults", "SystemShims", "FileWatch", "ServiceRuntime", "CLISupport"], swiftSettings: strict),
         // WidgetKit-shaped provider, entries, families and text rendering.
         .target(name: "WidgetTimeline", dependencies: ["CivilTime", "StoreKitFormats", "Entitlements", "PropertyList"], swiftSettings: strict),
         // Watch app-launch gate and complications.
@@ -130,8 +135,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SystemShims", "ServiceRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "JWSVerificationTests", dependencies: ["SignedData", "StoreKitFormats", "Entitlements", "Broker", "SharedDefaults", "EntitlementDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
-        .testTarget(name: "EntitlementModelTests", dependencies: ["Entitlements", "StoreKitFormats", "EntitlementDefaults", "PropertyList", "SignedData", "TestSupport"], swiftSettings: strict),
+            name: "JWSVerificationTests", dependencies: ["Cryptography", "SignedData", "StoreKitFormats", "Entitlements", "Broker", "SharedDefaults", "EntitlementDefaults", "ServiceRuntime", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
+        .testTarget(name: "EntitlementModelTests", dependencies: ["Entitlements", "StoreKitFormats", "EntitlementDefaults", "PropertyList", "Cryptography", "TestSupport"], swiftSettings: strict),
         // The generic store, and what entitlements keep in it (EntitlementDefaults).
         .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "EntitlementDefaults", "SystemShims", "PropertyList", "StoreKitFormats", "Entitlements", "TestSupport"], swiftSettings: mockableSyscalls),
         // The system-call layer itself: pipes, processes, signals, whole writes, through the seam.
@@ -145,8 +150,8 @@ let package = Package(
             name: "WidgetTimelineTests", dependencies: ["WidgetTimeline", "WatchExtension", "StoreKitFormats", "Entitlements"], exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(
-            name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
-        .testTarget(name: "CompanionLinkTests", dependencies: ["CompanionLink", "SignedData", "TestSupport"], swiftSettings: strict),
+            name: "SignedDataTests", dependencies: ["Cryptography", "SignedData", "TestSupport"], exclude: ["Vectors"], swiftSettings: strict),
+        .testTarget(name: "CompanionLinkTests", dependencies: ["CompanionLink", "Cryptography", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ServiceRuntimeTests", dependencies: ["ServiceRuntime", "SystemShims", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         // Where the tools look by default, and how they write for a terminal.
@@ -154,7 +159,7 @@ let package = Package(
             name: "EntitlementToolsTests", dependencies: ["EntitlementTools", "DemoTools", "CLISupport", "WidgetTimeline", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TestSupport", "StoreKitFormats", "Entitlements", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker", "CompanionLink", "SignedData"],
+            dependencies: ["TestSupport", "StoreKitFormats", "Entitlements", "SharedDefaults", "EntitlementDefaults", "PropertyList", "SystemShims", "ServiceRuntime", "Broker", "CompanionLink", "Cryptography"],
             exclude: ["Golden", "AppleModels", "Grants"], swiftSettings: strict
         ),
         // The hostile-input corpus (Tests/Corpus) through the real tools, the decoder fixes it

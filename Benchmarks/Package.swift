@@ -41,7 +41,7 @@ let package = Package(
                 .product(name: "StoreKitFormats", package: product), .product(name: "Entitlements", package: product), .product(name: "PropertyList", package: product),
                 .product(name: "SharedDefaults", package: product), .product(name: "EntitlementDefaults", package: product),
                 .product(name: "FileWatch", package: product), .product(name: "Broker", package: product),
-                .product(name: "WidgetTimeline", package: product), .product(name: "SignedData", package: product),
+                .product(name: "WidgetTimeline", package: product), .product(name: "Cryptography", package: product), .product(name: "SignedData", package: product),
             ],
             swiftSettings: strict
         ),

@@ -36,7 +36,7 @@ esac
 # One module of Entitlements and CompanionLink and every package module they depend on (keep
 # this list the closure of their dependencies in Package.swift): their imports of each other are
 # dropped so that `package` and internal symbols resolve.
-modules="CivilTime PropertyList SignedData StoreKitFormats Entitlements CompanionLink"
+modules="CivilTime PropertyList Cryptography SignedData StoreKitFormats Entitlements CompanionLink"
 sources=$work/sources
 rm -rf "$sources" && mkdir -p "$sources"
 drop_imports=

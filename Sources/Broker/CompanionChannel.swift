@@ -3,7 +3,7 @@ import EntitlementDefaults
 import StoreKitFormats
 import FoundationEssentials
 import ServiceRuntime
-import SignedData
+import Cryptography
 import Synchronization
 import SystemShims
 

@@ -1,4 +1,4 @@
-import SignedData
+import Cryptography
 import SystemShims
 
 /// The companion link's pairing key on disk: exactly 32 bytes, a regular file owned by the

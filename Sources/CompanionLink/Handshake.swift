@@ -1,4 +1,4 @@
-import SignedData
+import Cryptography
 import Synchronization
 
 /// One side of the link's handshake, a pure state machine: it is given the frames the peer sent

@@ -1,4 +1,4 @@
-import SignedData
+import Cryptography
 
 /// What the handshake computes from the pairing key and the two sides' fresh nonces: each side's
 /// proof that it holds the key, and the two directions' session keys.

@@ -1,4 +1,4 @@
-import SignedData
+import Cryptography
 import Synchronization
 
 /// The two directions of an authenticated connection after the handshake: payloads sealed into

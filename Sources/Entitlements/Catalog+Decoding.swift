@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import StoreKitFormats
+import Cryptography
 import SignedData
 
 extension Catalog {

@@ -1,3 +1,5 @@
+import Cryptography
+
 import Synchronization
 
 /// An `x5c` chain whose links are verified: each certificate is signed by the next.

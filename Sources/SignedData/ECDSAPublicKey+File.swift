@@ -1,3 +1,5 @@
+import Cryptography
+
 extension ECDSAPublicKey {
     /// A public key file's contents: a DER `SubjectPublicKeyInfo` (what `openssl ec -pubout
     /// -outform DER` writes), or PEM holding exactly one `PUBLIC KEY` block of it. P-256 or P-384.

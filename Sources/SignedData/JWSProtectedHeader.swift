@@ -1,3 +1,5 @@
+import Cryptography
+
 import Synchronization
 
 /// A JWS protected header as the verifier uses it, prepared once per distinct header text: its

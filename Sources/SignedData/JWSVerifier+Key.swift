@@ -1,3 +1,5 @@
+import Cryptography
+
 extension JWSVerifier {
     /// Checks `jws`, whose header gave `algorithm` (`alg`), against one known P-256 `key`
     /// rather than a certificate chain: intact when `alg` is ES256 and the signature verifies

@@ -1,3 +1,5 @@
+import Cryptography
+
 /// The rules a JWS from the App Store must meet, as StoreKit and Apple's App Store Server Library
 /// apply them offline.
 ///

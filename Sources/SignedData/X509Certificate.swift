@@ -1,3 +1,5 @@
+import Cryptography
+
 /// An X.509 certificate (RFC 5280) as far as JWS chains from the App Store need one: an ECDSA key
 /// on P-256 or P-384, signed with ecdsa-with-SHA256 or ecdsa-with-SHA384, its validity, whether
 /// it is a CA, and which extensions it carries.

@@ -1,3 +1,4 @@
+import Cryptography
 import SignedData
 
 /// What a catalog demands of signed data (catalog keys `signatures` and `trustedRoots`).

@@ -1,5 +1,5 @@
 import CompanionLink
-import SignedData
+import Cryptography
 import TestSupport
 import Testing
 

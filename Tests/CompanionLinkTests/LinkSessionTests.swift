@@ -1,4 +1,4 @@
-import SignedData
+import Cryptography
 import TestSupport
 import Testing
 

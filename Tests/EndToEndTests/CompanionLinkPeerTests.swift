@@ -2,7 +2,7 @@ import CompanionLink
 import Foundation
 import Glibc
 import ServiceRuntime
-import SignedData
+import Cryptography
 import TestSupport
 import Testing
 

@@ -64,7 +64,7 @@ struct DocumentationTests {
     /// toolchain's symbol graph, the same one DocC reads, has a doc comment for each.
     @Test(
         "Every public symbol has a doc comment",
-        arguments: ["StoreKitFormats", "Entitlements", "SharedDefaults", "EntitlementDefaults", "FileWatch", "WidgetTimeline", "WatchExtension", "SignedData", "PropertyList", "Broker"])
+        arguments: ["StoreKitFormats", "Entitlements", "SharedDefaults", "EntitlementDefaults", "FileWatch", "WidgetTimeline", "WatchExtension", "Cryptography", "SignedData", "PropertyList", "Broker"])
     func publicSymbolsAreDocumented(module: String) async throws {
         try await withTemporaryDirectory { root in
             let graphs = try await Self.publicSymbolGraphs(of: module, into: root + "/symbol-graphs")

@@ -1,7 +1,7 @@
 import Entitlements
 import StoreKitFormats
 import Foundation
-import SignedData
+import Cryptography
 import TestSupport
 import Testing
 

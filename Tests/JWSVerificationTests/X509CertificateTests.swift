@@ -1,4 +1,5 @@
 import Foundation
+@testable import Cryptography
 @testable import SignedData
 import Testing
 import TestSupport

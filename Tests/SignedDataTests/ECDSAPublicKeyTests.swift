@@ -1,4 +1,4 @@
-import SignedData
+import Cryptography
 import Testing
 
 /// Key decoding refuses everything but a valid uncompressed point, and a digest of another

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import SignedData
+@testable import Cryptography
 
 /// The binary inversion on all four moduli the curves use, and the SHA-256 midstate the JWS
 /// header cache resumes from.

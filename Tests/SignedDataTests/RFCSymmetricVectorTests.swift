@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SignedData
+@testable import Cryptography
 
 /// The worked examples of RFC 8439 (ChaCha20 §2.4.2, Poly1305 §2.5.2, the AEAD §2.8.2) and RFC
 /// 5869's test cases 1–3 for HKDF-SHA256, with their intermediate values where the RFC gives them.

@@ -1,5 +1,5 @@
 import Foundation
-import SignedData
+import Cryptography
 import TestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import SignedData
+import Cryptography
 import Testing
 
 /// One valid P-256 signature in both encodings, and every way of spelling it differently that

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import SignedData
+@testable import Cryptography
 
 /// What the vectors do not pin down: that any change to a sealed message, its nonce, its
 /// associated data or the key is refused without plaintext; that Poly1305 fed in pieces gives

@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 
+@testable import Cryptography
 @testable import SignedData
 
 /// The pieces a verification is made of that have no vectors of their own: the word-at-a-time

@@ -1,5 +1,5 @@
 import Foundation
-import SignedData
+import Cryptography
 import Testing
 
 /// Every vector of Project Wycheproof's ECDSA verification files for P-256 / SHA-256 and

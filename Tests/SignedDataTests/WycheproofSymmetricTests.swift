@@ -1,5 +1,5 @@
 import Foundation
-import SignedData
+import Cryptography
 import Testing
 
 /// Every vector of Project Wycheproof's ChaCha20-Poly1305, HMAC-SHA256 and HKDF-SHA256 files

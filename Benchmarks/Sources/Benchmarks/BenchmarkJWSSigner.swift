@@ -1,5 +1,6 @@
 import Entitlements
 import Foundation
+import Cryptography
 import SignedData
 
 /// Makes the verified-ingest benchmark's input: JWS transactions signed by the test leaf of the

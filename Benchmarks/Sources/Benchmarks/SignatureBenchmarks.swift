@@ -1,7 +1,7 @@
 import Foundation
 // The benchmark calls the C library directly on purpose: its floors are the kernel without SystemShims.
 import Glibc
-import SignedData
+import Cryptography
 
 /// ECDSA verification rates of ``ECDSAPublicKey`` beside `openssl speed` for the same curves,
 /// in the same run. Both count operations per second of CPU time: `openssl speed` divides by

@@ -11,14 +11,14 @@ public enum SHA256 {
     /// The state after the whole 64-byte blocks that begin a message: messages sharing that
     /// beginning (JWS signing inputs whose protected header is the same) are then hashed from
     /// here, each paying only for its own bytes.
-    struct Midstate: Sendable {
+    package struct Midstate: Sendable {
         var state: State
         /// Bytes already hashed: a multiple of 64.
-        var byteCount: Int
+        package var byteCount: Int
 
         /// The state after the longest whole-block prefix of `prefix` (fewer than 64 of its
         /// bytes are left out).
-        init(prefix: some Collection<UInt8>) {
+        package init(prefix: some Collection<UInt8>) {
             let whole = prefix.count / 64 * 64
             self = Array(prefix.prefix(whole)).withUnsafeBytes { Midstate(blocks: $0) }
         }
@@ -44,7 +44,7 @@ public enum SHA256 {
 
     /// The digest of a message whose first `midstate.byteCount` bytes `midstate` already hashed
     /// and whose remaining bytes are `rest`.
-    static func hash(_ rest: some Collection<UInt8>, after midstate: Midstate) -> [UInt8] {
+    package static func hash(_ rest: some Collection<UInt8>, after midstate: Midstate) -> [UInt8] {
         var state = midstate.state
         MerkleDamgard.process(rest, blockSize: 64, lengthFieldSize: 8, precedingByteCount: midstate.byteCount) { block in compress(&state, block) }
         var digest: [UInt8] = []
