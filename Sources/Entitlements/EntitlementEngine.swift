@@ -56,8 +56,7 @@ public struct EntitlementEngine: Sendable {
         if let signed = facts.newestSignedDate, signed > effectiveNow { effectiveNow = signed }
         if let floor, floor > effectiveNow { effectiveNow = floor }
 
-        // Each entitlement's choice, by its position in `ids`; each product's entitlements by
-        // those positions, and its catalog entry, looked up once per product.
+        // Each entitlement's choice by its position in `ids`; each product's positions and catalog entry, looked up once.
         let ids = Array(catalog.entitlements.keys)
         var choices = [Choice](repeating: Choice(), count: ids.count)
         var productRules: [String: (entitlements: [Int], product: CatalogProduct?)] = [:]

@@ -269,7 +269,6 @@ public struct FactStore: Sendable {
     /// Inserts a version of a transaction: kept when it is new, or newer than the version held.
     private mutating func insert(_ transaction: consuming StoreTransaction) -> Bool {
         let original = transaction.originalTransactionId
-        // Each id's place is read and written in one lookup.
         var known: Int?
         update(&places[transaction.transactionId, default: Place()]) { place in
             known = place.transaction
