@@ -28,18 +28,18 @@ struct CheckCommand: Command {
     static let options: [CommandOption<Self>] = [
         .option(
             "--count", value: "n", "For count-limited features: how many items the user already has (unlocked while one more fits).",
-            .wholeNumber(atLeast: 0), \.count),
+            .wholeNumber(atLeast: 0)) { $0.count = $1 },
         .option(
             "--adding", value: "k",
             "With --count: how many items the user wants to add (locked when n + k exceeds the free limit; default 1, ignored without --count).",
-            .wholeNumber(atLeast: 1), \.adding),
+            .wholeNumber(atLeast: 1)) { $0.adding = $1 },
         .option(
-            "--days-ago", value: "n", "For time-window features (history): how many days back the item lies.", .wholeNumber(atLeast: 0),
-            \.daysAgo),
-        .flag("--record", "Record paywallShown (locked, outside the cooldown) or featureUsed (unlocked) analytics.", \.record),
-        .option("--now", value: "ISO8601", "Evaluate at this instant (never earlier than the snapshot's issue time).", .iso8601, \.now),
-        OutputFormat.option(\.format),
-        .group(\.common),
+            "--days-ago", value: "n", "For time-window features (history): how many days back the item lies.", .wholeNumber(atLeast: 0)
+        ) { $0.daysAgo = $1 },
+        .flag("--record", "Record paywallShown (locked, outside the cooldown) or featureUsed (unlocked) analytics.") { $0.record = $1 },
+        .option("--now", value: "ISO8601", "Evaluate at this instant (never earlier than the snapshot's issue time).", .iso8601) { $0.now = $1 },
+        OutputFormat.option { $0.format = $1 },
+        .group { $0.common = $1 },
     ]
 
     var common = CommonOptions()

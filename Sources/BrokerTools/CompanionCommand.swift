@@ -18,7 +18,7 @@ struct CompanionCommand: Command {
             """)
 
     static let options: [CommandOption<Self>] = [
-        OutputFormat.option(\.format), .group(\.common, CommonOptions.options(ignoringCatalogIn: "companion")),
+        OutputFormat.option { $0.format = $1 }, .group(CommonOptions.options(ignoringCatalogIn: "companion")) { $0.common = $1 },
     ]
 
     var common = CommonOptions()

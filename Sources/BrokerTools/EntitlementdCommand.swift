@@ -18,13 +18,13 @@ package struct EntitlementdCommand: Command {
             """)
 
     package static let options: [CommandOption<Self>] = [
-        .group(\.common),
+        .group { $0.common = $1 },
         .option(
             "--companion-listen", value: "[host:]port", "Be the watch: accept the phone's companion link here (host defaults to 127.0.0.1).",
-            .nonEmpty("an address"), \.companionListen),
-        .option("--companion-connect", value: "host:port", "Be the phone: keep a companion link to the watch at this address.", .nonEmpty("an address"), \.companionConnect),
-        .option("--pairing-key", value: "file", "The pairing key both sides hold (entitlementctl pair); required with --companion-*.", .nonEmpty("a file path"), \.pairingKey),
-        .flag("--no-fsync", "Skip fsync (benchmarks on tmpfs only: events are no longer crash-safe).", \.skipsFsync),
+            .nonEmpty("an address")) { $0.companionListen = $1 },
+        .option("--companion-connect", value: "host:port", "Be the phone: keep a companion link to the watch at this address.", .nonEmpty("an address")) { $0.companionConnect = $1 },
+        .option("--pairing-key", value: "file", "The pairing key both sides hold (entitlementctl pair); required with --companion-*.", .nonEmpty("a file path")) { $0.pairingKey = $1 },
+        .flag("--no-fsync", "Skip fsync (benchmarks on tmpfs only: events are no longer crash-safe).") { $0.skipsFsync = $1 },
     ]
 
     var common = CommonOptions()

@@ -18,8 +18,8 @@ struct EvaluateCommand: Command {
     // The container and group are accepted like every tool's, so one set of flags serves every
     // command; only the catalog is used.
     static let options: [CommandOption<Self>] = [
-        .option("--now", value: "ISO8601", "The instant to evaluate at, e.g. 2026-11-22T10:00:00Z (default: the current time).", .iso8601, \.now),
-        .group(\.common, CommonOptions.options(ignoringContainerIn: "evaluate")),
+        .option("--now", value: "ISO8601", "The instant to evaluate at, e.g. 2026-11-22T10:00:00Z (default: the current time).", .iso8601) { $0.now = $1 },
+        .group(CommonOptions.options(ignoringContainerIn: "evaluate")) { $0.common = $1 },
     ]
 
     var common = CommonOptions()

@@ -17,9 +17,9 @@ struct FeaturesCommand: Command {
             """)
 
     static let options: [CommandOption<Self>] = [
-        .option("--now", value: "ISO8601", "Evaluate at this instant (never earlier than the snapshot's issue time).", .iso8601, \.now),
-        OutputFormat.option(\.format),
-        .group(\.common),
+        .option("--now", value: "ISO8601", "Evaluate at this instant (never earlier than the snapshot's issue time).", .iso8601) { $0.now = $1 },
+        OutputFormat.option { $0.format = $1 },
+        .group { $0.common = $1 },
     ]
 
     var common = CommonOptions()

@@ -21,11 +21,12 @@ struct IngestCommand: Command {
         arguments: [.init("file", optional: true, "JSON Lines file (LF or CRLF line ends); '-' or nothing reads standard input.")])
 
     static let options: [CommandOption<Self>] = [
-        .flag("--wait", "Wait until a published generation includes the events.", \.wait),
+        .flag("--wait", "Wait until a published generation includes the events.") { $0.wait = $1 },
         .option(
             "--timeout", value: "seconds", "Give up waiting after this long (default 30; exit 75).",
-            ValueParser(expected: "a positive number of seconds") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }, \.timeout),
-        .group(\.common),
+            ValueParser(expected: "a positive number of seconds") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
+        ) { $0.timeout = $1 },
+        .group { $0.common = $1 },
     ]
 
     var common = CommonOptions()

@@ -17,7 +17,7 @@ struct JournalRepairCommand: Command {
             Exits 0 after a repair or when the journal is intact, 75 while a daemon holds the container.
             """)
 
-    static let options: [CommandOption<Self>] = [.group(\.common, CommonOptions.options(ignoringCatalogIn: "journal-repair"))]
+    static let options: [CommandOption<Self>] = [.group(CommonOptions.options(ignoringCatalogIn: "journal-repair")) { $0.common = $1 }]
 
     var common = CommonOptions()
 

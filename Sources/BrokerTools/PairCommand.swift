@@ -14,10 +14,10 @@ struct PairCommand: Command {
             """)
 
     static let options: [CommandOption<Self>] = [
-        .option("--out", value: "file", "Where to write the key (must not exist).", .nonEmpty("a file path"), \.out),
+        .option("--out", value: "file", "Where to write the key (must not exist).", .nonEmpty("a file path")) { $0.out = $1 },
         // Accepted as every subcommand accepts them (entitlementctl --container X pair ...); a key
         // belongs to no container.
-        .group(\.common, CommonOptions.options(ignoringCatalogIn: "pair")),
+        .group(CommonOptions.options(ignoringCatalogIn: "pair")) { $0.common = $1 },
     ]
 
     var out: String?

@@ -26,10 +26,10 @@ struct PaywallCommand: Command {
         ])
 
     static let options: [CommandOption<Self>] = [
-        .option("--since", value: "ISO8601", "For report: only events at or after this instant.", .iso8601, \.since),
-        .option("--now", value: "ISO8601", "For dismissed: when it happened (default: now).", .iso8601, \.now),
-        OutputFormat.option(\.format),
-        .group(\.common),
+        .option("--since", value: "ISO8601", "For report: only events at or after this instant.", .iso8601) { $0.since = $1 },
+        .option("--now", value: "ISO8601", "For dismissed: when it happened (default: now).", .iso8601) { $0.now = $1 },
+        OutputFormat.option { $0.format = $1 },
+        .group { $0.common = $1 },
     ]
 
     enum Action { case dismissed(String), report }

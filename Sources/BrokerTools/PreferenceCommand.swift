@@ -22,7 +22,7 @@ struct PreferenceCommand: Command {
             .init("value", "The user's choice. (values: on, off)"),
         ])
 
-    static let options: [CommandOption<Self>] = [.group(\.common)]
+    static let options: [CommandOption<Self>] = [.group { $0.common = $1 }]
 
     var common = CommonOptions()
     var key = ""

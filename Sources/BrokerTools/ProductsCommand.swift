@@ -20,14 +20,14 @@ struct ProductsCommand: Command {
             """)
 
     static let options: [CommandOption<Self>] = [
-        .option("--feature", value: "name", "Only the products that unlock this feature.", .nonEmpty("a feature name"), \.feature),
+        .option("--feature", value: "name", "Only the products that unlock this feature.", .nonEmpty("a feature name")) { $0.feature = $1 },
         .option(
             "--locale", value: "locale", "The localization to use, as the .storekit file names it (e.g. en_US).",
-            .nonEmpty("a locale such as en_US"), \.locale),
+            .nonEmpty("a locale such as en_US")) { $0.locale = $1 },
         .option(
-            "--now", value: "ISO8601", "Evaluate ownership at this instant (never earlier than the snapshot's issue time).", .iso8601, \.now),
-        OutputFormat.option(\.format),
-        .group(\.common),
+            "--now", value: "ISO8601", "Evaluate ownership at this instant (never earlier than the snapshot's issue time).", .iso8601) { $0.now = $1 },
+        OutputFormat.option { $0.format = $1 },
+        .group { $0.common = $1 },
     ]
 
     var common = CommonOptions()

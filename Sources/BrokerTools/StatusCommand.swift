@@ -23,7 +23,7 @@ struct StatusCommand: Command {
             snapshot, and introductory-offer eligibility per subscription group.
             """)
 
-    static let options: [CommandOption<Self>] = [OutputFormat.option(\.format), .group(\.common)]
+    static let options: [CommandOption<Self>] = [OutputFormat.option { $0.format = $1 }, .group { $0.common = $1 }]
 
     var common = CommonOptions()
     var format = OutputFormat.text

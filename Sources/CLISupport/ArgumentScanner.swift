@@ -103,12 +103,12 @@ package struct ArgumentScanner: Sendable {
         return found
     }
 
-    /// Removes the value option `option` and returns its value parsed by `parser`, `nil` when
-    /// it is not given; an error when it is given more than once or does not parse.
-    mutating func value<Value>(_ option: CommandConfiguration.Option, _ parser: ValueParser<Value>) throws(UsageError) -> Value? {
+    /// Removes the value option `option` and returns its value, `nil` when it is not given; an
+    /// error when it is given more than once.
+    mutating func value(_ option: CommandConfiguration.Option) throws(UsageError) -> String? {
         let all = try values(option)
         guard all.count <= 1 else { throw UsageError("'\(option.name)' given more than once") }
-        return try all.first.map { text throws(UsageError) in try parser.parse(text, for: option.name) }
+        return all.first
     }
 
     /// Removes the flag `option` and says whether it was present.

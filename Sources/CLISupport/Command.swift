@@ -41,7 +41,7 @@ extension Command {
     package mutating func parseArguments(_ scanner: inout ArgumentScanner) throws {}
 
     /// Every option's spelling, placeholder and help, in declaration order.
-    package static var optionSpecs: [CommandConfiguration.Option] { options.flatMap(\.specs) }
+    package static var optionSpecs: [CommandConfiguration.Option] { CommandOption.specs(of: options) }
 
     package static var helpText: String { configuration.helpText(options: optionSpecs) }
 
@@ -49,7 +49,7 @@ extension Command {
     /// positional arguments, then rejects leftovers; a ``UsageError`` names this command's help.
     package static func parse(_ arguments: [String]) throws -> Self {
         let options = options
-        var scanner = ArgumentScanner(arguments, options: options.flatMap(\.specs))
+        var scanner = ArgumentScanner(arguments, options: CommandOption.specs(of: options))
         if scanner.wantsHelp { throw CleanExit(helpText) }
         if scanner.wantsVersion { throw CleanExit(versionText) }
         do {

@@ -34,11 +34,11 @@ package struct DemoCommand: Command {
     package static let options: [CommandOption<Self>] = [
         .option(
             "--trial-seconds", value: "n", "How long the demo's free trial lasts (default 5).",
-            ValueParser(expected: "a number of seconds from 1 to 60") { Double($0).flatMap { (1...60).contains($0) ? $0 : nil } },
-            \.trialSeconds),
-        .flag("--ascii", "Print ASCII only (automatic when the locale is not UTF-8).", \.asciiRequested),
+            ValueParser(expected: "a number of seconds from 1 to 60") { Double($0).flatMap { (1...60).contains($0) ? $0 : nil } }
+        ) { $0.trialSeconds = $1 },
+        .flag("--ascii", "Print ASCII only (automatic when the locale is not UTF-8).") { $0.asciiRequested = $1 },
         // The demo's containers are its own: of the locations only the catalog is taken.
-        .group(\.common, [CommonOptions.catalogOption]),
+        .group([CommonOptions.catalogOption]) { $0.common = $1 },
     ]
 
     var common = CommonOptions()

@@ -87,15 +87,15 @@ package struct CommonOptions: OptionGroup {
     package static let containerOption = CommandOption<Self>.option(
         "--container", value: "dir",
         "App-group container (env ENTITLEMENTS_CONTAINER). Default: the container of the place the default catalog comes from (see --catalog): $XDG_STATE_HOME/entitlements/container (~/.local/state/entitlements/container), /var/lib/entitlements/container or the package's Shared/Container; with no catalog anywhere, the user's (the system's when there is no home).",
-        .text, \.containerFlag)
+        .text) { $0.containerFlag = $1 }
     package static let groupOption = CommandOption<Self>.option(
         "--group", value: "id",
         "App-group id; the shared file is <dir>/Library/Preferences/<id>.plist (env ENTITLEMENTS_GROUP; else the catalog's appGroup; default \(defaultGroup)).",
-        .text, \.groupFlag)
+        .text) { $0.groupFlag = $1 }
     package static let catalogOption = CommandOption<Self>.option(
         "--catalog", value: "file",
         "Catalog JSON (env ENTITLEMENTS_CATALOG). Default: the first of these that exists: $XDG_CONFIG_HOME/entitlements/Catalog.json (~/.config/entitlements/Catalog.json); /etc/entitlements/Catalog.json; for a tool run from its package's .build, the package's Shared/Catalog.json.",
-        .text, \.catalogFlag)
+        .text) { $0.catalogFlag = $1 }
 
     /// The three options as every command that reads the container declares them.
     package static let options = [containerOption, groupOption, catalogOption]

@@ -26,21 +26,21 @@ package struct WidgetRendererCommand: Command {
             """)
 
     package static let options: [CommandOption<Self>] = [
-        .option("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)", .oneOf("phone, tablet or watch"), \.device),
+        .option("--device", value: "device", "Which device to render. (values: phone, tablet, watch; default: phone)", .oneOf("phone, tablet or watch")) { $0.device = $1 },
         .option(
             "--feature", value: "feature",
             "The catalog feature that gates what is rendered (default: the catalog's widgetFeature, widgets, on a phone or tablet; its watchFeature, watchApp, on the watch, for the app and its complications).",
-            .text, \.feature),
+            .text) { $0.feature = $1 },
         .repeatable(
             "--family", value: "family",
-            "A widget family to render ('\(watchAppName)' for the watch app); repeat for several (default: all of the device's).", .text,
-            \.familyNames),
-        OutputFormat.option(\.format),
+            "A widget family to render ('\(watchAppName)' for the watch app); repeat for several (default: all of the device's).", .text
+        ) { $0.familyNames = $1 },
+        OutputFormat.option { $0.format = $1 },
         .option(
-            "--now", value: "ISO8601", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time).", .iso8601, \.now),
-        .flag("--follow", "Keep running and print again on every change.", \.follow),
-        .flag("--ascii", "Draw with ASCII only (automatic when the locale is not UTF-8).", \.asciiRequested),
-        .group(\.common),
+            "--now", value: "ISO8601", "Render as of this instant (one-shot only; never earlier than the snapshot's issue time).", .iso8601) { $0.now = $1 },
+        .flag("--follow", "Keep running and print again on every change.") { $0.follow = $1 },
+        .flag("--ascii", "Draw with ASCII only (automatic when the locale is not UTF-8).") { $0.asciiRequested = $1 },
+        .group { $0.common = $1 },
     ]
 
     var common = CommonOptions()

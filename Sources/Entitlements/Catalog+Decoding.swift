@@ -214,15 +214,17 @@ extension Catalog {
         paywallProductOrder = order + fileOrder.filter { !listed.contains($0) }
         if let window = try root.optional("attributionWindow")?.duration() { attributionWindow = window }
         let defaultCooldown = try root.optional("paywallCooldown")?.duration()
-        for (feature, rule) in featureGate.rules {
+        let introOfferGroups = entitlements.mapValues { productIds in
+            Set(productIds.compactMap { id -> String? in
+                guard let product = products[id], case .autoRenewable(let group, _) = product.kind else { return nil }
+                return product.introductoryOffer.map { _ in group }
+            })
+        }
+        featureGate.rules = featureGate.rules.mapValues { rule in
             var rule = rule
             if rule.cooldown == nil { rule.cooldown = defaultCooldown }
-            let unlocking = rule.entitlement.flatMap { entitlements[$0] } ?? []
-            rule.introOfferGroups = Set(unlocking.compactMap { id in
-                guard case .autoRenewable(let group, _) = products[id]?.kind, products[id]?.introductoryOffer != nil else { return nil }
-                return group
-            })
-            featureGate.rules[feature] = rule
+            rule.introOfferGroups = rule.entitlement.flatMap { introOfferGroups[$0] } ?? []
+            return rule
         }
     }
 
@@ -306,11 +308,11 @@ extension JSONCursor {
 
     /// The name of one of `entitlements`.
     func entitlement(in entitlements: [String: Set<String>]) throws(JSONPathError) -> String {
-        try string({ entitlements[$0] != nil ? $0 : nil }) { "entitlement '\($0)' is not in entitlements" }
+        try string({ entitlements.keys.contains($0) ? $0 : nil }) { "entitlement '\($0)' is not in entitlements" }
     }
 
     /// The name of one of `rules`' features.
     func feature(in rules: [String: FeatureRule]) throws(JSONPathError) -> String {
-        try string({ rules[$0] != nil ? $0 : nil }) { "feature '\($0)' is not in features (\(rules.keys.sorted().joined(separator: ", ")))" }
+        try string({ rules.keys.contains($0) ? $0 : nil }) { "feature '\($0)' is not in features (\(rules.keys.sorted().joined(separator: ", ")))" }
     }
 }

@@ -84,13 +84,8 @@ public struct Catalog: Sendable, Hashable {
         bundleId: String, environments: [StoreEnvironment], appGroup: String?, storeKitPath: String, products: [String: CatalogProduct],
         entitlements: [String: Set<String>], featureGate: FeatureGate, introductoryOfferPolicy: IntroductoryOfferPolicy
     ) {
-        self.bundleId = bundleId
-        self.environments = environments
-        self.appGroup = appGroup
-        self.storeKitPath = storeKitPath
-        self.products = products
-        self.entitlements = entitlements
-        self.featureGate = featureGate
+        (self.bundleId, self.environments, self.appGroup, self.storeKitPath) = (bundleId, environments, appGroup, storeKitPath)
+        (self.products, self.entitlements, self.featureGate) = (products, entitlements, featureGate)
         self.introductoryOfferPolicy = introductoryOfferPolicy
         self.signatures = SignaturePolicy(requirement: SignaturePolicy.defaultRequirement(for: environments))
         self.entitlementsByProduct = Self.reverse(entitlements)

@@ -14,10 +14,7 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// An error for `file` at `keyPath`; `systemError` when a read failed (see ``systemError``).
     public init(file: String, keyPath: String, problem: String, systemError: Int32? = nil) {
-        self.file = file
-        self.keyPath = keyPath
-        self.problem = problem
-        self.systemError = systemError
+        (self.file, self.keyPath, self.problem, self.systemError) = (file, keyPath, problem, systemError)
     }
 
     /// `file: keyPath: problem`, or `file: problem` when there is no key path.

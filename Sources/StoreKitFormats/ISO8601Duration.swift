@@ -29,29 +29,23 @@ public struct ISO8601Duration: Sendable, Hashable, CustomStringConvertible {
 
     /// A duration of the given components; each defaults to zero.
     public init(years: Int = 0, months: Int = 0, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
-        self.years = years
-        self.months = months
-        self.weeks = weeks
-        self.days = days
-        self.hours = hours
-        self.minutes = minutes
-        self.seconds = seconds
+        (self.years, self.months, self.weeks, self.days) = (years, months, weeks, days)
+        (self.hours, self.minutes, self.seconds) = (hours, minutes, seconds)
     }
 
-    /// Each part of the text: whether it stands after `T`, its designator and its component, in
-    /// the order the text must write them.
-    private static let parts: [(inTime: Bool, designator: UInt8, component: any WritableKeyPath<ISO8601Duration, Int> & Sendable)] = [
-        (false, UInt8(ascii: "Y"), \.years), (false, UInt8(ascii: "M"), \.months), (false, UInt8(ascii: "W"), \.weeks),
-        (false, UInt8(ascii: "D"), \.days), (true, UInt8(ascii: "H"), \.hours), (true, UInt8(ascii: "M"), \.minutes),
-        (true, UInt8(ascii: "S"), \.seconds),
-    ]
+    /// The designator of each component, in the order the text must write them: the date's
+    /// (`Y`, `M`, `W`, `D`), then, after `T`, the time's (`H`, `M`, `S`), from ``firstTimePart`` on.
+    private static let designators = Array("YMWDHMS".utf8), firstTimePart = 4
+
+    /// The components, in the order of ``designators``.
+    private var components: [Int] { [years, months, weeks, days, hours, minutes, seconds] }
 
     /// Parses `PnYnMnWnDTnHnMnS` (each part optional, at least one present, non-negative integers,
     /// each at most 100 000). Returns `nil` for anything else, including fractions and signs.
     public init?(_ text: String) {
         var bytes = Substring(text).utf8[...]
         guard bytes.popFirst() == UInt8(ascii: "P") else { return nil }
-        var result = ISO8601Duration()
+        var components = [Int](repeating: 0, count: Self.designators.count)
         var inTime = false
         var next = 0  // the first part that may still come
         while let first = bytes.first {
@@ -69,22 +63,23 @@ public struct ISO8601Duration: Sendable, Hashable, CustomStringConvertible {
                 guard value <= 100_000 else { return nil }
                 bytes.removeFirst()
             }
-            guard digits > 0, let designator = bytes.popFirst(),
-                let part = Self.parts[next...].firstIndex(where: { $0.inTime == inTime && $0.designator == designator })
+            let parts = inTime ? max(next, Self.firstTimePart)..<Self.designators.count : next..<Self.firstTimePart
+            guard digits > 0, let designator = bytes.popFirst(), let part = parts.first(where: { Self.designators[$0] == designator })
             else { return nil }
-            result[keyPath: Self.parts[part].component] = value
+            components[part] = value
             next = part + 1
         }
         guard next > 0 else { return nil }
-        self = result
+        self.init(years: components[0], months: components[1], weeks: components[2], days: components[3],
+                  hours: components[4], minutes: components[5], seconds: components[6])
     }
 
     /// The canonical text, e.g. `P1M`, `P1W`, `P1DT12H`; `PT0S` for the empty duration.
     public var description: String {
         var text = "P"
-        for part in Self.parts where self[keyPath: part.component] != 0 {
-            if part.inTime, !text.contains("T") { text += "T" }
-            text += "\(self[keyPath: part.component])" + String(UnicodeScalar(part.designator))
+        for (part, value) in components.enumerated() where value != 0 {
+            if part >= Self.firstTimePart, !text.contains("T") { text += "T" }
+            text += "\(value)" + String(UnicodeScalar(Self.designators[part]))
         }
         return text == "P" ? "PT0S" : text
     }

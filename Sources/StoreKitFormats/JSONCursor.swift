@@ -9,16 +9,22 @@ package struct JSONPathError: Error, Sendable, Hashable {
 /// A JSON value together with where it sits, so every accessor can name the key path in its error.
 package struct JSONCursor: Sendable {
     package let value: JSONInput
-    /// The key path from the document root; empty at the root.
-    package let path: String
     /// What to call the root in messages (`transaction`, `renewal info`); used when `path` is empty.
     let rootLabel: String
+    /// Spells out ``path`` when asked: a decoder makes a cursor for every member it reads, and
+    /// names almost none of them.
+    private let spellPath: @Sendable () -> String
 
     package init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
-        self.value = value
-        self.path = path
-        self.rootLabel = rootLabel
+        self.init(value, rootLabel) { path }
     }
+
+    private init(_ value: JSONInput, _ rootLabel: String, spellPath: @escaping @Sendable () -> String) {
+        (self.value, self.rootLabel, self.spellPath) = (value, rootLabel, spellPath)
+    }
+
+    /// The key path from the document root; empty at the root.
+    package var path: String { spellPath() }
 
     private var displayPath: String { path.isEmpty ? rootLabel : path }
 
@@ -26,12 +32,15 @@ package struct JSONCursor: Sendable {
 
     /// The cursor at this object's member `key`, whose value is `value`.
     package func member(_ key: String, _ value: JSONInput) -> JSONCursor {
-        JSONCursor(value, path: path.isEmpty ? key : path + "." + key, rootLabel: rootLabel)
+        JSONCursor(value, rootLabel) { [spellPath] in
+            let parent = spellPath()
+            return parent.isEmpty ? key : parent + "." + key
+        }
     }
 
     /// The cursor at this array's item `index`, whose value is `value`.
     package func item(_ index: Int, _ value: JSONInput) -> JSONCursor {
-        JSONCursor(value, path: "\(path)[\(index)]", rootLabel: rootLabel)
+        JSONCursor(value, rootLabel) { [spellPath] in "\(spellPath())[\(index)]" }
     }
 
     // MARK: Structure

@@ -6,18 +6,18 @@ import Testing
 private struct Sample: Command {
     static let configuration = CommandConfiguration(commandName: "tool", abstract: "A sample.")
     static let options: [CommandOption<Self>] = [
-        .repeatable("--family", value: "family", "A family.", .text, \.families),
-        .option("--format", value: "format", "A format.", .text, \.format),
-        .option("--count", value: "n", "A count.", .wholeNumber(atLeast: 0), \.count),
-        .flag("--follow", "Follow.", \.follow),
-        .flag("--ascii", "ASCII.", \.ascii),
-        .group(\.range),
+        .repeatable("--family", value: "family", "A family.", .text) { $0.families = $1 },
+        .option("--format", value: "format", "A format.", .text) { $0.format = $1 },
+        .option("--count", value: "n", "A count.", .wholeNumber(atLeast: 0)) { $0.count = $1 },
+        .flag("--follow", "Follow.") { $0.follow = $1 },
+        .flag("--ascii", "ASCII.") { $0.ascii = $1 },
+        .group { $0.range = $1 },
     ]
 
     struct Range: OptionGroup {
         static let options: [CommandOption<Self>] = [
-            .option("--low", value: "n", "Low.", .wholeNumber(atLeast: 0), \.low),
-            .option("--high", value: "n", "High.", .wholeNumber(atLeast: 0), \.high),
+            .option("--low", value: "n", "Low.", .wholeNumber(atLeast: 0)) { $0.low = $1 },
+            .option("--high", value: "n", "High.", .wholeNumber(atLeast: 0)) { $0.high = $1 },
         ]
         var low = 0
         var high = 10

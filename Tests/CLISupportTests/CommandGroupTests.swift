@@ -13,7 +13,7 @@ private struct SampleGroup: CommandGroup {
 
     struct Status: Command {
         static let configuration = CommandConfiguration(commandName: "tool status", abstract: "Status.")
-        static let options: [CommandOption<Self>] = [.option("--group", value: "id", "A group.", .text, \.group)]
+        static let options: [CommandOption<Self>] = [.option("--group", value: "id", "A group.", .text) { $0.group = $1 }]
         var group: String?
         func run() async throws {}
     }
@@ -22,9 +22,9 @@ private struct SampleGroup: CommandGroup {
         static let configuration = CommandConfiguration(
             commandName: "tool check", abstract: "Check.", arguments: [.init("feature", "A feature.")])
         static let options: [CommandOption<Self>] = [
-            .option("--group", value: "id", "A group.", .text, \.group),
-            .flag("--record", "Record.", \.record),
-            .option("--count", value: "n", "A count.", .text, \.count),
+            .option("--group", value: "id", "A group.", .text) { $0.group = $1 },
+            .flag("--record", "Record.") { $0.record = $1 },
+            .option("--count", value: "n", "A count.", .text) { $0.count = $1 },
         ]
         var group: String?
         var count: String?
