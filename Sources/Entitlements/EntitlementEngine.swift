@@ -56,29 +56,31 @@ public struct EntitlementEngine: Sendable {
         if let signed = facts.newestSignedDate, signed > effectiveNow { effectiveNow = signed }
         if let floor, floor > effectiveNow { effectiveNow = floor }
 
-        // Whether the facts of an origin count under this catalog, asked once per origin.
-        var verdicts: [FactOrigin: Bool] = [:]
-        func counts(_ origin: FactOrigin) -> Bool {
-            if let known = verdicts[origin] { return known }
-            let verdict = catalog.counts(origin)
-            verdicts[origin] = verdict
-            return verdict
+        // Each entitlement's choice by its position in `ids`; each product's positions and catalog entry, looked up once.
+        let ids = Array(catalog.entitlements.keys)
+        var choices = [Choice](repeating: Choice(), count: ids.count)
+        var productRules: [String: (entitlements: [Int], product: CatalogProduct?)] = [:]
+        func rule(of productId: String) -> (entitlements: [Int], product: CatalogProduct?) {
+            if let known = productRules[productId] { return known }
+            let entitlements = catalog.entitlementsByProduct[productId] ?? []
+            let rule = (ids.indices.filter { entitlements.contains(ids[$0]) }, catalog.products[productId])
+            productRules[productId] = rule
+            return rule
         }
-        var choices: [String: Choice] = [:]
         facts.forEachLatest { transaction in
-            guard let entitlementIds = catalog.entitlementsByProduct[transaction.productId], !entitlementIds.isEmpty,
-                counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment))
+            let rule = rule(of: transaction.productId)
+            guard !rule.entitlements.isEmpty, catalog.counts(FactOrigin(bundleId: transaction.bundleId, environment: transaction.environment))
             else { return }
-            let renewal = facts.renewalInfos[transaction.originalTransactionId].flatMap { counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
-            guard let candidate = candidate(for: transaction, renewal: renewal, at: effectiveNow) else { return }
-            for id in entitlementIds { choices[id, default: Choice()].add(candidate) }
+            let renewal = facts.renewalInfos[transaction.originalTransactionId].flatMap { catalog.counts(FactOrigin(bundleId: nil, environment: $0.environment)) ? $0 : nil }
+            guard let candidate = candidate(for: transaction, rule.product, renewal: renewal, at: effectiveNow) else { return }
+            for position in rule.entitlements { choices[position].add(candidate) }
         }
 
         var statuses: [String: EntitlementStatus] = [:]
         var nextTransition: Date?
         let hasOutsidePurchases = !facts.appTransactions.isEmpty || !facts.grants.isEmpty
-        for id in catalog.entitlements.keys {
-            var status = choices[id]?.status ?? .notPurchased
+        for (position, id) in ids.enumerated() {
+            var status = choices[position].status
             if hasOutsidePurchases, let outside = outsidePurchaseStatus(of: id, facts, now: effectiveNow) {
                 status = Self.deciding(status, outside)
             }
@@ -107,10 +109,10 @@ public struct EntitlementEngine: Sendable {
     // MARK: Steps
 
     /// One transaction's claim on its entitlements at `now`, or `nil` when it grants nothing
-    /// (rules 2 and 3). `renewal` is its subscription's renewal info, when it counts.
-    private func candidate(for transaction: StoreTransaction, renewal: RenewalInfo?, at now: Date) -> Candidate? {
+    /// (rules 2 and 3). `catalogProduct` is its product in the catalog, `renewal` its
+    /// subscription's renewal info when it counts.
+    private func candidate(for transaction: StoreTransaction, _ catalogProduct: CatalogProduct?, renewal: RenewalInfo?, at now: Date) -> Candidate? {
         if transaction.isUpgraded { return nil }
-        let catalogProduct = catalog.products[transaction.productId]
         // A consumable never claims, nor does a subscription without the catalog's group, level or duration.
         guard let kind = catalogProduct?.kind ?? (transaction.type == .nonConsumable ? .nonConsumable : nil), kind != .consumable
         else { return nil }
@@ -125,15 +127,12 @@ public struct EntitlementEngine: Sendable {
                 catalogIntroductoryOfferIsFreeTrial: catalogProduct?.introductoryOffer?.isFreeTrial)
         }
         func make(
-            _ state: EntitlementState, active: Bool, expiresAt: Date? = nil, willRenew: Bool = false, ended: Date? = nil,
-            renewalPending: Bool = false
+            _ state: EntitlementState, active: Bool, expiresAt: Date? = nil, willRenew: Bool = false, ended: Date? = nil, renewalPending: Bool = false
         ) -> Candidate {
-            Candidate(
-                status: EntitlementStatus(
-                    active: active, state: state, periodType: periodType,
-                    expiresAt: active ? expiresAt : nil, productId: transaction.productId, willRenew: willRenew, ownership: ownership,
-                    renewalPending: renewalPending),
-                group: group, level: level, ended: ended ?? transaction.purchaseDate, transactionId: transaction.transactionId)
+            let status = EntitlementStatus(
+                active: active, state: state, periodType: periodType, expiresAt: active ? expiresAt : nil, productId: transaction.productId,
+                willRenew: willRenew, ownership: ownership, renewalPending: renewalPending)
+            return Candidate(status: status, group: group, level: level, ended: ended ?? transaction.purchaseDate, transactionId: transaction.transactionId)
         }
 
         if let revoked = transaction.revocationDate {

@@ -269,7 +269,11 @@ public struct FactStore: Sendable {
     /// Inserts a version of a transaction: kept when it is new, or newer than the version held.
     private mutating func insert(_ transaction: consuming StoreTransaction) -> Bool {
         let original = transaction.originalTransactionId
-        let known = places[transaction.transactionId]?.transaction
+        var known: Int?
+        update(&places[transaction.transactionId, default: Place()]) { place in
+            known = place.transaction
+            place.transaction = known ?? transactions.count
+        }
         if let known, !Self.isNewer(transaction.signedDate, than: transactions[known].signedDate) { return false }
         use(transaction, by: 1)
         if !withheld.isEmpty { withheld[original]?.saw(transaction.signedDate) }
@@ -280,7 +284,6 @@ public struct FactStore: Sendable {
             use(transactions[known], by: -1)
             transactions[known] = transaction
         } else {
-            places[transaction.transactionId, default: Place()].transaction = position
             transactions.append(transaction)
         }
         if let held, held.originalTransactionId != original, places[held.originalTransactionId]?.latest == position {
@@ -288,15 +291,16 @@ public struct FactStore: Sendable {
             let chosen = latestMember(of: held.originalTransactionId)
             places[held.originalTransactionId]?.latest = chosen
         }
-        let current = places[original]?.latest
-        if let current, current != position {
-            if Self.isLater(transactions[position], than: transactions[current]) { places[original]?.latest = position }
-        } else if let held, current == position, Self.isLater(held, than: transactions[position]) {
+        var choosesAgain = false
+        update(&places[original, default: Place()]) { place in
+            if let current = place.latest, current != position, !Self.isLater(transactions[position], than: transactions[current]) { return }
             // A new version of the latest whose dates moved back: another member may now be later.
+            choosesAgain = place.latest == position && held.map { Self.isLater($0, than: transactions[position]) } == true
+            place.latest = position
+        }
+        if choosesAgain {
             let chosen = latestMember(of: original)
             places[original]?.latest = chosen
-        } else {
-            places[original, default: Place()].latest = position
         }
         return true
     }
@@ -364,3 +368,6 @@ extension FactStore: Hashable {
         hasher.combine(grants)
     }
 }
+
+/// Runs `body` on `value` in place: `update(&table[key, default: …]) { … }` is one lookup of `key`.
+private func update<Value>(_ value: inout Value, _ body: (inout Value) -> Void) { body(&value) }

@@ -64,18 +64,17 @@ public enum EventDecoder {
         // Read as a transaction, as most facts are, member by member as they come; it is one if
         // it has a `transactionId`, and another kind is read again as an object.
         var reader = StoreTransaction.Reader(JSONCursor(.null))
-        var isTransaction = false, problem: JSONPathError?
+        var problem: JSONPathError?
         do throws(JSONSyntaxError) {
             try JSONInput.forEachMember(ofObject: line) { key, value in
-                if key == "transactionId" { isTransaction = true }
-                if problem == nil { do throws(JSONPathError) { try reader.read(key, value) } catch { problem = error } }
+                do throws(JSONPathError) { try reader.read(key, value) } catch { problem = problem ?? error }
                 return nil
             }
         } catch {
             throw .notJSON("line is not a JSON object: \(error.description)")
         }
         do throws(JSONPathError) {
-            if isTransaction {
+            if reader.metTransactionId {
                 if let problem { throw problem }
                 return .transaction(try reader.transaction())
             }
@@ -91,9 +90,7 @@ public enum EventDecoder {
         }
     }
 
-    private static let renewalKeys = [
-        "autoRenewStatus", "autoRenewProductId", "isInBillingRetryPeriod", "gracePeriodExpiresDate", "expirationIntent", "renewalDate",
-    ]
+    private static let renewalKeys = ["autoRenewStatus", "autoRenewProductId", "isInBillingRetryPeriod", "gracePeriodExpiresDate", "expirationIntent", "renewalDate"]
 
     private static func decode(_ root: JSONCursor, _ signatures: SignaturePolicy) throws(JSONPathError) -> [StoreEvent] {
         if let signed = try root.optional("signedPayload") {
@@ -338,7 +335,7 @@ public enum EventDecoder {
 
     static func transaction(_ root: JSONCursor) throws(JSONPathError) -> StoreTransaction {
         var reader = StoreTransaction.Reader(root)
-        for (key, value) in try root.object() { try reader.read(key, value) }
+        for (key, value) in try root.object() { try reader.read(key.utf8, value) }
         return try reader.transaction()
     }
 
@@ -388,12 +385,12 @@ public enum EventDecoder {
     static func grant(_ root: JSONCursor, keyId: String?) throws(JSONPathError) -> EntitlementGrant {
         let root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "grant" : root.path)
         return EntitlementGrant(
-            grantId: try nonEmpty(root.required("grantId")),
-            entitlement: try nonEmpty(root.required("entitlement")),
+            grantId: try root.required("grantId").nonEmptyString(),
+            entitlement: try root.required("entitlement").nonEmptyString(),
             expiresDate: try root.optional("expiresDate").map(date),
             revoked: try root.optionalBool("revoked") ?? false,
             reason: try root.optionalString("reason"),
-            bundleId: try nonEmpty(root.required("bundleId")),
+            bundleId: try root.required("bundleId").nonEmptyString(),
             signedDate: try date(root.required("signedDate")),
             keyId: keyId)
     }
@@ -421,11 +418,5 @@ public enum EventDecoder {
         let value = try cursor.double().rounded()
         guard let price = Int64(exactly: value) else { throw cursor.fail("\(value) is out of range for a price") }
         return price
-    }
-
-    static func nonEmpty(_ cursor: JSONCursor) throws(JSONPathError) -> String {
-        let text = try cursor.string()
-        guard !text.isEmpty else { throw cursor.fail("is empty") }
-        return text
     }
 }

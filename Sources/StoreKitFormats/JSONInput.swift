@@ -80,11 +80,11 @@ extension JSONInput {
         try whole(bytes) { parser throws(JSONSyntaxError) in try parser.parseValue(depth: 0) }
     }
 
-    /// Reads the one JSON object `bytes` hold (white space around it allowed) member by member,
-    /// in document order, handing each key and value to `member` without building the object:
-    /// for a reader that dispatches each key to its field and refuses a repeated one itself.
-    /// `member` returns a problem to stop at, thrown as a syntax error at that member, or `nil`.
-    package static func forEachMember(ofObject bytes: some Collection<UInt8>, _ member: (String, JSONInput) -> String?) throws(JSONSyntaxError) {
+    /// Reads the one JSON object `bytes` hold (white space around it allowed) member by member, in
+    /// document order, handing each key's UTF-8 bytes (valid during the call) and value to `member`
+    /// without building the object, for a reader that matches keys to its fields and refuses a
+    /// repeated one itself. `member` returns a problem to stop at (thrown there), or `nil`.
+    static func forEachMember(ofObject bytes: some Collection<UInt8>, _ member: (UnsafeBufferPointer<UInt8>, JSONInput) -> String?) throws(JSONSyntaxError) {
         try whole(bytes) { parser throws(JSONSyntaxError) in try parser.parseMembers(depth: 0, member) }
     }
 
@@ -140,16 +140,14 @@ private struct JSONParser {
     mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of input") }
-        let matches = word.withUTF8Buffer { expected in
-            expected.indices.allSatisfy { expected[$0] == bytes[index + $0] }
-        }
-        guard matches else { throw error("unexpected character") }
+        guard word.withUTF8Buffer({ $0.elementsEqual(bytes[index..<index + count]) }) else { throw error("unexpected character") }
         index += count
     }
 
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONInput {
         var members: [String: JSONInput] = [:], keys: [String] = []
-        try parseMembers(depth: depth) { key, value in
+        try parseMembers(depth: depth) { keyBytes, value in
+            let key = String(decoding: keyBytes, as: UTF8.self)
             // Two readers of one object with a repeated key can disagree on its value (first or
             // last wins), which is how a verified field gets smuggled past a check: refuse it.
             guard members.updateValue(value, forKey: key) == nil else { return "duplicate key \(String(reflecting: String(key.prefix(64))))" }
@@ -159,9 +157,9 @@ private struct JSONParser {
         return .object(JSONObject(members: members, keys: keys))
     }
 
-    /// Reads the object at `index` member by member, handing each key and value to `member`,
-    /// which returns a problem to refuse the object with (at that member's key), or `nil`.
-    mutating func parseMembers(depth: Int, _ member: (String, JSONInput) -> String?) throws(JSONSyntaxError) {
+    /// Reads the object at `index` member by member, handing each key's UTF-8 bytes and value to
+    /// `member`, which returns a problem to refuse the object with (at that member's key), or `nil`.
+    mutating func parseMembers(depth: Int, _ member: (UnsafeBufferPointer<UInt8>, JSONInput) -> String?) throws(JSONSyntaxError) {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
         index += 1
         skipWhitespace()
@@ -173,13 +171,15 @@ private struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let keyStart = index
-            let key = try parseString()
+            // A key without escapes is handed over as the input's own bytes; one with escapes decoded.
+            var key = 0..<0, escapedKey: String?
+            if let plain = try parsePlainString() { key = plain } else { escapedKey = try parseEscapedString() }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            if let problem = member(key, value) {
+            if let problem = escapedKey.map({ var key = $0; return key.withUTF8 { member($0, value) } }) ?? member(UnsafeBufferPointer(rebasing: bytes[key]), value) {
                 index = keyStart
                 throw error(problem)
             }
@@ -243,23 +243,30 @@ private struct JSONParser {
     /// becomes a `String` straight from the input: no intermediate copy, and no validation
     /// when it is ASCII. Anything else takes ``parseEscapedString()``.
     mutating func parseString() throws(JSONSyntaxError) -> String {
+        guard let content = try parsePlainString() else { return try parseEscapedString() }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
+    }
+
+    /// Where the content of the string at `index` lies in the input, once it is read and its
+    /// UTF-8 checked, when it has no escapes or control characters; else `nil`, `index` unmoved.
+    mutating func parsePlainString() throws(JSONSyntaxError) -> Range<Int>? {
         let start = index + 1
         var scan = start
         var highBits: UInt8 = 0
         while scan < bytes.count {
             let byte = bytes[scan]
             if byte == UInt8(ascii: "\"") {
-                let content = UnsafeBufferPointer(rebasing: bytes[start..<scan])
                 index = scan + 1
-                if highBits & 0x80 == 0 { return String(decoding: content, as: UTF8.self) }
-                guard let text = String(validating: content, as: UTF8.self) else { throw error("string is not valid UTF-8") }
-                return text
+                if highBits & 0x80 != 0, String(validating: UnsafeBufferPointer(rebasing: bytes[start..<scan]), as: UTF8.self) == nil {
+                    throw error("string is not valid UTF-8")
+                }
+                return start..<scan
             }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
             highBits |= byte
             scan += 1
         }
-        return try parseEscapedString()
+        return nil
     }
 
     /// The general string path: escapes decoded into a byte buffer, validated at the end.
@@ -315,17 +322,10 @@ private struct JSONParser {
 
     mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
-        var value: UInt32 = 0
-        for byte in bytes[index..<index + 4] {
-            let digit: UInt32
-            switch byte {
-            case 0x30...0x39: digit = UInt32(byte - 0x30)
-            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
-            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
-            default: throw error("invalid \\u escape")
-            }
-            value = value << 4 | digit
-        }
+        let digits = UnsafeBufferPointer(rebasing: bytes[index..<index + 4])
+        // Hex digits only: `UInt32(_:radix:)` alone would take a sign.
+        guard digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }), let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+        else { throw error("invalid \\u escape") }
         index += 4
         return value
     }

@@ -18,15 +18,13 @@ extension StoreTransaction {
 
         /// The JSON key.
         var key: String { stringValue }
-        /// The field whose key is `key`, if any: looked for by the key's length, then its text,
-        /// which costs less than hashing it.
-        static func named(_ key: String) -> Field? {
-            let length = key.utf8.count
-            guard let position = keys.indices.first(where: { keyLengths[$0] == length && keys[$0] == key }) else { return nil }
-            return Field(rawValue: position)
+        /// The field whose key's UTF-8 bytes are `key`, if any: compared as bytes with the keys of
+        /// its length only, so that no `String` is made of a key to find its field.
+        static func named(_ key: some Collection<UInt8>) -> Field? {
+            byKeyLength[key.count]?.first { $0.utf8.withUnsafeBufferPointer { $0.elementsEqual(key) } }?.field
         }
-        private static let keys = allCases.map { $0.stringValue }
-        private static let keyLengths = keys.map { $0.utf8.count }
+        /// Each field with its key's bytes, by the key's length.
+        private static let byKeyLength = Dictionary(grouping: allCases.map { (field: $0, utf8: Array($0.stringValue.utf8)) }, by: \.utf8.count)
         /// The field's bit in a set of fields.
         var bit: UInt32 { 1 << UInt32(rawValue) }
     }
@@ -35,7 +33,8 @@ extension StoreTransaction {
     /// its field, a repeated key is refused, an unknown one ignored, and null counts as absent.
     struct Reader {
         private let root: JSONCursor
-        private var read = StoreTransaction(
+        private var read = Self.blank
+        private static let blank = StoreTransaction(
             transactionId: "", originalTransactionId: "", productId: "", purchaseDate: Date(timeIntervalSince1970: 0), type: .nonConsumable)
         /// The fields met so far, and those of them that were not null.
         private var seen: UInt32 = 0, present: UInt32 = 0
@@ -45,16 +44,18 @@ extension StoreTransaction {
             self.root = JSONCursor(root.value, path: root.path, rootLabel: root.path.isEmpty ? "transaction" : root.path)
         }
 
-        mutating func read(_ key: String, _ value: JSONInput) throws(JSONPathError) {
+        /// Reads the member whose key's UTF-8 bytes are `key`.
+        mutating func read(_ key: some Collection<UInt8>, _ value: JSONInput) throws(JSONPathError) {
             guard let field = Field.named(key) else {
+                let key = String(decoding: key, as: UTF8.self)
                 guard unknownKeys.insert(key).inserted else { throw root.fail("duplicate key \(key)") }
                 return
             }
-            guard seen & field.bit == 0 else { throw root.fail("duplicate key \(key)") }
+            guard seen & field.bit == 0 else { throw root.fail("duplicate key \(field.key)") }
             seen |= field.bit
             if case .null = value { return }
             present |= field.bit
-            let member = root.member(key, value)
+            let member = root.member(field.key, value)
             switch field {
             case .transactionId: read.transactionId = try member.identifier()
             case .purchaseDate: read.purchaseDate = try EventDecoder.date(member)
@@ -63,7 +64,7 @@ extension StoreTransaction {
             case .originalTransactionId: read.originalTransactionId = try member.identifier()
             case .webOrderLineItemId: read.webOrderLineItemId = try member.identifier()
             case .bundleId: read.bundleId = try member.string()
-            case .productId: read.productId = try EventDecoder.nonEmpty(member)
+            case .productId: read.productId = try member.nonEmptyString()
             case .subscriptionGroupIdentifier: read.subscriptionGroupIdentifier = try member.identifier()
             case .originalPurchaseDate: read.originalPurchaseDate = try EventDecoder.date(member)
             case .quantity: read.quantity = try member.integer()
@@ -98,6 +99,9 @@ extension StoreTransaction {
             return transaction
         }
         private static let required: [Field] = [.transactionId, .purchaseDate, .productId]
+
+        /// Whether a `transactionId` member was met: the object is a transaction.
+        var metTransactionId: Bool { seen & Field.transactionId.bit != 0 }
     }
 
     /// The transaction in StoreKit 2's `jsonRepresentation` shape (the server's
