@@ -313,8 +313,11 @@ final class CompanionChannel: @unchecked Sendable {
                     try handle(frame, from: connection, batch: &batch)
                 }
             } catch {
-                // Nothing of the failing frame is used; what arrived before it is kept.
+                // Nothing of the failing frame is used; what arrived before it is kept, and what
+                // was queued before it still goes out: the proof answering the peer's hello lets
+                // the peer tell a wrong key from a dropped connection.
                 deliver(batch, from: connection)
+                try? connection.flush()
                 close(connection, reason: error.description)
                 return
             }

@@ -64,6 +64,36 @@ struct CompanionLinkPeerTests {
         }
     }
 
+    @Test("A peer whose hello and wrong proof arrive together still gets the daemon's proof, and both sides can tell the key is wrong")
+    func proofAnswersAWrongOne() async throws {
+        let root = NSTemporaryDirectory() + "link-peer-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let fixture = Fixture(root: root)
+        let keyPath = root + "/pairing.key"
+        #expect(try await fixture.run("entitlementctl", ["pair", "--out", keyPath]).status == 0)
+        let daemon = try await fixture.startDaemon(["--companion-listen", "0", "--pairing-key", keyPath])
+        defer { daemon.send(SIGKILL) }
+        let line = try #require(daemon.standardError.split(separator: "\n").first { $0.contains("listening on") })
+        let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
+
+        // The daemon's hello first; then ours and our proof (under another key) in one segment,
+        // so that one read gives the daemon both: it answers our hello before it judges the proof.
+        let peer = try ScriptedPeer(port: port)
+        let hello = try #require(try peer.nextFrame())
+        #expect(hello.kind == .hello)
+        let wrongKey = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        let handshake = try Handshake(role: .initiator, pairingKey: SecretBytes(wrongKey), nonce: (0..<32).map { _ in UInt8.random(in: 0...255) })
+        let proof = try #require(try handshake.receive(hello).send.first)
+        let both = handshake.hello.encoded() + proof.encoded()
+        _ = both.withUnsafeBytes { Glibc.send(peer.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+
+        let answer = try #require(try peer.nextFrame(), "the daemon closed the connection without its proof")
+        #expect(answer.kind == .proof)
+        #expect(throws: LinkError.wrongPairingKey) { try handshake.receive(answer) }
+        #expect(await ChildProcess.wait(timeout: .seconds(30)) { daemon.standardError.contains("proof of the pairing key is wrong") })
+    }
+
     @Test("An event the watch cannot read is acknowledged, logged once and not applied; the link goes on")
     func refusedEventIsAcknowledged() async throws {
         let root = NSTemporaryDirectory() + "link-peer-\(UUID().uuidString.prefix(8))"
