@@ -48,7 +48,8 @@ struct DescriptorLimitTests {
                     #expect(await daemon.stop() == 0, "\(descriptors) descriptors: \(daemon.standardError)")
                     continue
                 }
-                let status = daemon.terminationStatus
+                // Its exit is seen before its last line may be read: wait for the pipes to drain.
+                let status = await daemon.waitForExit(timeout: .seconds(5))
                 let lines = daemon.standardError.split(separator: "\n")
                 #expect(status == 75, "\(descriptors) descriptors: exit \(String(describing: status)): \(daemon.standardError)")
                 #expect(lines.count == 1 && lines[0].contains("EMFILE"), "\(descriptors) descriptors: \(daemon.standardError)")
