@@ -66,36 +66,55 @@ struct CompanionLinkPeerTests {
 
     @Test("A peer whose hello and wrong proof arrive together still gets the daemon's proof, and both sides can tell the key is wrong")
     func proofAnswersAWrongOne() async throws {
-        let root = NSTemporaryDirectory() + "link-peer-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let fixture = Fixture(root: root)
-        let keyPath = root + "/pairing.key"
-        #expect(try await fixture.run("entitlementctl", ["pair", "--out", keyPath]).status == 0)
-        let daemon = try await fixture.startDaemon(["--companion-listen", "0", "--pairing-key", keyPath])
-        defer { daemon.send(SIGKILL) }
-        let line = try #require(daemon.standardError.split(separator: "\n").first { $0.contains("listening on") })
-        let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
+        try await Self.withListeningWatch { _, daemon, port, _ in
+            // The daemon's hello first; then ours and our proof (under another key) in one segment,
+            // so that one read gives the daemon both: it answers our hello before it judges the proof.
+            let peer = try ScriptedPeer(port: port)
+            let hello = try #require(try peer.nextFrame())
+            #expect(hello.kind == .hello)
+            let wrongKey = (0..<32).map { _ in UInt8.random(in: 0...255) }
+            let handshake = try Handshake(role: .initiator, pairingKey: SecretBytes(wrongKey), nonce: (0..<32).map { _ in UInt8.random(in: 0...255) })
+            let proof = try #require(try handshake.receive(hello).send.first)
+            let both = handshake.hello.encoded() + proof.encoded()
+            _ = both.withUnsafeBytes { Glibc.send(peer.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
 
-        // The daemon's hello first; then ours and our proof (under another key) in one segment,
-        // so that one read gives the daemon both: it answers our hello before it judges the proof.
-        let peer = try ScriptedPeer(port: port)
-        let hello = try #require(try peer.nextFrame())
-        #expect(hello.kind == .hello)
-        let wrongKey = (0..<32).map { _ in UInt8.random(in: 0...255) }
-        let handshake = try Handshake(role: .initiator, pairingKey: SecretBytes(wrongKey), nonce: (0..<32).map { _ in UInt8.random(in: 0...255) })
-        let proof = try #require(try handshake.receive(hello).send.first)
-        let both = handshake.hello.encoded() + proof.encoded()
-        _ = both.withUnsafeBytes { Glibc.send(peer.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-
-        let answer = try #require(try peer.nextFrame(), "the daemon closed the connection without its proof")
-        #expect(answer.kind == .proof)
-        #expect(throws: LinkError.wrongPairingKey) { try handshake.receive(answer) }
-        #expect(await ChildProcess.wait(timeout: .seconds(30)) { daemon.standardError.contains("proof of the pairing key is wrong") })
+            let answer = try #require(try peer.nextFrame(), "the daemon closed the connection without its proof")
+            #expect(answer.kind == .proof)
+            #expect(throws: LinkError.wrongPairingKey) { try handshake.receive(answer) }
+            #expect(await ChildProcess.wait(timeout: .seconds(30)) { daemon.standardError.contains("proof of the pairing key is wrong") })
+        }
     }
 
     @Test("An event the watch cannot read is acknowledged, logged once and not applied; the link goes on")
     func refusedEventIsAcknowledged() async throws {
+        try await Self.withListeningWatch { fixture, daemon, port, key in
+            let peer = try ScriptedPeer(port: port)
+            try peer.handshake(key: key)
+            #expect(try peer.nextMessage() == .resume(received: 0))
+            try peer.send(.resume(received: 0))
+            let purchase = Fixture.transaction(id: "7901", product: "com.irenews.geko.plus.lifetime", purchased: Date(), expires: nil)
+            try peer.send(.event(sequence: 1, final: true, bytes: Array("this is not an event".utf8)))
+            try peer.send(.event(sequence: 2, final: true, bytes: Array(purchase.utf8)))
+            var acknowledged: UInt64 = 0
+            while acknowledged < 2, let message = try peer.nextMessage() {
+                if case .ack(let through) = message { acknowledged = through }
+            }
+            #expect(acknowledged == 2)
+            #expect(await ChildProcess.wait(timeout: .seconds(30)) { fixture.snapshot()?.status(of: "plus").state == .purchased })
+            #expect(daemon.standardError.components(separatedBy: "refused event 1").count == 2, "\(daemon.standardError)")
+            // Sent again (a peer that missed the ack): a repeat, acknowledged and applied once.
+            try peer.send(.event(sequence: 2, final: true, bytes: Array(purchase.utf8)))
+            try peer.send(.heartbeat)
+            #expect(daemon.isRunning)
+            #expect(await daemon.stop() == 0)
+            #expect(daemon.standardError.components(separatedBy: "refused event").count == 2)
+        }
+    }
+
+    /// Runs `body` with a watch's daemon listening on a free port of 127.0.0.1 (`--companion-listen
+    /// 0`) under a fresh pairing key, in a temporary directory removed afterwards; the daemon is
+    /// killed at the end if it still runs.
+    static func withListeningWatch(_ body: (Fixture, ChildProcess, UInt16, [UInt8]) async throws -> Void) async throws {
         let root = NSTemporaryDirectory() + "link-peer-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -107,26 +126,6 @@ struct CompanionLinkPeerTests {
         defer { daemon.send(SIGKILL) }
         let line = try #require(daemon.standardError.split(separator: "\n").first { $0.contains("listening on") })
         let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
-
-        let peer = try ScriptedPeer(port: port)
-        try peer.handshake(key: key)
-        #expect(try peer.nextMessage() == .resume(received: 0))
-        try peer.send(.resume(received: 0))
-        let purchase = Fixture.transaction(id: "7901", product: "com.irenews.geko.plus.lifetime", purchased: Date(), expires: nil)
-        try peer.send(.event(sequence: 1, final: true, bytes: Array("this is not an event".utf8)))
-        try peer.send(.event(sequence: 2, final: true, bytes: Array(purchase.utf8)))
-        var acknowledged: UInt64 = 0
-        while acknowledged < 2, let message = try peer.nextMessage() {
-            if case .ack(let through) = message { acknowledged = through }
-        }
-        #expect(acknowledged == 2)
-        #expect(await ChildProcess.wait(timeout: .seconds(30)) { fixture.snapshot()?.status(of: "plus").state == .purchased })
-        #expect(daemon.standardError.components(separatedBy: "refused event 1").count == 2, "\(daemon.standardError)")
-        // Sent again (a peer that missed the ack): a repeat, acknowledged and applied once.
-        try peer.send(.event(sequence: 2, final: true, bytes: Array(purchase.utf8)))
-        try peer.send(.heartbeat)
-        #expect(daemon.isRunning)
-        #expect(await daemon.stop() == 0)
-        #expect(daemon.standardError.components(separatedBy: "refused event").count == 2)
+        try await body(fixture, daemon, port, key)
     }
 }
