@@ -34,8 +34,10 @@ struct LoopDescriptors<Event: Sendable>: ~Copyable {
         self.relay = relay
         var directories: [Directory] = []
         var watched: [DirectoryWatch] = []
-        for (index, source) in sources.enumerated() {
-            switch source.kind {
+        // By index: `enumerated()` in this generic code would look its iterator's type up in
+        // the binary's conformances at run time, at every start.
+        for index in sources.indices {
+            switch sources[index].kind {
             case .directory(let watch, let coalescing, let onFailure, let event):
                 directories.append(Directory(source: index, coalescing: coalescing, onFailure: onFailure, event: event))
                 watched.append(watch)

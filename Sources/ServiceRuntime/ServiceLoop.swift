@@ -86,8 +86,9 @@ public struct ServiceLoop: Sendable {
             cannotStart(error)
         }
         var descriptors = LoopDescriptors(sources: sources, mailbox: mailbox, relay: relay)
-        for (index, source) in sources.enumerated() {
-            if case .attached(let start, _) = source.kind { start(ServiceLoopSink(mailbox: mailbox, key: index)) }
+        // By index, as `LoopDescriptors` reads them.
+        for index in sources.indices {
+            if case .attached(let start, _) = sources[index].kind { start(ServiceLoopSink(mailbox: mailbox, key: index)) }
         }
         defer {
             for source in sources {
