@@ -38,15 +38,10 @@ package struct JSONObject: Sendable, Hashable, Sequence {
     /// The keys, in document order.
     package let keys: [String]
 
-    init(members: [String: JSONInput], keys: [String]) {
-        self.members = members
-        self.keys = keys
-    }
-
     /// An object of `members`, in no particular order.
-    package init(_ members: [String: JSONInput]) {
-        self.init(members: members, keys: Array(members.keys))
-    }
+    package init(_ members: [String: JSONInput]) { self.init(members: members, keys: Array(members.keys)) }
+
+    init(members: [String: JSONInput], keys: [String]) { (self.members, self.keys) = (members, keys) }
 
     /// The value of member `key`, or `nil` when the object has none.
     package subscript(key: String) -> JSONInput? { members[key] }
@@ -85,7 +80,7 @@ extension JSONInput {
     /// without building the object, for a reader that matches keys to its fields and refuses a
     /// repeated one itself. `member` returns a problem to stop at (thrown there), or `nil`.
     static func forEachMember(ofObject bytes: some Collection<UInt8>, _ member: (UnsafeBufferPointer<UInt8>, JSONInput) -> String?) throws(JSONSyntaxError) {
-        try whole(bytes) { parser throws(JSONSyntaxError) in try parser.parseMembers(depth: 0, member) }
+        try whole(bytes) { parser throws(JSONSyntaxError) in try parser.parseMembers(depth: 0) { _, key, _, value in member(key, value) } }
     }
 
     /// What `read` makes of `bytes` (in place when they are contiguous), with white space and
@@ -111,6 +106,9 @@ extension JSONInput {
 private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// Every open object's members so far (innermost last) and where each key starts: they become
+    /// the object's dictionary when it closes, sized once rather than grown member by member.
+    private var openMembers: [(key: String, offset: Int, value: JSONInput)] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -145,28 +143,32 @@ private struct JSONParser {
     }
 
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONInput {
-        var members: [String: JSONInput] = [:], keys: [String] = []
-        try parseMembers(depth: depth) { keyBytes, value in
-            let key = String(decoding: keyBytes, as: UTF8.self)
-            // Two readers of one object with a repeated key can disagree on its value (first or
-            // last wins), which is how a verified field gets smuggled past a check: refuse it.
-            guard members.updateValue(value, forKey: key) == nil else { return "duplicate key \(String(reflecting: String(key.prefix(64))))" }
-            keys.append(key)
+        let first = openMembers.count
+        defer { openMembers.removeSubrange(first...) }
+        try parseMembers(depth: depth) { parser, key, offset, value in
+            parser.openMembers.append((String(decoding: key, as: UTF8.self), offset, value))
             return nil
         }
-        return .object(JSONObject(members: members, keys: keys))
+        var members = [String: JSONInput](minimumCapacity: openMembers.count - first)
+        for member in openMembers[first...] {
+            // Two readers of one object with a repeated key can disagree on its value (first or
+            // last wins), which is how a verified field gets smuggled past a check: refuse it.
+            guard members.updateValue(member.value, forKey: member.key) == nil else {
+                index = member.offset
+                throw error("duplicate key \(String(reflecting: String(member.key.prefix(64))))")
+            }
+        }
+        return .object(JSONObject(members: members, keys: openMembers[first...].map { $0.key }))
     }
 
-    /// Reads the object at `index` member by member, handing each key's UTF-8 bytes and value to
-    /// `member`, which returns a problem to refuse the object with (at that member's key), or `nil`.
-    mutating func parseMembers(depth: Int, _ member: (UnsafeBufferPointer<UInt8>, JSONInput) -> String?) throws(JSONSyntaxError) {
+    /// Reads the object at `index` member by member, handing the parser, each key's UTF-8 bytes,
+    /// where the key starts and its value to `member`, which returns a problem to refuse the
+    /// object with (at that member's key), or `nil`.
+    mutating func parseMembers(depth: Int, _ member: (inout JSONParser, UnsafeBufferPointer<UInt8>, Int, JSONInput) -> String?) throws(JSONSyntaxError) {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
         index += 1
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return
-        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -179,7 +181,9 @@ private struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            if let problem = escapedKey.map({ var key = $0; return key.withUTF8 { member($0, value) } }) ?? member(UnsafeBufferPointer(rebasing: bytes[key]), value) {
+            let problem = if var escapedKey { escapedKey.withUTF8 { member(&self, $0, keyStart, value) } }
+                else { member(&self, UnsafeBufferPointer(rebasing: bytes[key]), keyStart, value) }
+            if let problem {
                 index = keyStart
                 throw error(problem)
             }
@@ -194,10 +198,7 @@ private struct JSONParser {
     mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONInput {
         index += 1
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array([])
-        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array([]) }
         var items: [JSONInput] = []
         while true {
             skipWhitespace()
