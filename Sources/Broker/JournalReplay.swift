@@ -40,11 +40,13 @@ package enum JournalReplay {
             guard let event else { throw damaged(record, "unreadable \(record.kind == .checkpointNames ? "names" : "fact") record") }
             if outcome.facts.insert(event) { outcome.replayed += 1 }
         }
-        for record in records {
+        var decoder = ReplayDecoder(records, signatures: catalog.signatures)
+        for (position, record) in records.enumerated() {
+            let reading = decoder.reading(at: position)
             switch record.kind {
             case .event:
                 // A framed line was accepted once (its checksum says so): kept whatever it reads as now.
-                guard case .read(let events) = try? KeptLine.reading(record.payload, signatures: catalog.signatures) else {
+                guard case .event(.read(let events)?) = reading else {
                     guard format == .framed else { throw damaged(record, "line does not decode") }
                     outcome.unread.append(String(decoding: record.payload, as: UTF8.self))
                     continue
@@ -53,7 +55,7 @@ package enum JournalReplay {
             case .fact:
                 // A fact the daemon held when it compacted: read again as it was first read, by
                 // the same decoder, its signature checked when it was accepted.
-                try insert(try? EventDecoder.fact(line: record.payload), record)
+                try insert(reading.fact, record)
             case .checkpointStart:
                 // Its count is the scan's to check (``JournalCheckpoint``).
                 continue

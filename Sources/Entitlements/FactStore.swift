@@ -115,8 +115,8 @@ public struct FactStore: Sendable {
     func forEachLatest(_ body: (StoreTransaction) -> Void) {
         var isLatest = [Bool](repeating: false, count: transactions.count)
         for case let position? in places.values.lazy.map(\.latest) { isLatest[position] = true }
-        for (position, transaction) in transactions.enumerated() where isLatest[position] && !isWithheld(transaction.originalTransactionId) {
-            body(transaction)
+        for position in transactions.indices where isLatest[position] && !isWithheld(transactions[position].originalTransactionId) {
+            body(transactions[position])
         }
     }
 

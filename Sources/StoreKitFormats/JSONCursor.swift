@@ -11,36 +11,56 @@ package struct JSONCursor: Sendable {
     package let value: JSONInput
     /// What to call the root in messages (`transaction`, `renewal info`); used when `path` is empty.
     let rootLabel: String
-    /// Spells out ``path`` when asked: a decoder makes a cursor for every member it reads, and
-    /// names almost none of them.
-    private let spellPath: @Sendable () -> String
+    /// Spells out the parent's key path when asked (the root's own path at the root): a decoder
+    /// makes a cursor for every member it reads, and names almost none of them.
+    private let spellParentPath: @Sendable () -> String
+    /// This cursor's step from its parent; `nil` at the root.
+    private let step: Step?
 
-    package init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
-        self.init(value, rootLabel) { path }
+    /// A step from a container to one of its values.
+    private enum Step: Sendable {
+        case key(String)
+        case index(Int)
     }
 
-    private init(_ value: JSONInput, _ rootLabel: String, spellPath: @escaping @Sendable () -> String) {
-        (self.value, self.rootLabel, self.spellPath) = (value, rootLabel, spellPath)
+    package init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
+        self.init(value, rootLabel, parentPath: { path }, step: nil)
+    }
+
+    private init(_ value: JSONInput, _ rootLabel: String, parentPath: @escaping @Sendable () -> String, step: Step?) {
+        (self.value, self.rootLabel, self.spellParentPath, self.step) = (value, rootLabel, parentPath, step)
     }
 
     /// The key path from the document root; empty at the root.
-    package var path: String { spellPath() }
+    package var path: String { Self.path(spellParentPath(), then: step) }
+
+    private static func path(_ parent: String, then step: Step?) -> String {
+        switch step {
+        case nil: parent
+        case .key(let key): parent.isEmpty ? key : parent + "." + key
+        case .index(let index): "\(parent)[\(index)]"
+        }
+    }
 
     private var displayPath: String { path.isEmpty ? rootLabel : path }
 
     package func fail(_ problem: String) -> JSONPathError { JSONPathError(path: displayPath, problem: problem) }
 
+    /// How a child spells this cursor's path: the root's own spelling (nothing to capture), or
+    /// a closure over the parent's and this step.
+    private var spellPathForChild: @Sendable () -> String {
+        guard let step else { return spellParentPath }
+        return { [spellParentPath] in Self.path(spellParentPath(), then: step) }
+    }
+
     /// The cursor at this object's member `key`, whose value is `value`.
     package func member(_ key: String, _ value: JSONInput) -> JSONCursor {
-        JSONCursor(value, rootLabel) { [spellPath] in
-            let parent = spellPath()
-            return parent.isEmpty ? key : parent + "." + key
-        }
+        JSONCursor(value, rootLabel, parentPath: spellPathForChild, step: .key(key))
     }
 
     /// The cursor at this array's item `index`, whose value is `value`.
     package func item(_ index: Int, _ value: JSONInput) -> JSONCursor {
-        JSONCursor(value, rootLabel) { [spellPath] in "\(spellPath())[\(index)]" }
+        JSONCursor(value, rootLabel, parentPath: spellPathForChild, step: .index(index))
     }
 
     // MARK: Structure

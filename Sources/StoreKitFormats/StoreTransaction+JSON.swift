@@ -21,10 +21,16 @@ extension StoreTransaction {
         /// The field whose key's UTF-8 bytes are `key`, if any: compared as bytes with the keys of
         /// its length only, so that no `String` is made of a key to find its field.
         static func named(_ key: some Collection<UInt8>) -> Field? {
-            byKeyLength[key.count]?.first { $0.utf8.withUnsafeBufferPointer { $0.elementsEqual(key) } }?.field
+            guard key.count < byKeyLength.count else { return nil }
+            return byKeyLength[key.count].first { $0.utf8.withUnsafeBufferPointer { $0.elementsEqual(key) } }?.field
         }
-        /// Each field with its key's bytes, by the key's length.
-        private static let byKeyLength = Dictionary(grouping: allCases.map { (field: $0, utf8: Array($0.stringValue.utf8)) }, by: \.utf8.count)
+        /// Each field with its key's bytes, at the position of the key's length.
+        private static let byKeyLength: [[(field: Field, utf8: [UInt8])]] = {
+            let keyed = allCases.map { (field: $0, utf8: Array($0.stringValue.utf8)) }
+            var table = Array(repeating: [(field: Field, utf8: [UInt8])](), count: (keyed.map(\.utf8.count).max() ?? 0) + 1)
+            for entry in keyed { table[entry.utf8.count].append(entry) }
+            return table
+        }()
         /// The field's bit in a set of fields.
         var bit: UInt32 { 1 << UInt32(rawValue) }
     }

@@ -137,6 +137,41 @@ struct CheckpointFormatTests {
         }
     }
 
+    @Test("A journal of several decoding windows replays in journal order, and names the record that does not decode")
+    func replayAcrossDecodingWindows() throws {
+        let catalog = try Catalog.load(path: Self.catalogPath)
+        let window = ReplayDecoder.windowSize
+        // Each id gets a version in the first window and a newer one two windows on; replayed
+        // out of order, the older would be the one held.
+        let ids = window + window / 2
+        let date = Date(timeIntervalSince1970: 1_767_225_600)
+        func version(_ id: Int, newer: Bool) -> StoreEvent {
+            .transaction(
+                StoreTransaction(
+                    transactionId: "t-\(id)", originalTransactionId: "s-\(id % 97)", bundleId: Self.bundle, productId: Self.monthly,
+                    purchaseDate: date, expiresDate: date.addingTimeInterval(newer ? 60 * 86_400 : 30 * 86_400), type: .autoRenewable,
+                    signedDate: date.addingTimeInterval(newer ? 60 : 0), environment: .xcode))
+        }
+        let events = (0..<ids).map { version($0, newer: false) } + (0..<ids).map { version($0, newer: true) }
+        var records = [JournalRecord(kind: .checkpointStart, payload: JournalCheckpoint.payload(count: events.count), index: 0, offset: 0)]
+        for (position, event) in events.enumerated() {
+            records.append(JournalRecord(kind: .fact, payload: Array(event.factRepresentation.serialized.utf8), index: position + 1, offset: 0))
+        }
+        let outcome = try Self.replay(Self.framed(records), catalog: catalog)
+        #expect(outcome.facts == FactStore(events))
+        #expect(outcome.facts.transaction(id: "t-\(ids - 1)")?.signedDate == date.addingTimeInterval(60))
+        #expect(outcome.replayed == events.count)
+
+        // A record in the third window that is well framed but does not decode is the one named.
+        let broken = 2 * window + 17
+        records[broken] = JournalRecord(kind: .fact, payload: Array(#"{"transactionId":"#.utf8), index: broken, offset: 0)
+        #expect {
+            _ = try Self.replay(Self.framed(records), catalog: catalog)
+        } throws: { error in
+            "\(error)".contains("record \(broken) ") && "\(error)".contains("unreadable fact record")
+        }
+    }
+
     @Test("A well-framed but malformed checkpoint payload is refused as unreadable, never a crash", arguments: 1...4)
     func malformedPayloadsAreRefused(seed: UInt64) throws {
         let catalog = try Catalog.load(path: Self.catalogPath)
