@@ -181,9 +181,7 @@ private struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            let problem = if var escapedKey { escapedKey.withUTF8 { member(&self, $0, keyStart, value) } }
-                else { member(&self, UnsafeBufferPointer(rebasing: bytes[key]), keyStart, value) }
-            if let problem {
+            if let problem = escapedKey.map({ var key = $0; return key.withUTF8 { member(&self, $0, keyStart, value) } }) ?? member(&self, UnsafeBufferPointer(rebasing: bytes[key]), keyStart, value) {
                 index = keyStart
                 throw error(problem)
             }
