@@ -6,8 +6,8 @@ import PackageDescription
 // Every target's settings. Release builds reach the metadata of a concrete generic type (the
 // storage of a `[String: JSONInput]`, an array of `CommandOption<Root>`) through its accessor,
 // which is handed the conformances it needs, rather than by demangling its name at first use,
-// which looks each conformance (`String: Hashable`) up by scanning every conformance record of
-// the binary: a cost every tool paid at every start, for every new type it touched.
+// which finds each conformance (`String: Hashable`) by scanning every conformance record of the
+// binary: work every tool start repeated for each such type it touched.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release)),

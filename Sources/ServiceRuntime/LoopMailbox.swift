@@ -34,9 +34,11 @@ final class LoopMailbox<Source: Sendable>: Sendable {
 
         /// Queues `event` unless a coalescing post of the same key is still queued.
         mutating func enqueue(_ event: ServiceLoopEvent<Source>, coalescingKey: Int?) -> Bool {
-            // A loop rather than `contains(where:)`, which in this generic code would look the
-            // array's iterator type up in the binary's conformances at run time.
-            for entry in queue where coalescingKey != nil && entry.coalescingKey == coalescingKey { return false }
+            if let coalescingKey {
+                // A loop rather than `contains(where:)`, which in this generic code would look the
+                // array's iterator type up in the binary's conformances at run time.
+                for entry in queue where entry.coalescingKey == coalescingKey { return false }
+            }
             queue.append(Entry(event: event, coalescingKey: coalescingKey))
             return true
         }
