@@ -3,14 +3,8 @@
 // through a shared property-list file, on Linux, with the Swift toolchain alone.
 import PackageDescription
 
-// Every target's settings. Release builds reach the metadata of a concrete generic type (the
-// storage of a `[String: JSONInput]`, an array of `CommandOption<Root>`) through its accessor,
-// which is handed the conformances it needs, rather than by demangling its name at first use,
-// which finds each conformance (`String: Hashable`) by scanning every conformance record of the
-// binary: work every tool start repeated for each such type it touched.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release)),
 ]
 
 // Debug builds route SystemShims' system calls through a seam that tests use to force EINTR,
