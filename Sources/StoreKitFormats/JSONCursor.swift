@@ -8,27 +8,17 @@ package struct JSONPathError: Error, Sendable, Hashable {
 
 /// A JSON value together with where it sits, so every accessor can name the key path in its error.
 package struct JSONCursor: Sendable {
-    package let value: JSONInput
+    package private(set) var value: JSONInput
     /// What to call the root in messages (`transaction`, `renewal info`); used when `path` is empty.
     let rootLabel: String
-    /// Spells out the parent's key path when asked (the root's own path at the root): a decoder
-    /// makes a cursor for every member it reads, and names almost none of them.
-    private let spellParentPath: @Sendable () -> String
-    /// This cursor's step from its parent; `nil` at the root.
-    private let step: Step?
-
-    /// A step from a container to one of its values.
-    private enum Step: Sendable {
-        case key(String)
-        case index(Int)
-    }
+    /// Spells the parent's key path when asked (the root's own at the root), to which `step`
+    /// (`nil` at the root) leads: a decoder makes a cursor for every member it reads and names
+    /// almost none of them, so a root's members share its spelling and only deeper ones make one.
+    private var spellParentPath: @Sendable () -> String, step: Step?
+    private enum Step: Sendable { case key(String), index(Int) }
 
     package init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
-        self.init(value, rootLabel, parentPath: { path }, step: nil)
-    }
-
-    private init(_ value: JSONInput, _ rootLabel: String, parentPath: @escaping @Sendable () -> String, step: Step?) {
-        (self.value, self.rootLabel, self.spellParentPath, self.step) = (value, rootLabel, parentPath, step)
+        (self.value, self.rootLabel, spellParentPath, step) = (value, rootLabel, { path }, nil)
     }
 
     /// The key path from the document root; empty at the root.
@@ -46,21 +36,17 @@ package struct JSONCursor: Sendable {
 
     package func fail(_ problem: String) -> JSONPathError { JSONPathError(path: displayPath, problem: problem) }
 
-    /// How a child spells this cursor's path: the root's own spelling (nothing to capture), or
-    /// a closure over the parent's and this step.
-    private var spellPathForChild: @Sendable () -> String {
-        guard let step else { return spellParentPath }
-        return { [spellParentPath] in Self.path(spellParentPath(), then: step) }
-    }
-
     /// The cursor at this object's member `key`, whose value is `value`.
-    package func member(_ key: String, _ value: JSONInput) -> JSONCursor {
-        JSONCursor(value, rootLabel, parentPath: spellPathForChild, step: .key(key))
-    }
+    package func member(_ key: String, _ value: JSONInput) -> JSONCursor { child(value, .key(key)) }
 
     /// The cursor at this array's item `index`, whose value is `value`.
-    package func item(_ index: Int, _ value: JSONInput) -> JSONCursor {
-        JSONCursor(value, rootLabel, parentPath: spellPathForChild, step: .index(index))
+    package func item(_ index: Int, _ value: JSONInput) -> JSONCursor { child(value, .index(index)) }
+
+    private func child(_ value: JSONInput, _ next: Step) -> JSONCursor {
+        var child = self
+        (child.value, child.step) = (value, next)
+        if let step { child.spellParentPath = { [spellParentPath] in Self.path(spellParentPath(), then: step) } }
+        return child
     }
 
     // MARK: Structure
@@ -68,17 +54,14 @@ package struct JSONCursor: Sendable {
     var members: JSONObject? { if case .object(let m) = value { m } else { nil } }
 
     package func object() throws(JSONPathError) -> JSONObject {
-        guard let members else { throw fail("not an object (found \(value.typeName))") }
-        return members
+        if let members { return members } else { throw fail("not an object (found \(value.typeName))") }
     }
 
     package func has(_ key: String) -> Bool { members?[key] != nil }
 
     /// The member `key`, or `nil` when absent or `null` (optional fields may be written as `null`).
     package func optional(_ key: String) throws(JSONPathError) -> JSONCursor? {
-        let members = try object()
-        guard let child = members[key] else { return nil }
-        if case .null = child { return nil }
+        guard let child = try object()[key], child != .null else { return nil }
         return member(key, child)
     }
 
@@ -107,13 +90,11 @@ package struct JSONCursor: Sendable {
     // MARK: Scalars
 
     package func string() throws(JSONPathError) -> String {
-        guard case .string(let s) = value else { throw fail("not a string") }
-        return s
+        if case .string(let s) = value { return s } else { throw fail("not a string") }
     }
 
     package func bool() throws(JSONPathError) -> Bool {
-        guard case .bool(let b) = value else { throw fail("not a boolean") }
-        return b
+        if case .bool(let b) = value { return b } else { throw fail("not a boolean") }
     }
 
     package func double() throws(JSONPathError) -> Double {

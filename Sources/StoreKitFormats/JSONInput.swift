@@ -12,9 +12,6 @@ package enum JSONInput: Sendable, Hashable {
     case array([JSONInput])
     case object(JSONObject)
 
-    /// An object of `members` (in no particular order).
-    package static func object(_ members: [String: JSONInput]) -> JSONInput { .object(JSONObject(members)) }
-
     /// A short name of the value's type, for error messages.
     var typeName: String {
         switch self {

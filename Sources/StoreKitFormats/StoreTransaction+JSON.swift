@@ -25,12 +25,11 @@ extension StoreTransaction {
             return byKeyLength[key.count].first { $0.utf8.withUnsafeBufferPointer { $0.elementsEqual(key) } }?.field
         }
         /// Each field with its key's bytes, at the position of the key's length.
-        private static let byKeyLength: [[(field: Field, utf8: [UInt8])]] = {
-            let keyed = allCases.map { (field: $0, utf8: Array($0.stringValue.utf8)) }
-            var table = Array(repeating: [(field: Field, utf8: [UInt8])](), count: (keyed.map(\.utf8.count).max() ?? 0) + 1)
-            for entry in keyed { table[entry.utf8.count].append(entry) }
-            return table
-        }()
+        private static let byKeyLength: [[(field: Field, utf8: [UInt8])]] = allCases.reduce(into: []) { table, field in
+            let utf8 = Array(field.stringValue.utf8)
+            while table.count <= utf8.count { table.append([]) }
+            table[utf8.count].append((field, utf8))
+        }
         /// The field's bit in a set of fields.
         var bit: UInt32 { 1 << UInt32(rawValue) }
     }

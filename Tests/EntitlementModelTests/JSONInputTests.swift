@@ -69,3 +69,8 @@ import Testing
         #expect(throws: Never.self) { try JSONInput.parse(Array(fine.utf8)) }
     }
 }
+
+extension JSONInput {
+    /// An object of `members` (in no particular order), to write expected values.
+    static func object(_ members: [String: JSONInput]) -> JSONInput { .object(JSONObject(members)) }
+}
