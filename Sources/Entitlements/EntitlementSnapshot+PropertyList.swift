@@ -1,8 +1,7 @@
 import PropertyList
 
 extension EntitlementSnapshot {
-    /// The key under which the snapshot lives in the shared defaults suite. Other keys in the
-    /// suite belong to other writers and are left alone.
+    /// The key of the snapshot in the shared defaults suite; other keys belong to other writers.
     public static let defaultsKey = SnapshotSchema.SuiteField.snapshot.rawValue
 
     /// The keys of ``issuedIn``: the boot id (a string) and `CLOCK_BOOTTIME` at issue (an
@@ -57,18 +56,19 @@ extension EntitlementStatus {
     var propertyList: PropertyListValue {
         var entry = PropertyListDictionary(minimumCapacity: SnapshotSchema.EntryField.allCases.count)
         for field in SnapshotSchema.EntryField.allCases {
-            switch field {
-            case .active: entry[field.rawValue] = .boolean(active)
-            case .state: entry[field.rawValue] = .string(state.rawValue)
-            case .periodType: entry[field.rawValue] = .string(periodType.rawValue)
-            case .ownership: entry[field.rawValue] = .string(ownership.rawValue)
-            case .willRenew: entry[field.rawValue] = .boolean(willRenew)
-            case .expiresAt: entry[field.rawValue] = expiresAt.map { .date($0) }
-            case .productId: entry[field.rawValue] = productId.map { .string($0) }
-            case .products: entry[field.rawValue] = hasDefaultProducts ? nil : .array(products.map { .string($0) })
-            case .revocation: entry[field.rawValue] = revocation.map { .string($0.rawValue) }
-            case .renewalPending: entry[field.rawValue] = renewalPending ? .boolean(true) : nil
+            let value: PropertyListValue? = switch field {
+            case .active: .boolean(active)
+            case .state: .string(state.rawValue)
+            case .periodType: .string(periodType.rawValue)
+            case .ownership: .string(ownership.rawValue)
+            case .willRenew: .boolean(willRenew)
+            case .expiresAt: expiresAt.map { .date($0) }
+            case .productId: productId.map { .string($0) }
+            case .products: hasDefaultProducts ? nil : .array(products.map { .string($0) })
+            case .revocation: revocation.map { .string($0.rawValue) }
+            case .renewalPending: renewalPending ? .boolean(true) : nil
             }
+            if let value { entry[field.rawValue] = value }
         }
         return .dictionary(entry)
     }
