@@ -122,6 +122,17 @@ import Testing
         #expect(try BinaryPropertyListDecoder.decode(bytes) == .real(1.5))
     }
 
+    /// Offsets and object references read alike at every width a trailer may give them.
+    @Test(arguments: 1...8)
+    func readsOffsetsAndReferencesOfEveryWidth(referenceSize: Int) throws {
+        func ref(_ index: UInt64) -> [UInt8] { bigEndian(index, width: referenceSize) }
+        let objects = [[0xD1] + ref(1) + ref(2), [0x51, 0x61], [0xA2] + ref(3) + ref(4), [0x09], [0x11, 0x01, 0x2C]]
+        for offsetSize in 1...8 {
+            let bytes = CraftedBinaryPropertyList(objects: objects, offsetIntSize: UInt8(offsetSize), objectRefSize: UInt8(referenceSize)).bytes
+            #expect(try BinaryPropertyListDecoder.decode(bytes) == .dictionary(["a": .array([.boolean(true), .integer(300)])]), "offsets of \(offsetSize) bytes")
+        }
+    }
+
     @Test func theCodecRoutesBinaryInputToTheBinaryDecoder() throws {
         // A duplicate key: Foundation would accept it (last wins); the binary decoder refuses it.
         let bytes = CraftedBinaryPropertyList(objects: [[0xD2, 1, 1, 2, 2], [0x51, 0x61], [0x09]]).bytes
