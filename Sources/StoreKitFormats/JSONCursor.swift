@@ -8,17 +8,19 @@ package struct JSONPathError: Error, Sendable, Hashable {
 
 /// A JSON value together with where it sits, so every accessor can name the key path in its error.
 package struct JSONCursor: Sendable {
-    package private(set) var value: JSONInput
+    package let value: JSONInput
     /// What to call the root in messages (`transaction`, `renewal info`); used when `path` is empty.
     let rootLabel: String
     /// Spells the parent's key path when asked (the root's own at the root), to which `step`
     /// (`nil` at the root) leads: a decoder makes a cursor for every member it reads and names
     /// almost none of them, so a root's members share its spelling and only deeper ones make one.
-    private var spellParentPath: @Sendable () -> String, step: Step?
+    private let spellParentPath: @Sendable () -> String, step: Step?
     private enum Step: Sendable { case key(String), index(Int) }
 
-    package init(_ value: JSONInput, path: String = "", rootLabel: String = "") {
-        (self.value, self.rootLabel, spellParentPath, step) = (value, rootLabel, { path }, nil)
+    package init(_ value: JSONInput, path: String = "", rootLabel: String = "") { self.init(value, rootLabel, { path }, nil) }
+
+    private init(_ value: JSONInput, _ rootLabel: String, _ spellParentPath: @escaping @Sendable () -> String, _ step: Step?) {
+        (self.value, self.rootLabel, self.spellParentPath, self.step) = (value, rootLabel, spellParentPath, step)
     }
 
     /// The key path from the document root; empty at the root.
@@ -43,10 +45,8 @@ package struct JSONCursor: Sendable {
     package func item(_ index: Int, _ value: JSONInput) -> JSONCursor { child(value, .index(index)) }
 
     private func child(_ value: JSONInput, _ next: Step) -> JSONCursor {
-        var child = self
-        (child.value, child.step) = (value, next)
-        if let step { child.spellParentPath = { [spellParentPath] in Self.path(spellParentPath(), then: step) } }
-        return child
+        guard let step else { return JSONCursor(value, rootLabel, spellParentPath, next) }
+        return JSONCursor(value, rootLabel, { [spellParentPath] in Self.path(spellParentPath(), then: step) }, next)
     }
 
     // MARK: Structure
@@ -66,8 +66,7 @@ package struct JSONCursor: Sendable {
     }
 
     package func required(_ key: String) throws(JSONPathError) -> JSONCursor {
-        guard let child = try optional(key) else { throw fail("missing \(key)") }
-        return child
+        if let child = try optional(key) { return child } else { throw fail("missing \(key)") }
     }
 
     /// The items of an array, each with its key path.
