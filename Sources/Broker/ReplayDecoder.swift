@@ -34,10 +34,14 @@ struct ReplayDecoder {
         (self.records, self.signatures) = (records, signatures)
     }
 
-    /// The reading of `records[position]`, decoding its window first when it is not decoded yet.
+    /// The reading of `records[position]`, decoding its window first when it is not decoded yet;
+    /// asked for once (the decoder keeps no copy).
     mutating func reading(at position: Int) -> Reading {
         if !window.contains(position) { decodeWindow(startingAt: position) }
-        return readings[position - window.lowerBound]
+        // Handed over, not copied: each reading is asked for once.
+        var reading = Reading.other
+        swap(&reading, &readings[position - window.lowerBound])
+        return reading
     }
 
     private mutating func decodeWindow(startingAt start: Int) {
