@@ -21,14 +21,6 @@ extension FileDescriptor {
         package var rawValue: CInt
         package init(rawValue: CInt) { self.rawValue = rawValue }
 
-        /// The union of `options`. Declared here so that a literal (`[.directory, .closeOnExec]`)
-        /// is built in place, not by the standard library's generic `SetAlgebra` code, which
-        /// looks the array's type up in the binary's conformances at run time.
-        package init(arrayLiteral options: OpenOptions...) {
-            rawValue = 0
-            for option in options { rawValue |= option.rawValue }
-        }
-
         /// `O_NOFOLLOW`: fail with `ELOOP` if the last path component is a symbolic link.
         package static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
         /// `O_CLOEXEC`: the descriptor is not inherited by `exec`ed programs.
