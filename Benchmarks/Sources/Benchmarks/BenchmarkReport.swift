@@ -125,7 +125,12 @@ struct BenchmarkReport {
                 Row(
                     name: "decode + validate, \(count) entitlement\(count == 1 ? "" : "s")", target: count == 100 ? "≤ \(Self.format(Self.targets.decode100, unit: "µs"))" : "",
                     measured: Self.microseconds(results.decodeMicroseconds[count]),
+                    ratio: Self.ratio(results.decodeMicroseconds[count], results.valueTreeFloorMicroseconds[count]),
                     met: count == 100 ? results.decodeMicroseconds[count].map { $0 <= Self.targets.decode100 } : nil, key: "decode_us_\(count)"))
+            rows.append(
+                Row(
+                    name: "floor: build and free the same value's containers, no bytes read", target: "",
+                    measured: Self.microseconds(results.valueTreeFloorMicroseconds[count])))
         }
         rows.append(
             Row(
@@ -313,6 +318,8 @@ struct BenchmarkReport {
             "check_ns": Self.number(results.checkNanoseconds),
             "decode_us_1": Self.number(results.decodeMicroseconds[1]), "decode_us_10": Self.number(results.decodeMicroseconds[10]),
             "decode_us_100": Self.number(results.decodeMicroseconds[100]), "decode_us_1000": Self.number(results.decodeMicroseconds[1000]),
+            "decode_floor_value_tree_us": .object(
+                Dictionary(uniqueKeysWithValues: results.valueTreeFloorMicroseconds.map { (String($0.key), Self.number($0.value)) })),
             "unchanged_us": Self.number(results.unchangedMicroseconds),
             "unchanged_floor_two_lstat_us": Self.number(results.twoStatsMicroseconds),
             "signatures": .object([

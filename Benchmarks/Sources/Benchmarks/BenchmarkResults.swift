@@ -70,6 +70,8 @@ struct BenchmarkResults {
     var checkNanoseconds: Double?
     /// Entitlement count → microseconds.
     var decodeMicroseconds: [Int: Double] = [:]
+    /// Entitlement count → microseconds to build and free the same value's containers (the floor of a decode).
+    var valueTreeFloorMicroseconds: [Int: Double] = [:]
     var unchangedMicroseconds: Double?
     /// Two raw `lstat` calls on the same paths (µs): the floor of the unchanged check.
     var twoStatsMicroseconds: Double?

@@ -35,6 +35,8 @@ struct BenchmarkSuite {
             for count in CostBenchmarks.decodeSizes {
                 results.decodeMicroseconds[count] = try CostBenchmarks.decode(
                     entitlements: count, iterations: plan.decodeIterations, repeats: plan.costRepeats)
+                results.valueTreeFloorMicroseconds[count] = try CostBenchmarks.valueTreeFloor(
+                    entitlements: count, iterations: plan.decodeIterations, repeats: plan.costRepeats)
             }
             results.unchangedMicroseconds = try CostBenchmarks.unchanged(
                 container: diskRoot + "/unchanged", iterations: plan.unchangedIterations, repeats: plan.costRepeats)

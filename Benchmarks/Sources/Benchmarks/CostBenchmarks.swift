@@ -66,6 +66,40 @@ enum CostBenchmarks {
         return median(perDecode)
     }
 
+    /// The floor under ``decode(entitlements:iterations:repeats:loopBudget:)``: microseconds to
+    /// build and free the containers of the very value that decode builds, in the same order,
+    /// with its scalars shared rather than read from bytes. Any decode into a `PropertyListValue`
+    /// does at least this much, so a decode bound below it asks for another value type.
+    static func valueTreeFloor(entitlements: Int, iterations: Int, repeats: Int, loopBudget: UInt64 = 100_000_000) throws(BenchmarkError) -> Double {
+        let value: PropertyListValue
+        do {
+            value = try PropertyListCodec.decode(try SampleSnapshots.fileBytes(SampleSnapshots.snapshot(generation: 7, entitlements: entitlements)))
+        } catch {
+            throw BenchmarkError("decode: \(error)")
+        }
+        func rebuilt(_ value: PropertyListValue) -> PropertyListValue {
+            switch value {
+            case .dictionary(let members):
+                var copy = PropertyListDictionary(minimumCapacity: members.count)
+                for (key, member) in members { copy[key] = rebuilt(member) }
+                return .dictionary(copy)
+            case .array(let elements): return .array(elements.map(rebuilt))
+            default: return value
+            }
+        }
+        blackHole(rebuilt(value))
+        let probe = MonotonicClock.now()
+        blackHole(rebuilt(value))
+        let loops = max(5, min(iterations, Int(loopBudget / max(1, MonotonicClock.now() - probe))))
+        var perBuild: [Double] = []
+        for _ in 0..<repeats {
+            let start = MonotonicClock.now()
+            for _ in 0..<loops { blackHole(rebuilt(value)) }
+            perBuild.append(Double(MonotonicClock.now() - start) / Double(loops) / 1000)
+        }
+        return median(perBuild)
+    }
+
     /// Microseconds per ``SnapshotReader/refresh()`` when the file has not changed, on a real
     /// published file under `container`.
     static func unchanged(container: String, iterations: Int, repeats: Int) throws(BenchmarkError) -> Double {
