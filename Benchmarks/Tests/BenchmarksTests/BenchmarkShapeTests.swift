@@ -9,7 +9,7 @@ struct BenchmarkShapeTests {
     static let requiredNumbers = [
         "propagation.durable.p50_us", "propagation.durable.p99_us", "propagation.durable.floor_p50_us", "propagation.durable.floor_p99_us",
         "propagation.tmpfs.p50_us", "propagation.tmpfs.p99_us", "propagation.tmpfs.floor_p50_us", "propagation.tmpfs.floor_p99_us",
-        "fanout64.p99_us", "check_ns", "decode_us_100", "decode_us_1000", "unchanged_us", "ingest_per_s", "verified_ingest_per_s", "daemon_rss_mib", "renderer_ms",
+        "fanout64.p99_us", "check_ns", "decode_us_100", "decode_us_1000", "decode_floor_value_tree_us.100", "unchanged_us", "ingest_per_s", "verified_ingest_per_s", "daemon_rss_mib", "renderer_ms",
         "companion.p50_us", "companion.floor_p50_us", "companion.catchup_events_per_s",
     ]
 
