@@ -37,33 +37,13 @@ enum CostBenchmarks {
     /// ``EntitlementSnapshot/decode(fromSuiteBytes:)`` (the whole file decoded by the validating
     /// property-list walk, the snapshot read from its value by the schema) for a snapshot of
     /// `entitlements` entitlements.
-    /// - Parameter loopBudget: nanoseconds one timed loop may take at most (it still makes at
-    ///   least 5 decodes): ~100 ms in the table, so a slow codec cannot make the run take minutes;
-    ///   more when profiling.
+    /// - Parameter loopBudget: nanoseconds one timed loop may take at most
+    ///   (`microsecondsPerCall`); more when profiling.
     static func decode(entitlements: Int, iterations: Int, repeats: Int, loopBudget: UInt64 = 100_000_000) throws(BenchmarkError) -> Double {
         let bytes = try SampleSnapshots.fileBytes(SampleSnapshots.snapshot(generation: 7, entitlements: entitlements))
-        // Loops are sized from one decode timed after a first, cold one.
-        _ = try? EntitlementSnapshot.decode(fromSuiteBytes: bytes)
-        let probe = MonotonicClock.now()
-        _ = try? EntitlementSnapshot.decode(fromSuiteBytes: bytes)
-        let single = max(1, MonotonicClock.now() - probe)
-        let loops = max(5, min(iterations, Int(loopBudget / single)))
-        var perDecode: [Double] = []
-        for _ in 0..<repeats {
-            var generations: Int64 = 0
-            let start = MonotonicClock.now()
-            for _ in 0..<loops {
-                do {
-                    generations &+= try EntitlementSnapshot.decode(fromSuiteBytes: bytes).generation
-                } catch {
-                    throw BenchmarkError("decode: \(error)")
-                }
-            }
-            let elapsed = MonotonicClock.now() - start
-            blackHole(generations)
-            perDecode.append(Double(elapsed) / Double(loops) / 1000)
+        return try microsecondsPerCall(iterations: iterations, repeats: repeats, loopBudget: loopBudget) { () throws(BenchmarkError) in
+            do { return Int(try EntitlementSnapshot.decode(fromSuiteBytes: bytes).generation) } catch { throw BenchmarkError("decode: \(error)") }
         }
-        return median(perDecode)
     }
 
     /// The floor under ``decode(entitlements:iterations:repeats:loopBudget:)``: microseconds to
@@ -87,17 +67,29 @@ enum CostBenchmarks {
             default: return value
             }
         }
-        blackHole(rebuilt(value))
+        return try microsecondsPerCall(iterations: iterations, repeats: repeats, loopBudget: loopBudget) { rebuilt(value).dictionaryValue?.count ?? 0 }
+    }
+
+    /// The median, over `repeats` timed loops, of microseconds per call of `body`, whose results
+    /// are summed into a black hole so that no call can be left out. Each loop makes `iterations`
+    /// calls, fewer when one call (timed after a first, cold one) says the loop would take more
+    /// than `loopBudget` nanoseconds (~100 ms in the table, so a slow path cannot make the run
+    /// take minutes), and at least 5.
+    private static func microsecondsPerCall(
+        iterations: Int, repeats: Int, loopBudget: UInt64, _ body: () throws(BenchmarkError) -> Int
+    ) throws(BenchmarkError) -> Double {
+        var results = try body()
         let probe = MonotonicClock.now()
-        blackHole(rebuilt(value))
+        results &+= try body()
         let loops = max(5, min(iterations, Int(loopBudget / max(1, MonotonicClock.now() - probe))))
-        var perBuild: [Double] = []
+        var perCall: [Double] = []
         for _ in 0..<repeats {
             let start = MonotonicClock.now()
-            for _ in 0..<loops { blackHole(rebuilt(value)) }
-            perBuild.append(Double(MonotonicClock.now() - start) / Double(loops) / 1000)
+            for _ in 0..<loops { results &+= try body() }
+            perCall.append(Double(MonotonicClock.now() - start) / Double(loops) / 1000)
         }
-        return median(perBuild)
+        blackHole(results)
+        return median(perCall)
     }
 
     /// Microseconds per ``SnapshotReader/refresh()`` when the file has not changed, on a real
