@@ -38,7 +38,6 @@ struct ReplayDecoder {
     /// asked for once (the decoder keeps no copy).
     mutating func reading(at position: Int) -> Reading {
         if !window.contains(position) { decodeWindow(startingAt: position) }
-        // Handed over, not copied: each reading is asked for once.
         var reading = Reading.other
         swap(&reading, &readings[position - window.lowerBound])
         return reading
